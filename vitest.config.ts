@@ -1,0 +1,33 @@
+import { defineConfig } from "vitest/config";
+
+// Two projects: `unit` (beside the code; node or happy-dom per folder) and `e2e` (real Chromium).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["kernel/*/src/**/*.test.ts", "plugins/*/src/**/*.test.ts", "host/*/src/**/*.test.ts", "host/*/test/**/*.test.ts", "tooling/*/src/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "unit-dom",
+          include: ["kernel/*/src/**/*.test.tsx", "plugins/*/src/**/*.test.tsx", "host/*/src/**/*.test.tsx"],
+          environment: "happy-dom",
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["tooling/e2e/**/*.e2e.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
