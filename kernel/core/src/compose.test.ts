@@ -1,0 +1,175 @@
+import { Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import { CompositionError, composePlugins } from "./compose.ts"
+import { definePlugin, ManifestError, type PluginManifest } from "./manifest.ts"
+import { defineRegion, type RegionConfig } from "./region.ts"
+
+const screen = async () => ({ default: () => null })
+
+const settings = definePlugin({
+  id: "settings",
+  version: "1.0.0",
+  kernel: "^0.1.0",
+  routes: [
+    { id: "index", parent: "wallet", path: "/settings", component: screen },
+    { id: "language", parent: "settings/index", path: "/language", component: screen, permissions: ["accessToSavingSettings"] },
+  ],
+  tabs: [{ id: "wallet", bar: "custodial", to: "/main", labelKey: "tab", icon: "wallet", order: 2 }],
+  deepLinks: [{ prefix: "settings", exact: true, to: "/settings" }],
+  featureFlags: [{ key: "dev_tools", default: false, description: "dev tools" }],
+  config: Schema.Struct({ fiatCurrencies: Schema.optionalKey(Schema.Array(Schema.String)) }),
+  i18n: { namespace: "settings", bundles: { en: async () => ({ default: {} }), ru: async () => ({ default: {} }) } },
+})
+
+const plugin = (overrides: Partial<PluginManifest> & { id: string }): PluginManifest =>
+  definePlugin({ version: "1.0.0", kernel: "^0.1.0", ...overrides })
+
+const region = (plugins: RegionConfig["plugins"], extra: object = {}): RegionConfig =>
+  defineRegion({ id: "test", plugins, ...extra })
+
+const failure = (fn: () => unknown): CompositionError => {
+  try {
+    fn()
+  } catch (error) {
+    if (error instanceof CompositionError) return error
+    throw error
+  }
+  throw new Error("expected composition to fail")
+}
+
+describe("composePlugins", () => {
+  it("builds routes with full paths, parents first, gates inherited from ancestors", () => {
+    const c = composePlugins({ region: region({ settings: { enabled: true } }), installed: [settings] })
+    expect(c.routes.map((r) => [r.globalId, r.fullPath])).toEqual([
+      ["settings/index", "/settings"],
+      ["settings/language", "/settings/language"],
+    ])
+    expect(c.permissionGates.get("settings/language")).toEqual(["accessToSavingSettings"])
+    expect(c.tabs.custodial.map((t) => t.id)).toEqual(["wallet"])
+    expect(c.deepLinks[0]).toMatchObject({ prefix: "settings", pluginId: "settings" })
+    expect([...c.i18nNamespaces.keys()]).toEqual(["settings"])
+    expect(c.featureFlags.map((f) => f.key)).toEqual(["dev_tools"])
+  })
+
+  it("leaves a disabled plugin out of every table", () => {
+    const c = composePlugins({ region: region({ settings: { enabled: false } }), installed: [settings] })
+    expect(c.routes).toEqual([])
+    expect(c.plugins).toEqual([])
+    expect(c.tabs.custodial).toEqual([])
+  })
+
+  it("fails when two plugins claim one path", () => {
+    const other = plugin({ id: "other", routes: [{ id: "x", parent: "wallet", path: "/settings", component: screen }] })
+    const e = failure(() => composePlugins({ region: region({ settings: { enabled: true }, other: { enabled: true } }), installed: [settings, other] }))
+    expect(e.reason).toBe("path-conflict")
+    expect(e.message).toBe("Path '/settings' is claimed by plugin 'settings' (route 'settings/index') and plugin 'other' (route 'other/x')")
+  })
+
+  it("treats /a/$x and /a/$y as one path", () => {
+    const a = plugin({ id: "a", routes: [{ id: "r", parent: "wallet", path: "/assets/$assetCurrency", component: screen }] })
+    const b = plugin({ id: "b", routes: [{ id: "r", parent: "wallet", path: "/assets/$currency", component: screen }] })
+    expect(failure(() => composePlugins({ region: region({ a: { enabled: true }, b: { enabled: true } }), installed: [a, b] })).reason).toBe(
+      "path-conflict",
+    )
+  })
+
+  it("fails when two plugins claim one deep-link prefix", () => {
+    const other = plugin({ id: "other", deepLinks: [{ prefix: "settings", exact: true, to: "/x" }] })
+    const e = failure(() => composePlugins({ region: region({ settings: { enabled: true }, other: { enabled: true } }), installed: [settings, other] }))
+    expect(e.reason).toBe("deep-link-conflict")
+    expect(e.message).toBe("Deep-link prefix 'settings' is claimed by plugin 'settings' and plugin 'other'")
+  })
+
+  it("fails on a dependency that is not installed", () => {
+    const p2p = plugin({ id: "p2p", dependsOn: ["kyc"] })
+    const e = failure(() => composePlugins({ region: region({ p2p: { enabled: true } }), installed: [p2p] }))
+    expect(e.reason).toBe("missing-dependency")
+    expect(e.message).toBe("Plugin 'p2p' depends on 'kyc', which is not installed")
+  })
+
+  it("fails on a dependency that the region disables", () => {
+    const kyc = plugin({ id: "kyc" })
+    const p2p = plugin({ id: "p2p", dependsOn: ["kyc"] })
+    const e = failure(() => composePlugins({ region: region({ p2p: { enabled: true }, kyc: { enabled: false } }), installed: [kyc, p2p] }))
+    expect(e.reason).toBe("disabled-dependency")
+    expect(e.message).toBe("Plugin 'p2p' depends on 'kyc', which is disabled in region 'test'")
+  })
+
+  it("orders dependencies before dependants and refuses cycles", () => {
+    const kyc = plugin({ id: "kyc" })
+    const p2p = plugin({ id: "p2p", dependsOn: ["kyc"] })
+    const c = composePlugins({ region: region({ p2p: { enabled: true }, kyc: { enabled: true } }), installed: [p2p, kyc] })
+    expect(c.plugins.map((p) => p.id)).toEqual(["kyc", "p2p"])
+    const a = plugin({ id: "a", dependsOn: ["b"] })
+    const b = plugin({ id: "b", dependsOn: ["a"] })
+    const e = failure(() => composePlugins({ region: region({ a: { enabled: true }, b: { enabled: true } }), installed: [a, b] }))
+    expect(e.reason).toBe("dependency-cycle")
+    expect(e.message).toBe("Plugin dependency cycle: a -> b -> a")
+  })
+
+  it("fails on an unsatisfied kernel range", () => {
+    const future = plugin({ id: "future", kernel: "^2.0.0" })
+    const e = failure(() => composePlugins({ region: region({ future: { enabled: true } }), installed: [future], kernelVersion: "0.1.0" }))
+    expect(e.reason).toBe("kernel-range")
+    expect(e.message).toBe("Plugin 'future' requires kernel ^2.0.0, but this kernel is 0.1.0")
+    expect(composePlugins({ region: region({ future: { enabled: true } }), installed: [future], kernelVersion: "2.3.0" }).plugins).toHaveLength(1)
+  })
+
+  it("fails on an unknown key in region config, at every level", () => {
+    expect(failure(() => composePlugins({ region: region({}, { theme: "dark" }), installed: [] })).message).toBe(
+      "Unknown key 'theme' in region 'test' config (allowed: id, plugins, defaults)",
+    )
+    expect(failure(() => composePlugins({ region: region({}, { defaults: { currency: "EUR" } }), installed: [] })).message).toBe(
+      "Unknown key 'defaults.currency' in region 'test' config",
+    )
+    expect(
+      failure(() => composePlugins({ region: region({ settings: { enabled: true, disabled: true } as never }), installed: [settings] })).message,
+    ).toBe("Unknown key 'plugins.settings.disabled' in region 'test' config")
+    const e = failure(() => composePlugins({ region: region({ settings: { enabled: true, config: { colour: "red" } } }), installed: [settings] }))
+    expect(e.reason).toBe("unknown-region-key")
+    expect(e.message).toContain("Invalid config for plugin 'settings' in region 'test'")
+    expect(e.message).toContain("colour")
+  })
+
+  it("fails on an unknown plugin id and on a wrong-typed plugin config", () => {
+    expect(failure(() => composePlugins({ region: region({ nope: { enabled: true } }), installed: [] })).message).toBe(
+      "Unknown plugin 'nope' in region 'test' config: no installed plugin has this id",
+    )
+    const e = failure(() => composePlugins({ region: region({ settings: { enabled: true, config: { fiatCurrencies: "EUR" } } }), installed: [settings] }))
+    expect(e.reason).toBe("invalid-plugin-config")
+  })
+
+  it("fails when a route names a parent no enabled plugin declares", () => {
+    const orphan = plugin({ id: "orphan", routes: [{ id: "x", parent: "settings/index", path: "/x", component: screen }] })
+    const e = failure(() => composePlugins({ region: region({ orphan: { enabled: true } }), installed: [orphan] }))
+    expect(e.reason).toBe("unknown-parent")
+    expect(e.message).toBe("Route 'orphan/x' of plugin 'orphan' names parent 'settings/index', which no enabled plugin declares")
+  })
+
+  it("fails on duplicate i18n namespaces and feature flags", () => {
+    const ns = plugin({ id: "ns", i18n: { namespace: "settings", bundles: settings.i18n.bundles } })
+    expect(failure(() => composePlugins({ region: region({ settings: { enabled: true }, ns: { enabled: true } }), installed: [settings, ns] })).reason).toBe(
+      "duplicate-namespace",
+    )
+    const flag = plugin({ id: "flag", featureFlags: [{ key: "dev_tools", default: true, description: "" }] })
+    expect(
+      failure(() => composePlugins({ region: region({ settings: { enabled: true }, flag: { enabled: true } }), installed: [settings, flag] })).message,
+    ).toBe("Feature flag 'dev_tools' is declared by plugin 'settings' and plugin 'flag'")
+  })
+})
+
+describe("definePlugin", () => {
+  it("refuses an id outside ^[a-z][a-z0-9-]*$", () => {
+    expect(() => plugin({ id: "Settings" })).toThrow(ManifestError)
+    expect(() => plugin({ id: "1x" })).toThrow("Plugin id '1x' must match ^[a-z][a-z0-9-]*$")
+    expect(plugin({ id: "ton-space2" }).id).toBe("ton-space2")
+  })
+
+  it("refuses duplicate route ids, relative paths and routes without screen", () => {
+    expect(() => plugin({ id: "a", routes: [{ id: "r", parent: "root", path: "/a", component: screen }, { id: "r", parent: "root", path: "/b", component: screen }] })).toThrow(
+      "plugin 'a': route id 'r' is declared twice",
+    )
+    expect(() => plugin({ id: "a", routes: [{ id: "r", parent: "root", path: "a", component: screen }] })).toThrow("must start with '/'")
+    expect(() => plugin({ id: "a", routes: [{ id: "r", parent: "root", path: "/a" }] })).toThrow("needs a component or a redirectTo")
+  })
+})

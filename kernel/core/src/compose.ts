@@ -1,0 +1,270 @@
+import { Exit, Schema, SemVer, SemVerRange } from "effect"
+import {
+  BUILTIN_PARENTS,
+  KERNEL_VERSION,
+  type DeepLinkHandler,
+  type FeatureFlagDefinition,
+  type PluginManifest,
+  type RouteDefinition,
+  type SettingsEntry,
+  type TabBar,
+  type TabEntry,
+} from "./manifest.ts"
+import { REGION_DEFAULTS_KEYS, REGION_KEYS, REGION_PLUGIN_KEYS, type RegionConfig } from "./region.ts"
+
+/** Why the host refuses to boot. The message names the plugins, paths and keys involved. */
+export class CompositionError extends Error {
+  override readonly name = "CompositionError"
+  constructor(
+    readonly reason:
+      | "path-conflict"
+      | "deep-link-conflict"
+      | "missing-dependency"
+      | "disabled-dependency"
+      | "dependency-cycle"
+      | "kernel-range"
+      | "unknown-region-key"
+      | "unknown-plugin"
+      | "invalid-plugin-config"
+      | "unknown-parent"
+      | "duplicate-namespace"
+      | "duplicate-feature-flag",
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export interface ComposedRoute extends RouteDefinition {
+  readonly pluginId: string
+  /** `<pluginId>/<id>`. */
+  readonly globalId: string
+  /** `root`, `wallet`, `scw` or another route's global id. */
+  readonly parentId: string
+  /** Path from the app root, layouts included (`/settings/language`). */
+  readonly fullPath: string
+}
+
+export interface ComposedDeepLink extends DeepLinkHandler {
+  readonly pluginId: string
+}
+
+export interface Composition {
+  readonly region: RegionConfig
+  readonly kernelVersion: string
+  /** Enabled plugins, dependencies before dependants. */
+  readonly plugins: ReadonlyArray<PluginManifest>
+  readonly pluginConfig: ReadonlyMap<string, unknown>
+  /** Routes ordered so that every parent comes before its children. */
+  readonly routes: ReadonlyArray<ComposedRoute>
+  readonly deepLinks: ReadonlyArray<ComposedDeepLink>
+  readonly tabs: Readonly<Record<TabBar, ReadonlyArray<TabEntry & { readonly pluginId: string }>>>
+  readonly settings: ReadonlyArray<SettingsEntry & { readonly pluginId: string }>
+  readonly featureFlags: ReadonlyArray<FeatureFlagDefinition & { readonly pluginId: string }>
+  /** Route global id -> permissions required to enter it (its own and its ancestors'). */
+  readonly permissionGates: ReadonlyMap<string, ReadonlyArray<string>>
+  readonly i18nNamespaces: ReadonlyMap<string, NonNullable<PluginManifest["i18n"]>>
+}
+
+/** Path prefix each built-in parent contributes. `wallet` and `scw` are layouts (spec: /_wallet is pathless). */
+const BUILTIN_PARENT_PATH: Record<(typeof BUILTIN_PARENTS)[number], string> = { root: "", wallet: "", scw: "/scw" }
+
+const unknownKeys = (value: object, allowed: ReadonlyArray<string>) => Object.keys(value).filter((k) => !allowed.includes(k))
+
+const normalisePath = (path: string) => {
+  const joined = `/${path.split("/").filter(Boolean).join("/")}`
+  // Param names do not make two paths different: /a/$x and /a/$y claim the same URLs.
+  return joined.replace(/\/\$[^/]+/g, "/$")
+}
+
+/**
+ * Composes the installed plugins under one region config into the navigation, deep-link table, tab
+ * bars, settings, flags, gates and i18n namespaces. Pure: it runs no plugin code. Throws a
+ * `CompositionError` with a precise message on any conflict.
+ */
+export function composePlugins(options: {
+  readonly region: RegionConfig
+  readonly installed: ReadonlyArray<PluginManifest>
+  readonly kernelVersion?: string
+}): Composition {
+  const { region, installed } = options
+  const kernelVersion = options.kernelVersion ?? KERNEL_VERSION
+  const where = `region '${region.id}'`
+
+  // 1. Region config: every key known, every plugin installed, every plugin config valid.
+  for (const key of unknownKeys(region, REGION_KEYS)) {
+    throw new CompositionError("unknown-region-key", `Unknown key '${key}' in ${where} config (allowed: ${REGION_KEYS.join(", ")})`)
+  }
+  for (const key of unknownKeys(region.defaults ?? {}, REGION_DEFAULTS_KEYS)) {
+    throw new CompositionError("unknown-region-key", `Unknown key 'defaults.${key}' in ${where} config`)
+  }
+  const byId = new Map(installed.map((p) => [p.id, p]))
+  const pluginConfig = new Map<string, unknown>()
+  for (const [id, entry] of Object.entries(region.plugins)) {
+    const plugin = byId.get(id)
+    if (!plugin) {
+      throw new CompositionError("unknown-plugin", `Unknown plugin '${id}' in ${where} config: no installed plugin has this id`)
+    }
+    for (const key of unknownKeys(entry, REGION_PLUGIN_KEYS)) {
+      throw new CompositionError("unknown-region-key", `Unknown key 'plugins.${id}.${key}' in ${where} config`)
+    }
+    if (!entry.enabled) continue
+    const raw = entry.config ?? {}
+    if (plugin.config) {
+      const exit = Schema.decodeUnknownExit(plugin.config as Schema.ConstraintDecoder<unknown>)(raw, { onExcessProperty: "error" })
+      if (Exit.isFailure(exit)) {
+        const detail = String(exit.cause).split("\n").slice(0, 3).join(" ")
+        const reason = /unexpected|excess/i.test(detail) ? "unknown-region-key" : "invalid-plugin-config"
+        throw new CompositionError(reason, `Invalid config for plugin '${id}' in ${where}: ${detail}`)
+      }
+      pluginConfig.set(id, exit.value)
+    } else {
+      for (const key of Object.keys(raw)) {
+        throw new CompositionError("unknown-region-key", `Unknown key 'plugins.${id}.config.${key}' in ${where} config: plugin '${id}' takes no config`)
+      }
+      pluginConfig.set(id, raw)
+    }
+  }
+  const enabledIds = new Set(Object.entries(region.plugins).filter(([, e]) => e.enabled).map(([id]) => id))
+
+  // 2. Kernel range and dependencies; order dependencies first.
+  const kernelSemVer = SemVer.parse(kernelVersion)
+  if (kernelSemVer._tag === "Failure") throw new CompositionError("kernel-range", `Kernel version '${kernelVersion}' is not semver`)
+  for (const id of enabledIds) {
+    const plugin = byId.get(id)!
+    const range = SemVerRange.parse(plugin.kernel)
+    if (range._tag === "Failure") {
+      throw new CompositionError("kernel-range", `Plugin '${id}' declares an invalid kernel range '${plugin.kernel}'`)
+    }
+    if (!SemVerRange.matches(range.success, kernelSemVer.success)) {
+      throw new CompositionError("kernel-range", `Plugin '${id}' requires kernel ${plugin.kernel}, but this kernel is ${kernelVersion}`)
+    }
+    for (const dep of plugin.dependsOn ?? []) {
+      if (!byId.has(dep)) {
+        throw new CompositionError("missing-dependency", `Plugin '${id}' depends on '${dep}', which is not installed`)
+      }
+      if (!enabledIds.has(dep)) {
+        throw new CompositionError("disabled-dependency", `Plugin '${id}' depends on '${dep}', which is disabled in ${where}`)
+      }
+    }
+  }
+  const ordered: PluginManifest[] = []
+  const state = new Map<string, "visiting" | "done">()
+  const visit = (id: string, trail: string[]) => {
+    if (state.get(id) === "done") return
+    if (state.get(id) === "visiting") {
+      throw new CompositionError("dependency-cycle", `Plugin dependency cycle: ${[...trail, id].join(" -> ")}`)
+    }
+    state.set(id, "visiting")
+    const plugin = byId.get(id)!
+    for (const dep of plugin.dependsOn ?? []) visit(dep, [...trail, id])
+    state.set(id, "done")
+    ordered.push(plugin)
+  }
+  for (const plugin of installed) if (enabledIds.has(plugin.id)) visit(plugin.id, [])
+
+  // 3. Routes: resolve parents, full paths and conflicts.
+  const declared = new Map<string, { plugin: PluginManifest; route: RouteDefinition }>()
+  for (const plugin of ordered) for (const route of plugin.routes ?? []) declared.set(`${plugin.id}/${route.id}`, { plugin, route })
+  const composed = new Map<string, ComposedRoute>()
+  const resolving = new Set<string>()
+  const resolve = (globalId: string): ComposedRoute => {
+    const done = composed.get(globalId)
+    if (done) return done
+    const { plugin, route } = declared.get(globalId)!
+    if (resolving.has(globalId)) throw new CompositionError("unknown-parent", `Route '${globalId}' is its own ancestor`)
+    resolving.add(globalId)
+    let parentPath: string
+    if ((BUILTIN_PARENTS as ReadonlyArray<string>).includes(route.parent)) {
+      parentPath = BUILTIN_PARENT_PATH[route.parent as keyof typeof BUILTIN_PARENT_PATH]
+    } else if (declared.has(route.parent)) {
+      parentPath = resolve(route.parent).fullPath
+    } else {
+      throw new CompositionError(
+        "unknown-parent",
+        `Route '${globalId}' of plugin '${plugin.id}' names parent '${route.parent}', which no enabled plugin declares`,
+      )
+    }
+    const fullPath = route.path === "/" ? parentPath || "/" : `${parentPath}${route.path}`
+    const result: ComposedRoute = { ...route, pluginId: plugin.id, globalId, parentId: route.parent, fullPath }
+    composed.set(globalId, result)
+    return result
+  }
+  const claimed = new Map<string, ComposedRoute>()
+  const routes: ComposedRoute[] = []
+  for (const globalId of declared.keys()) resolve(globalId)
+  // Parents first: a stable order by depth keeps declaration order within a level.
+  const depth = (r: ComposedRoute): number => (composed.has(r.parentId) ? depth(composed.get(r.parentId)!) + 1 : 0)
+  for (const route of [...composed.values()].sort((a, b) => depth(a) - depth(b))) {
+    const other = claimed.get(normalisePath(route.fullPath))
+    if (other) {
+      throw new CompositionError(
+        "path-conflict",
+        `Path '${route.fullPath}' is claimed by plugin '${other.pluginId}' (route '${other.globalId}') and plugin '${route.pluginId}' (route '${route.globalId}')`,
+      )
+    }
+    claimed.set(normalisePath(route.fullPath), route)
+    routes.push(route)
+  }
+
+  // 4. Deep links: one owner per prefix.
+  const deepLinks: ComposedDeepLink[] = []
+  const prefixes = new Map<string, ComposedDeepLink>()
+  for (const plugin of ordered) {
+    for (const link of plugin.deepLinks ?? []) {
+      const key = `${link.exact ? "=" : "^"}${link.prefix}`
+      const other = prefixes.get(key)
+      if (other) {
+        throw new CompositionError(
+          "deep-link-conflict",
+          `Deep-link prefix '${link.prefix}' is claimed by plugin '${other.pluginId}' and plugin '${plugin.id}'`,
+        )
+      }
+      const composedLink = { ...link, pluginId: plugin.id }
+      prefixes.set(key, composedLink)
+      deepLinks.push(composedLink)
+    }
+  }
+
+  // 5. Tabs, settings, flags, gates, namespaces.
+  const tabs: Record<TabBar, Array<TabEntry & { pluginId: string }>> = { custodial: [], ton: [] }
+  for (const plugin of ordered) for (const tab of plugin.tabs ?? []) tabs[tab.bar].push({ ...tab, pluginId: plugin.id })
+  tabs.custodial.sort((a, b) => a.order - b.order)
+  tabs.ton.sort((a, b) => a.order - b.order)
+  const settings = ordered
+    .flatMap((plugin) => (plugin.settings ?? []).map((entry) => ({ ...entry, pluginId: plugin.id })))
+    .sort((a, b) => a.order - b.order)
+  const featureFlags: Array<FeatureFlagDefinition & { pluginId: string }> = []
+  const flagOwners = new Map<string, string>()
+  for (const plugin of ordered) {
+    for (const flag of plugin.featureFlags ?? []) {
+      const owner = flagOwners.get(flag.key)
+      if (owner) {
+        throw new CompositionError("duplicate-feature-flag", `Feature flag '${flag.key}' is declared by plugin '${owner}' and plugin '${plugin.id}'`)
+      }
+      flagOwners.set(flag.key, plugin.id)
+      featureFlags.push({ ...flag, pluginId: plugin.id })
+    }
+  }
+  const permissionGates = new Map<string, ReadonlyArray<string>>()
+  for (const route of routes) {
+    const inherited = permissionGates.get(route.parentId) ?? []
+    permissionGates.set(route.globalId, [...new Set([...inherited, ...(route.permissions ?? [])])])
+  }
+  const i18nNamespaces = new Map<string, NonNullable<PluginManifest["i18n"]>>()
+  const namespaceOwners = new Map<string, string>()
+  for (const plugin of ordered) {
+    if (!plugin.i18n) continue
+    const owner = namespaceOwners.get(plugin.i18n.namespace)
+    if (owner) {
+      throw new CompositionError(
+        "duplicate-namespace",
+        `i18n namespace '${plugin.i18n.namespace}' is declared by plugin '${owner}' and plugin '${plugin.id}'`,
+      )
+    }
+    namespaceOwners.set(plugin.i18n.namespace, plugin.id)
+    i18nNamespaces.set(plugin.i18n.namespace, plugin.i18n)
+  }
+
+  return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces }
+}

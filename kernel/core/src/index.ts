@@ -1,0 +1,5 @@
+export * from "./manifest.ts"
+export * from "./region.ts"
+export * from "./compose.ts"
+export * from "./deeplinks.ts"
+export * from "./search.ts"

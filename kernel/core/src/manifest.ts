@@ -1,0 +1,134 @@
+import type { Schema } from "effect"
+
+/** Version of the kernel API that plugins declare a range against (`kernel` field). */
+export const KERNEL_VERSION = "0.1.0"
+
+export const PLUGIN_ID_PATTERN = /^[a-z][a-z0-9-]*$/
+
+/** A module loaded on demand: route screens, i18n bundles. The host never calls it at boot. */
+export type Lazy<T> = () => Promise<T>
+
+/** A lazily loaded screen. The React kernel narrows `default` to a component. */
+export type RouteModule = { readonly default: unknown }
+
+/** The built-in parents every plugin can hang routes on. */
+export const BUILTIN_PARENTS = ["root", "wallet", "scw"] as const
+export type BuiltinParent = (typeof BUILTIN_PARENTS)[number]
+
+/** The route tree's `validateSearch` input: an Effect Schema that decodes the raw search object. */
+export type SearchSchema = Schema.ConstraintDecoder<object>
+
+export interface RouteDefinition {
+  /** Unique within the plugin; the global id is `<pluginId>/<id>`. */
+  readonly id: string
+  /** A built-in parent (`root`, `wallet` = the custodial area, `scw` = the self-custody area) or `<pluginId>/<routeId>`. */
+  readonly parent: BuiltinParent | (string & {})
+  /** Path below the parent, starting with '/': `/settings/language`, `/assets/$assetCurrency`. */
+  readonly path: string
+  readonly search?: SearchSchema
+  /** Permissions the session must hold (all of them) to enter; otherwise the gate shows the unavailable popup. */
+  readonly permissions?: ReadonlyArray<string>
+  /** Redirect-only routes (spec: /wv and /giveaway redirect to main). */
+  readonly redirectTo?: string
+  readonly component?: Lazy<RouteModule>
+}
+
+export type TabBar = "custodial" | "ton"
+
+export interface TabEntry {
+  readonly id: string
+  readonly bar: TabBar
+  /** The full path the tab opens. */
+  readonly to: string
+  /** i18n key in the plugin's namespace. */
+  readonly labelKey: string
+  /** Icon name from the kit's icon set. */
+  readonly icon: string
+  readonly order: number
+  readonly permissions?: ReadonlyArray<string>
+}
+
+/**
+ * A start-param deep link. `prefix` is matched against Telegram's start param; with `exact` the whole
+ * param must equal it. The rest after the prefix is split on '_' into captures `{0}`, `{1}`, … and
+ * `{rest}` that may appear in `params` and `search` values.
+ */
+export interface DeepLinkHandler {
+  readonly prefix: string
+  readonly exact?: boolean
+  readonly to: string
+  readonly params?: Readonly<Record<string, string>>
+  readonly search?: Readonly<Record<string, string>>
+}
+
+export interface SettingsEntry {
+  readonly id: string
+  /** `cw` (custodial settings tab), `scw` (self-custody tab) or `general` (both). */
+  readonly section: "cw" | "scw" | "general"
+  readonly labelKey: string
+  readonly to: string
+  readonly icon: string
+  readonly order: number
+  readonly permissions?: ReadonlyArray<string>
+}
+
+export interface FeatureFlagDefinition {
+  readonly key: string
+  readonly default: boolean
+  readonly description: string
+}
+
+export type Language = "en" | "ru"
+export type I18nBundle = Readonly<Record<string, unknown>>
+
+export interface PluginManifest<Config = unknown> {
+  readonly id: string
+  readonly version: string
+  /** Semver range of the kernel this plugin works with. */
+  readonly kernel: string
+  readonly dependsOn?: ReadonlyArray<string>
+  readonly routes?: ReadonlyArray<RouteDefinition>
+  readonly tabs?: ReadonlyArray<TabEntry>
+  readonly deepLinks?: ReadonlyArray<DeepLinkHandler>
+  readonly settings?: ReadonlyArray<SettingsEntry>
+  readonly featureFlags?: ReadonlyArray<FeatureFlagDefinition>
+  /** Permissions this plugin checks (documentation and composition checks). */
+  readonly permissions?: ReadonlyArray<string>
+  /** Schema of the plugin's region config; unknown keys are refused at boot. */
+  readonly config?: Schema.ConstraintDecoder<Config>
+  readonly i18n?: {
+    readonly namespace: string
+    readonly bundles: Readonly<Record<Language, Lazy<{ readonly default: I18nBundle }>>>
+  }
+}
+
+export class ManifestError extends Error {
+  override readonly name = "ManifestError"
+}
+
+const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/
+
+/**
+ * Declares a plugin. Checks what can be checked without other plugins (id pattern, version, unique
+ * local ids, path shape) so a broken manifest fails where it is written.
+ */
+export function definePlugin<const M extends PluginManifest<any>>(manifest: M): M {
+  const where = `plugin '${manifest.id}'`
+  if (!PLUGIN_ID_PATTERN.test(manifest.id)) {
+    throw new ManifestError(`Plugin id '${manifest.id}' must match ${PLUGIN_ID_PATTERN.source}`)
+  }
+  if (!SEMVER.test(manifest.version)) throw new ManifestError(`${where}: version '${manifest.version}' is not semver`)
+  const seen = new Set<string>()
+  for (const route of manifest.routes ?? []) {
+    if (seen.has(route.id)) throw new ManifestError(`${where}: route id '${route.id}' is declared twice`)
+    seen.add(route.id)
+    if (!route.path.startsWith("/")) throw new ManifestError(`${where}: route '${route.id}' path '${route.path}' must start with '/'`)
+    if (!route.component && !route.redirectTo) {
+      throw new ManifestError(`${where}: route '${route.id}' needs a component or a redirectTo`)
+    }
+  }
+  for (const link of manifest.deepLinks ?? []) {
+    if (!/^[\w-]{1,64}$/.test(link.prefix)) throw new ManifestError(`${where}: deep-link prefix '${link.prefix}' is not a start-param prefix`)
+  }
+  return manifest
+}
