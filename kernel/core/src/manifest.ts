@@ -16,7 +16,7 @@ export const BUILTIN_PARENTS = ["root", "wallet", "scw"] as const
 export type BuiltinParent = (typeof BUILTIN_PARENTS)[number]
 
 /** The route tree's `validateSearch` input: an Effect Schema that decodes the raw search object. */
-export type SearchSchema = Schema.ConstraintDecoder<object>
+export type SearchSchema = Schema.Top
 
 export interface RouteDefinition {
   /** Unique within the plugin; the global id is `<pluginId>/<id>`. */

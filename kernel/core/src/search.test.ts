@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { booleanParam, decodeSearch, enumParam, numberParam, optionalEnumParam, stringParam } from "./search.ts"
+import { booleanParam, decodeSearch, toSearchValidator, enumParam, numberParam, optionalEnumParam, stringParam } from "./search.ts"
 
 const Receive = Schema.Struct({
   assetCurrency: stringParam,
@@ -35,7 +35,7 @@ describe("search params", () => {
   })
 
   it("plugs into a Standard Schema consumer without issues for bad input", async () => {
-    const result = await Schema.toStandardSchemaV1(Receive)["~standard"].validate({ tab: 5 })
+    const result = await toSearchValidator(Receive)["~standard"].validate({ tab: 5 })
     expect(result).toEqual({ value: { tab: "cw" } })
   })
 })

@@ -6,16 +6,14 @@ import { Effect, Option, Schema, SchemaTransformation } from "effect"
  */
 
 /** An optional param whose wrong-typed value is dropped. */
-export const optionalParam = <S extends Schema.Top>(schema: S) =>
+export const optionalParam = <S extends Schema.Codec<unknown, unknown, never, never>>(schema: S) =>
   Schema.optionalKey(schema.pipe(Schema.catchDecoding(() => Effect.succeed(Option.none()))))
 
 /** An enumerated param: an unknown or missing value becomes `fallback`. */
-export const enumParam = <const L extends ReadonlyArray<string>>(values: L, fallback: L[number]) =>
-  Schema.Literals(values).pipe(
-    Schema.catchDecoding(() => Effect.succeed(Option.some(fallback))),
-    Schema.optionalKey,
-    Schema.withDecodingDefaultKey(Effect.succeed(fallback)),
-  )
+export const enumParam = <const L extends ReadonlyArray<string>>(values: L, fallback: L[number]) => {
+  const lenient = Schema.Literals(values).pipe(Schema.catchDecoding(() => Effect.succeed(Option.some<L[number]>(fallback))))
+  return Schema.withDecodingDefaultKey<typeof lenient, never>(Effect.succeed(fallback))(lenient)
+}
 
 /** An optional enumerated param without a default: an unknown value is dropped. */
 export const optionalEnumParam = <const L extends ReadonlyArray<string>>(values: L) => optionalParam(Schema.Literals(values))
@@ -42,5 +40,9 @@ export const booleanParam = optionalParam(Schema.Union([Schema.Boolean, Schema.L
 export const searchSchema = Schema.Struct
 
 /** Decodes raw search params with a lenient schema; never throws for bad values. */
-export const decodeSearch = <S extends Schema.ConstraintDecoder<object>>(schema: S, raw: unknown): S["Type"] =>
-  Schema.decodeUnknownSync(schema)(raw ?? {})
+export const decodeSearch = <S extends Schema.Top>(schema: S, raw: unknown): S["Type"] =>
+  Schema.decodeUnknownSync(schema as unknown as Schema.ConstraintDecoder<S["Type"]>)(raw ?? {})
+
+/** The Standard Schema form TanStack Router's `validateSearch` takes. */
+export const toSearchValidator = <S extends Schema.Top>(schema: S) =>
+  Schema.toStandardSchemaV1(schema as unknown as Schema.ConstraintDecoder<S["Type"]>)
