@@ -1,0 +1,54 @@
+import { Context, Effect, Layer, SubscriptionRef } from "effect"
+import type { FeatureFlagDefinition } from "./manifest.ts"
+
+/** Flags the kernel itself knows (spec 1 §3); plugins add theirs through their manifests. */
+export const KERNEL_FEATURE_FLAGS: ReadonlyArray<FeatureFlagDefinition> = [
+  { key: "dev_tools", default: false, description: "Development tools" },
+  { key: "is_ton_space_enabled", default: true, description: "Degradation banner: the TON space is available" },
+  { key: "is_p2p_enabled", default: true, description: "Degradation banner: P2P is available" },
+]
+
+export type FlagValues = Readonly<Record<string, boolean>>
+
+/**
+ * Feature flags: the declared defaults, overridden by what the server sends (stale time 60 s,
+ * spec 1 §9). Unknown keys from the server are kept so a newer server cannot break an older app.
+ */
+export class FeatureFlags extends Context.Service<
+  FeatureFlags,
+  {
+    readonly isEnabled: (key: string) => Effect.Effect<boolean>
+    readonly snapshot: Effect.Effect<FlagValues>
+    readonly applyServerFlags: (values: Readonly<Record<string, unknown>>) => Effect.Effect<void>
+    readonly changes: SubscriptionRef.SubscriptionRef<FlagValues>
+  }
+>()("wallet/FeatureFlags") {
+  static readonly make = (definitions: ReadonlyArray<FeatureFlagDefinition>) =>
+    Effect.gen(function* () {
+      const defaults: Record<string, boolean> = {}
+      for (const flag of [...KERNEL_FEATURE_FLAGS, ...definitions]) defaults[flag.key] = flag.default
+      const ref = yield* SubscriptionRef.make<FlagValues>(defaults)
+      return FeatureFlags.of({
+        isEnabled: (key) => SubscriptionRef.get(ref).pipe(Effect.map((v) => v[key] === true)),
+        snapshot: SubscriptionRef.get(ref),
+        applyServerFlags: (values) =>
+          SubscriptionRef.update(ref, (current) => {
+            const next = { ...current }
+            for (const [key, value] of Object.entries(values)) if (typeof value === "boolean") next[key] = value
+            return next
+          }),
+        changes: ref,
+      })
+    })
+
+  static readonly layer = (definitions: ReadonlyArray<FeatureFlagDefinition>) => Layer.effect(FeatureFlags, FeatureFlags.make(definitions))
+  static readonly layerTest = (values: FlagValues) =>
+    Layer.effect(
+      FeatureFlags,
+      Effect.gen(function* () {
+        const flags = yield* FeatureFlags.make([])
+        yield* flags.applyServerFlags(values)
+        return flags
+      }),
+    )
+}

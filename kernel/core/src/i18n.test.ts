@@ -1,0 +1,43 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { I18n, languageFromCode } from "./i18n.ts"
+
+const bundles = {
+  settings: { en: { title: "Settings", language: "Language", hello: "Hello, {{name}}" }, ru: { title: "Настройки" } },
+  wallet: { en: { balance: "Balance" } },
+}
+
+describe("I18n", () => {
+  it.effect("translates in Russian and falls back to English key by key", () =>
+    Effect.gen(function* () {
+      const i18n = yield* I18n
+      yield* i18n.loadNamespace("settings")
+      assert.strictEqual(i18n.t("settings:title"), "Настройки")
+      assert.strictEqual(i18n.t("settings:language"), "Language")
+      assert.strictEqual(i18n.t("settings:hello", { name: "Ann" }), "Hello, Ann")
+    }).pipe(Effect.provide(I18n.layerTest("ru", bundles))),
+  )
+
+  it.effect("falls back to English when the Russian pack fails to load", () =>
+    Effect.gen(function* () {
+      const i18n = yield* I18n
+      yield* i18n.loadNamespace("wallet")
+      assert.strictEqual(i18n.t("wallet:balance"), "Balance")
+    }).pipe(Effect.provide(I18n.layerTest("ru", bundles))),
+  )
+
+  it.effect("switches language and reloads the namespaces already in use", () =>
+    Effect.gen(function* () {
+      const i18n = yield* I18n
+      yield* i18n.loadNamespace("settings")
+      assert.strictEqual(i18n.t("settings:title"), "Settings")
+      yield* i18n.changeLanguage("ru")
+      assert.strictEqual(i18n.language(), "ru")
+      assert.strictEqual(i18n.t("settings:title"), "Настройки")
+    }).pipe(Effect.provide(I18n.layerTest("en", bundles))),
+  )
+
+  it("maps Telegram language codes to supported languages", () => {
+    assert.deepStrictEqual(["ru", "en-US", "uk", undefined, "RU"].map(languageFromCode), ["ru", "en", "en", "en", "ru"])
+  })
+})
