@@ -1,0 +1,76 @@
+import { describe, expect, it, vi } from "vitest"
+import { colorSchemeOf, EXPAND_INTERVAL_MS, recordingBridge, Telegram, themeCssVars } from "./telegram.ts"
+
+const make = (version = "8.0") => {
+  const recorder = recordingBridge()
+  const telegram = Telegram.make({ platform: "android", version, themeParams: { bg_color: "#ffffff" } }, recorder.bridge)
+  return { telegram, recorder }
+}
+
+describe("Telegram", () => {
+  it("skips and reports methods the client version does not support", () => {
+    const { telegram, recorder } = make()
+    recorder.unsupported.add("web_app_setup_secondary_button")
+    telegram.secondaryButton.setParams({ text: "Cancel", isVisible: true, isActive: true, isProgressVisible: false })
+    expect(recorder.calls).toEqual([])
+    expect(telegram.call("web_app_ready")).toBe(true)
+    expect(recorder.calls).toEqual([{ method: "web_app_ready", params: undefined }])
+  })
+
+  it("expands every 500 ms until the viewport reports expanded", () => {
+    vi.useFakeTimers()
+    try {
+      const { telegram, recorder } = make()
+      telegram.expandUntilExpanded()
+      const expands = () => recorder.calls.filter((c) => c.method === "web_app_expand").length
+      expect(expands()).toBe(1)
+      vi.advanceTimersByTime(EXPAND_INTERVAL_MS * 2)
+      expect(expands()).toBe(3)
+      recorder.emit("viewport_changed", { height: 700, is_expanded: true, is_state_stable: true })
+      vi.advanceTimersByTime(EXPAND_INTERVAL_MS * 4)
+      expect(expands()).toBe(3)
+      expect(telegram.viewport.current()).toEqual({ height: 700, isExpanded: true, isStateStable: true })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("sends bottom-button params in Telegram's shape and hides a button without text", () => {
+    const { telegram, recorder } = make()
+    telegram.mainButton.setParams({ text: "Send", isVisible: true, isActive: false, isProgressVisible: true, color: "#2481cc" })
+    telegram.mainButton.setParams({ text: " ", isVisible: true, isActive: true, isProgressVisible: false })
+    expect(recorder.calls.map((c) => c.params)).toEqual([
+      { text: "Send", is_visible: true, is_active: false, is_progress_visible: true, color: "#2481cc" },
+      { text: " ", is_visible: false, is_active: true, is_progress_visible: false },
+    ])
+  })
+
+  it("resolves a popup with the pressed button id and a QR scan with the accepted text", async () => {
+    const { telegram, recorder } = make()
+    const popup = telegram.popup({ message: "Sure?", buttons: [{ id: "ok", type: "ok" }, { id: "cancel", type: "cancel" }] })
+    recorder.emit("popup_closed", { button_id: "ok" })
+    await expect(popup).resolves.toBe("ok")
+    const scan = telegram.scanQr({ onText: (text) => text.startsWith("ton://") })!
+    recorder.emit("qr_text_received", { data: "garbage" })
+    recorder.emit("qr_text_received", { data: "ton://transfer/EQabc" })
+    await expect(scan).resolves.toBe("ton://transfer/EQabc")
+    expect(recorder.calls.map((c) => c.method)).toEqual(["web_app_open_popup", "web_app_open_scan_qr_popup", "web_app_close_scan_qr_popup"])
+  })
+
+  it("maps haptics to Telegram's params and tracks theme changes", () => {
+    const { telegram, recorder } = make()
+    telegram.haptic({ type: "notification", kind: "error" })
+    expect(recorder.calls[0]).toEqual({ method: "web_app_trigger_haptic_feedback", params: { type: "notification", notification_type: "error" } })
+    const seen: string[] = []
+    telegram.theme.onChange((t) => seen.push(t.bg_color!))
+    recorder.emit("theme_changed", { theme_params: { bg_color: "#000000" } })
+    expect(seen).toEqual(["#000000"])
+    expect(telegram.theme.current()).toEqual({ bg_color: "#000000" })
+  })
+
+  it("derives CSS vars and the colour scheme from theme params", () => {
+    expect(themeCssVars({ bg_color: "#fff", secondary_bg_color: "#eee" })).toEqual({ "--tg-theme-bg-color": "#fff", "--tg-theme-secondary-bg-color": "#eee" })
+    expect(colorSchemeOf({ bg_color: "#17212b" })).toBe("dark")
+    expect(colorSchemeOf({ bg_color: "#ffffff" })).toBe("light")
+  })
+})

@@ -1,0 +1,308 @@
+import { Context, Effect, Layer } from "effect"
+import {
+  off,
+  on,
+  postEvent as sdkPostEvent,
+  retrieveLaunchParams,
+  retrieveRawInitData,
+  setTargetOrigin,
+  supports as sdkSupports,
+  type MethodName,
+} from "@tma.js/sdk"
+
+export type Platform = string
+export type ColorScheme = "light" | "dark"
+export type ThemeParams = Readonly<Record<string, string>>
+
+export interface LaunchParams {
+  readonly platform: Platform
+  readonly version: string
+  readonly startParam?: string
+  /** initData exactly as Telegram sent it: forwarded to the server unmodified. */
+  readonly initDataRaw?: string
+  readonly themeParams: ThemeParams
+  readonly languageCode?: string
+  readonly userId?: number
+}
+
+export interface BottomButtonParams {
+  readonly text: string
+  readonly isVisible: boolean
+  readonly isActive: boolean
+  readonly isProgressVisible: boolean
+  readonly color?: string
+  readonly textColor?: string
+  readonly hasShineEffect?: boolean
+  /** Secondary button only. */
+  readonly position?: "left" | "right" | "top" | "bottom"
+}
+
+export interface PopupButton {
+  readonly id: string
+  readonly type: "default" | "ok" | "close" | "cancel" | "destructive"
+  readonly text?: string
+}
+
+export type HapticFeedback =
+  | { readonly type: "impact"; readonly style: "light" | "medium" | "heavy" | "rigid" | "soft" }
+  | { readonly type: "notification"; readonly kind: "error" | "success" | "warning" }
+  | { readonly type: "selection_change" }
+
+export interface ViewportState {
+  readonly height: number
+  readonly isExpanded: boolean
+  readonly isStateStable: boolean
+}
+
+/** Spec 1 §2: "expands the app window every 500 ms until expanded". */
+export const EXPAND_INTERVAL_MS = 500
+
+/** The low-level bridge: Telegram's postEvent and event subscription. Real one or a test double. */
+export interface TelegramBridge {
+  readonly postEvent: (method: string, params?: Record<string, unknown>) => void
+  readonly on: (event: string, listener: (payload: any) => void) => () => void
+  readonly supports: (method: string, version: string) => boolean
+}
+
+type Listener = () => void
+
+/**
+ * The Telegram client as a service: launch params, theme, viewport, the back / main / secondary /
+ * settings buttons, haptics, popups, QR scanning and closing. Every call is gated on the client's
+ * version: an unsupported method is skipped and reported as `false`.
+ */
+export class Telegram extends Context.Service<
+  Telegram,
+  {
+    readonly launchParams: LaunchParams
+    readonly supports: (method: string) => boolean
+    readonly call: (method: string, params?: Record<string, unknown>) => boolean
+    readonly on: (event: string, listener: (payload: any) => void) => () => void
+    readonly ready: () => void
+    /** Asks to expand every 500 ms until the viewport reports expanded; returns a stop function. */
+    readonly expandUntilExpanded: () => () => void
+    readonly backButton: { readonly setVisible: (visible: boolean) => void; readonly onClick: (listener: Listener) => () => void }
+    readonly settingsButton: { readonly setVisible: (visible: boolean) => void; readonly onClick: (listener: Listener) => () => void }
+    readonly mainButton: { readonly setParams: (params: BottomButtonParams) => void; readonly onClick: (listener: Listener) => () => void }
+    readonly secondaryButton: { readonly setParams: (params: BottomButtonParams) => void; readonly onClick: (listener: Listener) => () => void }
+    readonly haptic: (feedback: HapticFeedback) => void
+    /** Opens a popup and resolves with the pressed button id ('' when dismissed); null when unsupported. */
+    readonly popup: (params: { title?: string; message: string; buttons: ReadonlyArray<PopupButton> }) => Promise<string | null>
+    /** Opens the QR scanner; each scanned text goes to `onText`, which returns true to close. Null when unsupported. */
+    readonly scanQr: (params: { text?: string; onText: (text: string) => boolean }) => Promise<string | null> | null
+    readonly theme: { readonly current: () => ThemeParams; readonly onChange: (listener: (theme: ThemeParams) => void) => () => void }
+    readonly viewport: { readonly current: () => ViewportState; readonly onChange: (listener: (state: ViewportState) => void) => () => void }
+    readonly close: () => void
+    readonly openLink: (url: string) => void
+  }
+>()("wallet/Telegram") {
+  static readonly make = (launchParams: LaunchParams, bridge: TelegramBridge, clock: { setInterval: typeof setInterval; clearInterval: typeof clearInterval } = globalThis) => {
+    const supports = (method: string) => bridge.supports(method, launchParams.version)
+    const call = (method: string, params?: Record<string, unknown>) => {
+      if (!supports(method)) return false
+      bridge.postEvent(method, params)
+      return true
+    }
+    let theme = launchParams.themeParams
+    let viewport: ViewportState = { height: 0, isExpanded: false, isStateStable: true }
+    bridge.on("theme_changed", (payload: { theme_params?: ThemeParams }) => {
+      if (payload?.theme_params) theme = payload.theme_params
+    })
+    bridge.on("viewport_changed", (payload: { height: number; is_expanded: boolean; is_state_stable: boolean }) => {
+      viewport = { height: payload.height, isExpanded: payload.is_expanded, isStateStable: payload.is_state_stable }
+    })
+    const buttonParams = (params: BottomButtonParams) => ({
+      text: params.text,
+      is_visible: params.isVisible && params.text.trim() !== "",
+      is_active: params.isActive,
+      is_progress_visible: params.isProgressVisible,
+      ...(params.color ? { color: params.color } : {}),
+      ...(params.textColor ? { text_color: params.textColor } : {}),
+      ...(params.hasShineEffect !== undefined ? { has_shine_effect: params.hasShineEffect } : {}),
+      ...(params.position ? { position: params.position } : {}),
+    })
+    return Telegram.of({
+      launchParams,
+      supports,
+      call,
+      on: bridge.on,
+      ready: () => void call("web_app_ready"),
+      expandUntilExpanded: () => {
+        call("web_app_request_viewport")
+        call("web_app_expand")
+        const timer = clock.setInterval(() => {
+          if (viewport.isExpanded) return clock.clearInterval(timer)
+          call("web_app_expand")
+        }, EXPAND_INTERVAL_MS)
+        return () => clock.clearInterval(timer)
+      },
+      backButton: {
+        setVisible: (visible) => void call("web_app_setup_back_button", { is_visible: visible }),
+        onClick: (listener) => bridge.on("back_button_pressed", listener),
+      },
+      settingsButton: {
+        setVisible: (visible) => void call("web_app_setup_settings_button", { is_visible: visible }),
+        onClick: (listener) => bridge.on("settings_button_pressed", listener),
+      },
+      mainButton: {
+        setParams: (params) => void call("web_app_setup_main_button", buttonParams(params)),
+        onClick: (listener) => bridge.on("main_button_pressed", listener),
+      },
+      secondaryButton: {
+        setParams: (params) => void call("web_app_setup_secondary_button", buttonParams(params)),
+        onClick: (listener) => bridge.on("secondary_button_pressed", listener),
+      },
+      haptic: (feedback) => {
+        const params =
+          feedback.type === "impact"
+            ? { type: "impact", impact_style: feedback.style }
+            : feedback.type === "notification"
+              ? { type: "notification", notification_type: feedback.kind }
+              : { type: "selection_change" }
+        call("web_app_trigger_haptic_feedback", params)
+      },
+      popup: (params) =>
+        new Promise((resolve) => {
+          if (!supports("web_app_open_popup")) return resolve(null)
+          const stop = bridge.on("popup_closed", (payload: { button_id?: string }) => {
+            stop()
+            resolve(payload?.button_id ?? "")
+          })
+          call("web_app_open_popup", { title: params.title ?? "", message: params.message, buttons: params.buttons })
+        }),
+      scanQr: (params) => {
+        if (!supports("web_app_open_scan_qr_popup")) return null
+        return new Promise((resolve) => {
+          const stops: Array<() => void> = []
+          const finish = (value: string | null) => {
+            stops.forEach((stop) => stop())
+            resolve(value)
+          }
+          stops.push(
+            bridge.on("qr_text_received", (payload: { data?: string }) => {
+              const text = payload?.data ?? ""
+              if (params.onText(text)) {
+                call("web_app_close_scan_qr_popup")
+                finish(text)
+              }
+            }),
+            bridge.on("scan_qr_popup_closed", () => finish(null)),
+          )
+          call("web_app_open_scan_qr_popup", params.text ? { text: params.text } : {})
+        })
+      },
+      theme: {
+        current: () => theme,
+        onChange: (listener) => bridge.on("theme_changed", (payload: { theme_params?: ThemeParams }) => payload?.theme_params && listener(payload.theme_params)),
+      },
+      viewport: {
+        current: () => viewport,
+        onChange: (listener) =>
+          bridge.on("viewport_changed", (p: { height: number; is_expanded: boolean; is_state_stable: boolean }) =>
+            listener({ height: p.height, isExpanded: p.is_expanded, isStateStable: p.is_state_stable }),
+          ),
+      },
+      close: () => void call("web_app_close"),
+      openLink: (url) => void call("web_app_open_link", { url }),
+    })
+  }
+
+  /** The real client through @tma.js/sdk. Throws when the page was not opened by Telegram. */
+  static readonly layer = (options: { targetOrigin?: string } = {}) =>
+    Layer.sync(Telegram, () => {
+      if (options.targetOrigin) setTargetOrigin(options.targetOrigin)
+      return Telegram.make(readLaunchParams(), sdkBridge)
+    })
+
+  /** A recording bridge for tests: what was called, and a way to emit client events. */
+  static readonly layerTest = (launchParams: Partial<LaunchParams> = {}) => {
+    const recorder = recordingBridge()
+    const layer = Layer.succeed(Telegram, Telegram.make({ platform: "ios", version: "8.0", themeParams: {}, ...launchParams }, recorder.bridge))
+    return { layer, recorder }
+  }
+}
+
+export const sdkBridge: TelegramBridge = {
+  postEvent: (method, params) => (sdkPostEvent as (m: string, p?: unknown) => void)(method, params),
+  on: (event, listener) => {
+    ;(on as (e: string, l: (p: unknown) => void) => void)(event, listener)
+    return () => (off as (e: string, l: (p: unknown) => void) => void)(event, listener)
+  },
+  supports: (method, version) => {
+    try {
+      return sdkSupports(method as MethodName, version)
+    } catch {
+      return false
+    }
+  },
+}
+
+export const readLaunchParams = (): LaunchParams => {
+  const lp = retrieveLaunchParams() as unknown as {
+    tgWebAppPlatform: string
+    tgWebAppVersion: string
+    tgWebAppStartParam?: string
+    tgWebAppThemeParams?: Record<string, string>
+    tgWebAppData?: { user?: { id: number; languageCode?: string; language_code?: string } }
+  }
+  let initDataRaw: string | undefined
+  try {
+    initDataRaw = retrieveRawInitData()
+  } catch {
+    initDataRaw = undefined
+  }
+  const user = lp.tgWebAppData?.user
+  const themeParams: Record<string, string> = {}
+  // The SDK camel-cases theme keys; CSS vars and Telegram use snake_case.
+  for (const [key, value] of Object.entries(lp.tgWebAppThemeParams ?? {})) {
+    themeParams[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = String(value)
+  }
+  return {
+    platform: lp.tgWebAppPlatform,
+    version: lp.tgWebAppVersion,
+    startParam: lp.tgWebAppStartParam,
+    initDataRaw,
+    themeParams,
+    languageCode: user?.languageCode ?? user?.language_code,
+    userId: user?.id,
+  }
+}
+
+export const recordingBridge = () => {
+  const calls: Array<{ method: string; params?: Record<string, unknown> }> = []
+  const listeners = new Map<string, Set<(payload: any) => void>>()
+  const unsupported = new Set<string>()
+  const bridge: TelegramBridge = {
+    postEvent: (method, params) => void calls.push({ method, params }),
+    on: (event, listener) => {
+      const set = listeners.get(event) ?? new Set()
+      set.add(listener)
+      listeners.set(event, set)
+      return () => void set.delete(listener)
+    },
+    supports: (method) => !unsupported.has(method),
+  }
+  return {
+    bridge,
+    calls,
+    unsupported,
+    emit: (event: string, payload?: unknown) => [...(listeners.get(event) ?? [])].forEach((l) => l(payload)),
+  }
+}
+
+/** Telegram theme params to the CSS vars the UI kit reads (`--tg-theme-bg-color`, …). */
+export const themeCssVars = (theme: ThemeParams): Record<string, string> => {
+  const vars: Record<string, string> = {}
+  for (const [key, value] of Object.entries(theme)) vars[`--tg-theme-${key.replace(/_/g, "-")}`] = value
+  return vars
+}
+
+/** Light or dark from the background colour's luminance. */
+export const colorSchemeOf = (theme: ThemeParams): ColorScheme => {
+  const bg = theme.bg_color ?? theme.secondary_bg_color
+  const match = bg?.match(/^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i)
+  if (!match) return "light"
+  const [r, g, b] = [match[1]!, match[2]!, match[3]!].map((h) => parseInt(h, 16))
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b! < 128 ? "dark" : "light"
+}
+
