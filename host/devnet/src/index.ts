@@ -1,0 +1,91 @@
+// Public entry of @wallet/devnet: start a devnet in-process (tests, other packages) or from main.ts.
+import type { AddressInfo } from "node:net";
+import { Devnet, type GlobalId } from "./devnet.ts";
+import { createServer } from "./server.ts";
+
+export { Devnet, DEMO_JETTONS, TON_PRICE_USD, type GlobalId } from "./devnet.ts";
+export { classifyTrace } from "./classify.ts";
+
+export interface StartDevnetOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /** where chain state and indexes live; omit for an in-memory devnet */
+  readonly dataDir?: string;
+  readonly reset?: boolean;
+  /** block interval in ms; 0 = manual blocks through stepBlock() */
+  readonly blockMs?: number;
+  readonly globalId?: GlobalId;
+}
+
+export interface FaucetRequest {
+  /** raw, friendly or a known .ton name */
+  readonly address: string;
+  /** nanotons */
+  readonly ton?: bigint;
+  /** demo jetton key ("usdt", "dvc", "scam") or master address */
+  readonly jetton?: string;
+  /** jetton minor units (default 1000 whole tokens) */
+  readonly amount?: bigint;
+  /** mint one NFT of the demo collection */
+  readonly nft?: boolean;
+}
+
+export interface RunningDevnet {
+  readonly url: string;
+  readonly port: number;
+  readonly devnet: Devnet;
+  /** produce one block now: pending messages execute and get indexed */
+  stepBlock(): Promise<void>;
+  /** queue a faucet transfer (lands at the next block); returns the message hash and the NFT address if one was minted */
+  faucet(req: FaucetRequest): Promise<{ message_hash: string; nft?: string }>;
+  /** jetton master address of a demo jetton */
+  jetton(key: "usdt" | "dvc" | "scam"): string;
+  close(): Promise<void>;
+}
+
+export const startDevnet = async (options: StartDevnetOptions = {}): Promise<RunningDevnet> => {
+  const devnet = await Devnet.open({
+    ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
+    ...(options.reset !== undefined ? { reset: options.reset } : {}),
+    ...(options.globalId !== undefined ? { globalId: options.globalId } : {}),
+  });
+  const server = createServer(devnet);
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const blockMs = options.blockMs ?? 2000;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const loop = () => {
+    if (stopped) return;
+    devnet
+      .stepBlock()
+      .catch((e: unknown) => console.error("devnet: block failed", e))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(loop, blockMs);
+      });
+  };
+  if (blockMs > 0) timer = setTimeout(loop, blockMs);
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    devnet,
+    stepBlock: () => devnet.stepBlock(),
+    faucet: (req) => devnet.faucet(req),
+    jetton: (key) => {
+      const a = devnet.jettonByKey(key);
+      if (!a) throw new Error(`no demo jetton ${key}`);
+      return a;
+    },
+    close: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await devnet.close();
+    },
+  };
+};
