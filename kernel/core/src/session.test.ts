@@ -1,0 +1,138 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import { FetchHttpClient } from "effect/http"
+import { TestClock } from "effect/testing"
+import { HttpError } from "./http.ts"
+import { refreshDelayMs, Session, startupFailure, type SessionEvent } from "./session.ts"
+
+const initResponse = (expiresAt: string, refreshToken = "r1") => ({
+  session_id: "s1",
+  access_token: "a1",
+  access_token_expires_at: expiresAt,
+  refresh_token: refreshToken,
+  webview_settings: {},
+  user_id: 42,
+  is_new_user: true,
+  local_currency: "USD",
+  country_alpha2_ip: "DE",
+  country_alpha2_phone: null,
+  bot_username: "wallet_dev_bot",
+  bot_is_blocked: false,
+  ab_tests: {},
+  restriction_code: null,
+  subdivision_status: null,
+  permissions: {
+    canBuy: true, canExchange: true, canRaffle: true, canReceive: true, canUseP2p: true,
+    canUseWpayAsPayer: true, canWithdrawInner: true, canWithdrawOuter: true, accessToSavingSettings: true,
+  },
+  is_custody_available: true,
+  created_at: "2026-11-22T00:00:00.000Z",
+})
+
+const server = (handler: (url: string, init: RequestInit, body: any) => { status: number; body: unknown }) => {
+  const requests: Array<{ url: string; authorization: string | null; body: any }> = []
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init)
+    const text = await request.text()
+    const body = text ? JSON.parse(text) : undefined
+    requests.push({ url: new URL(request.url).pathname, authorization: request.headers.get("authorization"), body })
+    const reply = handler(new URL(request.url).pathname, init ?? {}, body)
+    return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { "content-type": "application/json" } })
+  }) as typeof globalThis.fetch
+  const layer = Session.layer({ baseUrl: "http://api.test" }).pipe(
+    Layer.provide(FetchHttpClient.layer),
+    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)),
+  )
+  return { requests, layer }
+}
+
+describe("Session", () => {
+  it("schedules refresh one minute before expiry, and not at all when the wait is under a minute", () => {
+    const now = 1_000_000
+    assert.strictEqual(refreshDelayMs(now + 15 * 60_000, now), 14 * 60_000)
+    assert.strictEqual(refreshDelayMs(now + 2 * 60_000, now), 60_000)
+    assert.strictEqual(refreshDelayMs(now + 119_000, now), undefined)
+  })
+
+  it.effect("signs in with initData sent unmodified and refreshes before expiry, rotating the refresh token", () =>
+    Effect.gen(function* () {
+      // TestClock starts at 0: the token expires 10 minutes in.
+      const { requests, layer } = server((path, _init, body) =>
+        path === "/api/auth/init"
+          ? { status: 200, body: initResponse(new Date(10 * 60_000).toISOString()) }
+          : { status: 200, body: { session_id: "s1", access_token: `a-${body.refresh_token}`, access_token_expires_at: new Date(20 * 60_000).toISOString(), refresh_token: `${body.refresh_token}+` } },
+      )
+      yield* Effect.gen(function* () {
+        const session = yield* Session
+        const user = yield* session.signIn("query_id=1&user=%7B%7D&hash=abc")
+        assert.strictEqual(user.id, 42)
+        assert.isTrue(user.isNew)
+        assert.strictEqual(requests[0]!.authorization, "tma query_id=1&user=%7B%7D&hash=abc")
+        yield* TestClock.adjust("8 minutes")
+        assert.strictEqual(requests.length, 1)
+        yield* TestClock.adjust("1 minute")
+        assert.strictEqual(requests.length, 2)
+        assert.deepStrictEqual(requests[1]!.body, { session_id: "s1", refresh_token: "r1" })
+        assert.deepStrictEqual(yield* session.tokens.accessToken, Option.some("a-r1"))
+        // Next refresh at 19 minutes, with the rotated token.
+        yield* TestClock.adjust("10 minutes")
+        assert.deepStrictEqual(requests[2]!.body, { session_id: "s1", refresh_token: "r1+" })
+      }).pipe(Effect.provide(layer))
+    }),
+  )
+
+  it.effect("a 400 on the scheduled refresh logs the user out", () =>
+    Effect.gen(function* () {
+      const { layer } = server((path) =>
+        path === "/api/auth/init"
+          ? { status: 200, body: initResponse(new Date(5 * 60_000).toISOString()) }
+          : { status: 400, body: { code: "invalid_request" } },
+      )
+      yield* Effect.gen(function* () {
+        const session = yield* Session
+        const events: SessionEvent[] = []
+        session.onEvent((e) => events.push(e))
+        yield* session.signIn("x")
+        yield* TestClock.adjust("4 minutes")
+        assert.deepStrictEqual(events, [{ type: "expired", reason: "logged out" }])
+        assert.deepStrictEqual(yield* session.tokens.accessToken, Option.none())
+      }).pipe(Effect.provide(layer))
+    }),
+  )
+
+  it.effect("refresh without a session fails with 'No refresh token'", () =>
+    Effect.gen(function* () {
+      const { layer, requests } = server(() => ({ status: 500, body: {} }))
+      const error = yield* Effect.flatMap(Session, (s) => s.refresh).pipe(Effect.provide(layer), Effect.flip)
+      assert.strictEqual(error.reason, "No refresh token")
+      assert.strictEqual(requests.length, 0)
+    }),
+  )
+
+  it.effect("surfaces an auth failure as an HttpError with the server's code", () =>
+    Effect.gen(function* () {
+      const { layer } = server(() => ({ status: 401, body: { _tag: "Unauthorized", code: "init_data_invalid", message: "bad hash" } }))
+      const error = yield* Effect.flatMap(Session, (s) => s.signIn("forged")).pipe(Effect.provide(layer), Effect.flip)
+      assert.strictEqual(error.status, 401)
+      assert.strictEqual(error.serverCode, "init_data_invalid")
+    }),
+  )
+})
+
+describe("startupFailure", () => {
+  const err = (status: number | undefined, body?: unknown, code: HttpError["code"] = "UNKNOWN") => new HttpError({ code, message: "x", status, body })
+  it("maps startup errors to the spec's screens", () => {
+    assert.deepStrictEqual(startupFailure(err(403, { code: "content_unavailable" }), "init"), { to: "/unavailable" })
+    assert.deepStrictEqual(startupFailure(err(403, { code: "online_user_limit_exceeded" }), "init"), { to: "/error", code: "online_user_limit_exceeded" })
+    assert.deepStrictEqual(startupFailure(err(undefined, undefined, "ECONNABORTED"), "init"), { to: "/error", code: "online_user_limit_exceeded" })
+    assert.deepStrictEqual(startupFailure(err(503), "init"), { to: "/error", code: "online_user_limit_exceeded" })
+    assert.deepStrictEqual(startupFailure(err(503), "auth"), { to: "/error", code: "auth_failed" })
+    assert.deepStrictEqual(startupFailure(err(404), "auth"), { to: "/error", code: "auth_failed" })
+    assert.deepStrictEqual(startupFailure(err(401, { code: "user_not_found" }), "init"), { to: "/error", code: "init_failed" })
+    assert.deepStrictEqual(
+      startupFailure(err(401, { code: "user_not_found", detail: { reason: "attach_receiver_invalid" } }), "init"),
+      { to: "/attach-private-chats-error" },
+    )
+    assert.deepStrictEqual(startupFailure(err(401, { code: "init_data_invalid" }), "auth"), { to: "/error", code: "init_failed" })
+  })
+})

@@ -1,0 +1,206 @@
+import { Clock, Context, Duration, Effect, Fiber, Layer, Option, Ref, Schema } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
+import { AuthInitResponse, KernelApi, type AuthSession } from "./api/index.ts"
+import { AuthTokens, HttpError, httpErrorOf, ReauthenticationRequired, withHttpPolicy } from "./http.ts"
+
+/** The signed-in user as the app keeps it (spec 1 §3 "Session user"). */
+export interface SessionUser {
+  readonly id: number
+  readonly isNew: boolean
+  readonly localCurrency: string
+  readonly countryAlpha2Code: string | null
+  readonly countryPhoneAlpha2Code: string | null
+  readonly restrictionCode: string | null
+  readonly subdivisionStatus: string | null
+  readonly isCustodyAvailable: boolean
+  readonly botUsername: string
+  readonly botIsBlocked: boolean
+  readonly abTests: Readonly<Record<string, string>>
+  readonly permissions: Readonly<Record<string, boolean>>
+  readonly createdAt: string
+}
+
+/** Spec 1 §4: refresh one minute before expiry; nothing is scheduled if the wait would be under a minute. */
+export const REFRESH_LEAD_MS = 60_000
+export const refreshDelayMs = (expiresAtMs: number, nowMs: number): number | undefined => {
+  const wait = expiresAtMs - REFRESH_LEAD_MS - nowMs
+  return wait < REFRESH_LEAD_MS ? undefined : wait
+}
+
+/** Where a startup failure leads (spec 1 §8). */
+export type StartupFailure =
+  | { readonly to: "/error"; readonly code: "online_user_limit_exceeded" | "auth_failed" | "init_failed" }
+  | { readonly to: "/unavailable" }
+  | { readonly to: "/attach-private-chats-error" }
+
+/** Maps an auth or init failure to its error screen (spec 1 §8 "Startup errors"). */
+export const startupFailure = (error: HttpError, stage: "auth" | "init"): StartupFailure => {
+  const detail = (error.body as { detail?: { reason?: string; redirect_link?: string } } | undefined)?.detail
+  if (error.status === 403 && error.serverCode === "content_unavailable") return { to: "/unavailable" }
+  if (error.status === 403 && error.serverCode === "online_user_limit_exceeded") return { to: "/error", code: "online_user_limit_exceeded" }
+  if (error.serverCode === "user_not_found" && detail?.reason === "attach_receiver_invalid") return { to: "/attach-private-chats-error" }
+  if (stage === "auth" && (error.status === 404 || (error.status ?? 0) >= 500)) return { to: "/error", code: "auth_failed" }
+  if (error.code === "ECONNABORTED" || (error.status ?? 0) >= 500) return { to: "/error", code: "online_user_limit_exceeded" }
+  return { to: "/error", code: "init_failed" }
+}
+
+export class StartupError extends Schema.TaggedError<StartupError>()("StartupError", {
+  failure: Schema.Any,
+  message: Schema.String,
+}) {}
+
+const toUser = (r: AuthInitResponse): SessionUser => ({
+  id: r.user_id,
+  isNew: r.is_new_user,
+  localCurrency: r.local_currency,
+  countryAlpha2Code: r.country_alpha2_ip,
+  countryPhoneAlpha2Code: r.country_alpha2_phone,
+  restrictionCode: r.restriction_code,
+  subdivisionStatus: r.subdivision_status,
+  isCustodyAvailable: r.is_custody_available,
+  botUsername: r.bot_username,
+  botIsBlocked: r.bot_is_blocked,
+  abTests: r.ab_tests,
+  permissions: r.permissions,
+  createdAt: r.created_at,
+})
+
+interface Tokens {
+  readonly sessionId: string
+  readonly accessToken: string
+  readonly refreshToken: string
+  readonly expiresAtMs: number
+  readonly expired: boolean
+}
+
+export type SessionEvent = { readonly type: "expired"; readonly reason: string } | { readonly type: "refreshed" }
+
+/**
+ * The session: exchanges Telegram initData for tokens, keeps them in memory only, refreshes one
+ * minute before expiry (rotating the refresh token), and reports when the user must sign in again.
+ */
+export class Session extends Context.Service<
+  Session,
+  {
+    readonly signIn: (initDataRaw: string) => Effect.Effect<SessionUser, HttpError>
+    readonly user: Effect.Effect<Option.Option<SessionUser>>
+    readonly tokens: AuthTokens["Service"]
+    readonly refresh: Effect.Effect<void, ReauthenticationRequired>
+    readonly signOut: Effect.Effect<void>
+    readonly onEvent: (listener: (event: SessionEvent) => void) => () => void
+  }
+>()("wallet/Session") {
+  static readonly make = (options: { readonly baseUrl: string }) =>
+    Effect.gen(function* () {
+      const base = yield* HttpClient.HttpClient
+      // Auth calls carry no bearer token and never trigger the refresh loop.
+      const plain = withHttpPolicy({
+        accessToken: Effect.succeed(Option.none()),
+        markExpired: Effect.void,
+        refresh: Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" })),
+        reauthenticate: () => Effect.void,
+      })(base)
+      const client = yield* HttpApiClient.make(KernelApi, { baseUrl: options.baseUrl, transformClient: () => plain })
+      const tokens = yield* Ref.make(Option.none<Tokens>())
+      const user = yield* Ref.make(Option.none<SessionUser>())
+      const listeners = new Set<(event: SessionEvent) => void>()
+      const emit = (event: SessionEvent) => listeners.forEach((l) => l(event))
+      const scheduled = yield* Ref.make(Option.none<Fiber.Fiber<void, never>>())
+      const scope = yield* Effect.scope
+
+      const expire = (reason: string) =>
+        Effect.gen(function* () {
+          yield* Ref.set(tokens, Option.none())
+          yield* cancelScheduled
+          emit({ type: "expired", reason })
+        })
+      const cancelScheduled = Ref.getAndSet(scheduled, Option.none()).pipe(
+        Effect.flatMap((fiber) => (Option.isSome(fiber) ? Fiber.interrupt(fiber.value) : Effect.void)),
+      )
+      const store = (session: AuthSession) =>
+        Ref.set(
+          tokens,
+          Option.some({
+            sessionId: session.session_id,
+            accessToken: session.access_token,
+            refreshToken: session.refresh_token,
+            expiresAtMs: Date.parse(session.access_token_expires_at),
+            expired: false,
+          }),
+        )
+
+      const refresh: Effect.Effect<void, ReauthenticationRequired> = Effect.gen(function* () {
+        const current = yield* Ref.get(tokens)
+        if (Option.isNone(current)) return yield* Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" }))
+        const next = yield* client.auth
+          .refresh({ payload: { session_id: current.value.sessionId, refresh_token: current.value.refreshToken } })
+          .pipe(
+            Effect.mapError((e) => httpErrorOf(e)),
+            Effect.catch((error: HttpError) =>
+              expire(error.status === 400 ? "logged out" : "failed to refresh token").pipe(
+                Effect.andThen(Effect.fail(new ReauthenticationRequired({ reason: "failed to refresh token" }))),
+              ),
+            ),
+          )
+        yield* store(next)
+        yield* schedule
+        emit({ type: "refreshed" })
+      })
+
+      const schedule: Effect.Effect<void> = Effect.gen(function* () {
+        yield* cancelScheduled
+        const current = yield* Ref.get(tokens)
+        if (Option.isNone(current)) return
+        const now = yield* Clock.currentTimeMillis
+        const delay = refreshDelayMs(current.value.expiresAtMs, now)
+        if (delay === undefined) return
+        const fiber = yield* Effect.sleep(Duration.millis(delay)).pipe(
+          // Forget this fiber first: refresh re-schedules and must not interrupt the fiber it runs on.
+          Effect.andThen(Ref.set(scheduled, Option.none())),
+          Effect.andThen(Effect.suspend(() => refresh)),
+          Effect.ignore,
+          Effect.forkIn(scope),
+        )
+        yield* Ref.set(scheduled, Option.some(fiber))
+      })
+
+      const authTokens: AuthTokens["Service"] = {
+        accessToken: Ref.get(tokens).pipe(Effect.map(Option.map((t) => t.accessToken))),
+        markExpired: Ref.update(tokens, Option.map((t) => ({ ...t, expired: true }))),
+        refresh,
+        reauthenticate: (reason) => expire(reason),
+      }
+
+      return Session.of({
+        signIn: (initDataRaw) =>
+          Effect.gen(function* () {
+            // initData goes to the server unmodified (PROTOCOLS.md: `Authorization: tma <initData>`).
+            const withInitData = plain.pipe(HttpClient.mapRequest(HttpClientRequest.setHeader("authorization", `tma ${initDataRaw}`)))
+            const initClient = yield* HttpApiClient.make(KernelApi, { baseUrl: options.baseUrl, transformClient: () => withInitData })
+            const response = yield* initClient.auth.init().pipe(Effect.mapError((e) => httpErrorOf(e)))
+            yield* store(response)
+            const signedIn = toUser(response)
+            yield* Ref.set(user, Option.some(signedIn))
+            yield* schedule
+            return signedIn
+          }).pipe(Effect.provideService(HttpClient.HttpClient, base)),
+        user: Ref.get(user),
+        tokens: authTokens,
+        refresh,
+        signOut: Effect.gen(function* () {
+          yield* Ref.set(user, Option.none())
+          yield* expire("signed out")
+        }),
+        onEvent: (listener) => {
+          listeners.add(listener)
+          return () => void listeners.delete(listener)
+        },
+      })
+    })
+
+  static readonly layer = (options: { readonly baseUrl: string }) => Layer.effect(Session, Session.make(options))
+
+  /** AuthTokens backed by the session, for the Http service. */
+  static readonly tokensLayer = Layer.effect(AuthTokens, Effect.map(Session, (s) => s.tokens))
+}
