@@ -48,8 +48,6 @@ export interface BottomSheetProps {
   container?: Element | null;
 }
 
-// Open sheets, innermost last: only the top one traps focus and handles Escape.
-const stack: string[] = [];
 let scrollLocks = 0;
 let savedOverflow = "";
 
@@ -116,7 +114,6 @@ export function BottomSheet(props: BottomSheetProps) {
   useLayoutEffect(() => {
     if (!mounted) return;
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    stack.push(id);
     const unlock = lockScroll();
     const panel = panelRef.current;
     if (panel) {
@@ -125,30 +122,29 @@ export function BottomSheet(props: BottomSheetProps) {
     }
     const onFocusIn = (event: FocusEvent) => {
       const p = panelRef.current;
-      if (!p || stack[stack.length - 1] !== id) return;
-      if (event.target instanceof Node && !p.contains(event.target)) {
+      const target = event.target;
+      if (!p || !(target instanceof Element)) return;
+      // focus may move into another sheet (one nested in this one); anywhere else it comes back
+      if (!target.closest("[data-wk-sheet]")) {
         (tabbables(p)[0] ?? p).focus({ preventScroll: true });
       }
     };
     document.addEventListener("focusin", onFocusIn);
     return () => {
       document.removeEventListener("focusin", onFocusIn);
-      const i = stack.lastIndexOf(id);
-      if (i >= 0) stack.splice(i, 1);
       unlock();
       if (previous && previous.isConnected) previous.focus({ preventScroll: true });
     };
-  }, [mounted, id, initialFocusRef]);
+  }, [mounted, initialFocusRef]);
 
   if (!mounted || typeof document === "undefined") return null;
 
-  const isTop = () => stack[stack.length - 1] === id;
   const requestClose = () => {
     if (phase !== "closing") onClose();
   };
 
+  // React events bubble through portals: the innermost sheet sees keys first and stops them.
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (!isTop()) return;
     if (event.key === "Escape") {
       event.stopPropagation();
       if (closeOnEscape) {
@@ -198,6 +194,7 @@ export function BottomSheet(props: BottomSheetProps) {
         tabIndex={-1}
         className={cx(styles.panel, props.className)}
         data-state={phase}
+        data-wk-sheet=""
         onKeyDown={onKeyDown}
       >
         {handle && <div className={styles.handle} aria-hidden="true" />}
