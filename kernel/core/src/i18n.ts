@@ -86,7 +86,7 @@ export class I18n extends Context.Service<
             for (const namespace of namespaces) yield* loadNamespace(namespace)
           }),
         loadNamespace,
-        t: (key, opts) => instance.t(key, opts as never) as string,
+        t: (key, opts) => String(instance.t(key, opts as never)),
       })
     })
 
