@@ -1,0 +1,70 @@
+/**
+ * Composition of server modules: the kernel first, then the enabled plugins with every
+ * dependency before its dependents. Refuses (throws `ServerCompositionError`) on a conflict.
+ */
+import type { HttpApiEndpoint } from "effect/http-api";
+import { RequestValidation } from "@wallet/kernel/api";
+import { devModule, kernelModule } from "./kernel/module.ts";
+import type { ServerPlugin } from "./plugin.ts";
+
+export class ServerCompositionError extends Error {
+  override readonly name = "ServerCompositionError";
+}
+
+const RESERVED_IDS = new Set(["kernel", "dev"]);
+
+/** Orders the modules and checks ids, dependencies, groups, routes and middleware. */
+export const composeServerModules = (
+  plugins: ReadonlyArray<ServerPlugin>,
+  options: { readonly dev: boolean },
+): ReadonlyArray<ServerPlugin> => {
+  const byId = new Map<string, ServerPlugin>();
+  for (const plugin of plugins) {
+    if (RESERVED_IDS.has(plugin.id)) throw new ServerCompositionError(`server plugin id "${plugin.id}" is reserved for the kernel`);
+    if (byId.has(plugin.id)) throw new ServerCompositionError(`server plugin "${plugin.id}" is enabled twice`);
+    byId.set(plugin.id, plugin);
+  }
+  const ordered: Array<ServerPlugin> = [kernelModule, ...(options.dev ? [devModule] : [])];
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (plugin: ServerPlugin, path: ReadonlyArray<string>) => {
+    const seen = state.get(plugin.id);
+    if (seen === "done") return;
+    if (seen === "visiting") throw new ServerCompositionError(`server plugins depend on each other in a cycle: ${[...path, plugin.id].join(" -> ")}`);
+    state.set(plugin.id, "visiting");
+    for (const dependency of plugin.dependsOn) {
+      if (dependency === "kernel") continue;
+      const target = byId.get(dependency);
+      if (target === undefined) {
+        throw new ServerCompositionError(`server plugin "${plugin.id}" depends on "${dependency}", which is not enabled in this region`);
+      }
+      visit(target, [...path, plugin.id]);
+    }
+    state.set(plugin.id, "done");
+    ordered.push(plugin);
+  };
+  for (const plugin of plugins) visit(plugin, []);
+
+  const groupOwners = new Map<string, string>();
+  const routeOwners = new Map<string, string>();
+  for (const module of ordered) {
+    for (const group of module.groups) {
+      const owner = groupOwners.get(group.identifier);
+      if (owner !== undefined) {
+        throw new ServerCompositionError(`API group "${group.identifier}" of "${module.id}" is already defined by "${owner}"`);
+      }
+      groupOwners.set(group.identifier, module.id);
+      for (const endpoint of Object.values(group.endpoints) as unknown as ReadonlyArray<HttpApiEndpoint.Top>) {
+        const where = `${module.id}: ${group.identifier}.${endpoint.identifier} (${endpoint.method} ${endpoint.path})`;
+        if (!endpoint.path.startsWith("/api/")) throw new ServerCompositionError(`${where}: paths must start with /api/`);
+        if (!endpoint.middlewares.has(RequestValidation)) {
+          throw new ServerCompositionError(`${where}: missing RequestValidation middleware (use authenticated(group))`);
+        }
+        const key = `${endpoint.method} ${endpoint.path.replace(/:[^/]+/g, ":")}`;
+        const existing = routeOwners.get(key);
+        if (existing !== undefined) throw new ServerCompositionError(`${where}: method and path already served by ${existing}`);
+        routeOwners.set(key, where);
+      }
+    }
+  }
+  return ordered;
+};

@@ -1,0 +1,83 @@
+/**
+ * `Db`: one SQL driver (`@effect/sql-pg`) for both databases. The embedded default is PGlite
+ * (Postgres in WASM) served on a loopback socket by `PGLiteSocketServer`; `DATABASE_URL` points the
+ * same client, SQL and migrations at a real PostgreSQL. See docs/decisions/0200-db-one-driver.md.
+ */
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { PgClient } from "@effect/sql-pg";
+import { Effect, Layer, Redacted, Schema, SchemaTransformation } from "effect";
+import type { SqlClient } from "effect/sql";
+import type { SqlError } from "effect/sql/SqlError";
+
+export type DatabaseOptions =
+  | { readonly kind: "postgres"; readonly url: string; readonly maxConnections?: number }
+  /** `dataDir` undefined: in memory (tests). */
+  | { readonly kind: "pglite"; readonly dataDir?: string };
+
+export const describeDatabase = (options: DatabaseOptions): string =>
+  options.kind === "postgres" ? "postgresql (DATABASE_URL)" : options.dataDir ? `pglite ${options.dataDir}` : "pglite (in memory)";
+
+/** Starts PGlite and serves it on an ephemeral loopback port for the lifetime of the scope. */
+const servePglite = (dataDir: string | undefined) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      if (dataDir) mkdirSync(dataDir, { recursive: true });
+      const db = await PGlite.create(dataDir ?? "memory://");
+      // PGlite has one session: the client below keeps a single connection so that statements of
+      // different requests never interleave inside one extended-protocol exchange or transaction.
+      const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 });
+      await server.start();
+      const port = Number(server.getServerConn().split(":").pop());
+      return { db, server, port };
+    }),
+    ({ db, server }) =>
+      Effect.promise(async () => {
+        await server.stop();
+        await db.close();
+      }),
+  );
+
+/** Provides `SqlClient` (and `PgClient`) for the chosen database. */
+export const layer = (options: DatabaseOptions): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
+  options.kind === "postgres"
+    ? PgClient.layer({ url: Redacted.make(options.url), maxConnections: options.maxConnections ?? 10, applicationName: "wallet-api" })
+    : Layer.unwrap(
+        Effect.map(servePglite(options.dataDir), ({ port }) =>
+          PgClient.layer({
+            host: "127.0.0.1",
+            port,
+            username: "postgres",
+            database: "postgres",
+            maxConnections: 1,
+            minConnections: 1,
+            applicationName: "wallet-api",
+          }),
+        ),
+      );
+
+/**
+ * int8 arrives as bigint (@effect/sql-pg), number (PGlite direct) or string (node-postgres):
+ * every int8 column is decoded through this one Schema.
+ */
+export const Int8 = Schema.Union([Schema.BigInt, Schema.Number, Schema.String]).pipe(
+  Schema.decodeTo(
+    Schema.BigInt,
+    SchemaTransformation.transform<bigint, bigint | number | string>({
+      decode: (value) => (typeof value === "bigint" ? value : BigInt(value)),
+      encode: (value) => value,
+    }),
+  ),
+);
+
+/** An int8 that must fit a JS number (Telegram user ids are below 2^52). */
+export const Int8Number = Int8.pipe(
+  Schema.decodeTo(
+    Schema.Number.check(Schema.isInt()),
+    SchemaTransformation.transform({ decode: (value: bigint) => Number(value), encode: (value: number) => BigInt(value) }),
+  ),
+);
+
+export const decodeInt8 = Schema.decodeUnknownSync(Int8);
+export const decodeInt8Number = Schema.decodeUnknownSync(Int8Number);

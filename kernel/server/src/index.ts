@@ -1,0 +1,12 @@
+/**
+ * `@wallet/kernel-server`: API server composition, Db, Auth and the server plugin contract.
+ */
+export { defineServerPlugin, type ServerPlugin, type ServerPluginDefinition } from "./plugin.ts";
+export { composeServerModules, ServerCompositionError } from "./compose.ts";
+export { startServer, makeServerLayer, makeConfig, type ServerOptions, type RunningServer } from "./server.ts";
+export { ServerConfig, defaultTtls, type ServerConfigShape, type ServerServices } from "./services.ts";
+export * as Db from "./db/Db.ts";
+export { runMigrations, tablePrefix, MigrationError, type Migration, type MigrationModule, type AppliedMigration } from "./db/migrations.ts";
+export { signInitData, verifyInitData } from "./kernel/initData.ts";
+export { demoUsers, type DemoUserSeed } from "./dev/demoUsers.ts";
+export { kernelModule, devModule } from "./kernel/module.ts";

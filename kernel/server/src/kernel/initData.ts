@@ -1,0 +1,106 @@
+/**
+ * Telegram initData (PROTOCOLS.md): secret = HMAC_SHA256(key "WebAppData", bot_token);
+ * hash = hex HMAC_SHA256(secret, data_check_string) over all fields but `hash`, sorted, `k=v`
+ * joined by newlines. Signature checks use @tma.js/init-data-node; expiry is checked here against
+ * the server clock so tests can move time.
+ */
+import { createHmac } from "node:crypto";
+import { validate } from "@tma.js/init-data-node";
+import { Result, Schema } from "effect";
+import { TelegramUser, type LaunchData, type UnauthorizedCode } from "@wallet/kernel/api";
+
+export interface InitDataFailure {
+  readonly code: Extract<UnauthorizedCode, "init_data_missing" | "init_data_invalid" | "init_data_expired" | "user_not_found">;
+  readonly message: string;
+}
+
+export interface VerifiedInitData extends LaunchData {
+  /** The initData `hash` field: unique per signed payload, the replay key. */
+  readonly hash: string;
+}
+
+const decodeUser = Schema.decodeUnknownResult(Schema.fromJsonString(TelegramUser));
+
+/** Tolerated clock skew for an auth_date in the future. */
+const FUTURE_SKEW_SECONDS = 60;
+
+export const verifyInitData = (
+  initData: string,
+  options: { readonly botToken: string; readonly maxAgeSeconds: number; readonly nowMs: number },
+): Result.Result<VerifiedInitData, InitDataFailure> => {
+  if (initData.trim() === "") {
+    return Result.fail({ code: "init_data_missing", message: "Authorization: tma <initData> is required" });
+  }
+  try {
+    // expiresIn 0: the library skips its own wall-clock expiry; we check auth_date below.
+    validate(initData, options.botToken, { expiresIn: 0 });
+  } catch (error) {
+    const name = error instanceof Error ? error.name : "";
+    const message =
+      name === "SignatureMissingError" ? "initData has no hash" : name === "AuthDateInvalidError" ? "initData auth_date is invalid" : "initData signature does not match";
+    return Result.fail({ code: "init_data_invalid", message });
+  }
+  const params = new URLSearchParams(initData);
+  const hash = params.get("hash") ?? "";
+  const authDateSeconds = Number(params.get("auth_date"));
+  const nowSeconds = options.nowMs / 1000;
+  if (!Number.isFinite(authDateSeconds) || authDateSeconds > nowSeconds + FUTURE_SKEW_SECONDS) {
+    return Result.fail({ code: "init_data_invalid", message: "initData auth_date lies in the future" });
+  }
+  if (authDateSeconds + options.maxAgeSeconds < nowSeconds) {
+    return Result.fail({ code: "init_data_expired", message: `initData is older than ${options.maxAgeSeconds} s` });
+  }
+  const userJson = params.get("user");
+  if (userJson === null) {
+    return Result.fail({ code: "user_not_found", message: "initData carries no user" });
+  }
+  const user = decodeUser(userJson);
+  if (Result.isFailure(user)) {
+    return Result.fail({ code: "init_data_invalid", message: "initData user is malformed" });
+  }
+  const receiverJson = params.get("receiver");
+  let receiver: TelegramUser | undefined;
+  if (receiverJson !== null) {
+    const decoded = decodeUser(receiverJson);
+    if (Result.isFailure(decoded)) return Result.fail({ code: "init_data_invalid", message: "initData receiver is malformed" });
+    receiver = decoded.success;
+  }
+  return Result.succeed({
+    hash,
+    user: user.success,
+    receiver,
+    authDate: new Date(authDateSeconds * 1000),
+    queryId: params.get("query_id") ?? undefined,
+    chatType: params.get("chat_type") ?? undefined,
+    startParam: params.get("start_param") ?? undefined,
+  });
+};
+
+export interface SignableInitData {
+  readonly user: TelegramUser;
+  readonly authDate: Date;
+  readonly queryId?: string;
+  readonly chatType?: string;
+  readonly chatInstance?: string;
+  readonly startParam?: string;
+  readonly receiver?: TelegramUser;
+}
+
+/** Signs initData exactly as Telegram does for a bot (no third-party `signature` field). */
+export const signInitData = (data: SignableInitData, botToken: string): string => {
+  const params = new URLSearchParams();
+  params.set("user", JSON.stringify(data.user));
+  if (data.receiver) params.set("receiver", JSON.stringify(data.receiver));
+  if (data.queryId !== undefined) params.set("query_id", data.queryId);
+  if (data.chatType !== undefined) params.set("chat_type", data.chatType);
+  if (data.chatInstance !== undefined) params.set("chat_instance", data.chatInstance);
+  if (data.startParam !== undefined) params.set("start_param", data.startParam);
+  params.set("auth_date", String(Math.floor(data.authDate.getTime() / 1000)));
+  const dataCheckString = [...params.entries()]
+    .map(([key, value]) => `${key}=${value}`)
+    .sort()
+    .join("\n");
+  const secret = createHmac("sha256", "WebAppData").update(botToken).digest();
+  params.set("hash", createHmac("sha256", secret).update(dataCheckString).digest("hex"));
+  return params.toString();
+};

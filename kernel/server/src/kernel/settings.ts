@@ -1,0 +1,64 @@
+/** Feature flags (global, with per-user overrides) and per-user view settings. */
+import { Effect } from "effect";
+import { SqlClient } from "effect/sql";
+import { KnownBanners, type Banners, type FeatureFlags, type SaveViewSettingsRequest, type UserFlags, type ViewSettings } from "@wallet/kernel/api";
+import { ServerConfig } from "../services.ts";
+
+const json = (value: unknown): Record<string, unknown> =>
+  typeof value === "string" ? (JSON.parse(value) as Record<string, unknown>) : ((value ?? {}) as Record<string, unknown>);
+
+export const featureFlagsFor = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const config = yield* ServerConfig;
+    const rows = yield* sql<{ name: string; enabled: boolean }>`
+      select f.name, coalesce(o.enabled, f.enabled) as enabled
+      from kernel_feature_flags f left join kernel_user_feature_flags o on o.name = f.name and o.user_id = ${userId}
+      union all
+      select o.name, o.enabled from kernel_user_feature_flags o
+      where o.user_id = ${userId} and not exists (select 1 from kernel_feature_flags f where f.name = o.name)`;
+    const flags: Record<string, boolean> = {};
+    for (const row of rows) flags[row.name] = row.enabled === true;
+    // Development tools are on for everyone in a dev server.
+    if (config.dev) flags.dev_tools = true;
+    return flags as FeatureFlags;
+  });
+
+export const defaultUserFlags: Omit<UserFlags, "is_custody_available"> = {
+  expand_cryptocurrency: false,
+  display_scw: true,
+  p2p_onboarding_completed: false,
+  p2p_express_onboarding_completed: false,
+  display_change_language_alert: true,
+  display_change_language_tooltip: true,
+  wallet_onboarding_finished: false,
+  send_onboarding_finished: false,
+};
+
+export const defaultBanners: Banners = Object.fromEntries(KnownBanners.map((name) => [name, name === "display_terms_banner"]));
+
+export const viewSettingsFor = (userId: number, isCustodyAvailable: boolean) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ user_flags: unknown; banners: unknown }>`select user_flags, banners from kernel_view_settings where user_id = ${userId}`;
+    const row = rows[0];
+    const stored = json(row?.user_flags) as Partial<UserFlags>;
+    const userFlags: UserFlags = { ...defaultUserFlags, ...stored, is_custody_available: isCustodyAvailable };
+    const banners: Banners = { ...defaultBanners, ...(json(row?.banners) as Banners) };
+    return { status: "SUCCESS", data: { userFlags, banners } } satisfies ViewSettings;
+  });
+
+/** Merges the changed flags into the stored ones in one statement (jsonb `||`), so concurrent saves do not lose keys. */
+export const saveViewSettings = (userId: number, request: SaveViewSettingsRequest) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const config = yield* ServerConfig;
+    const flags = JSON.stringify(request.changedUserFlags ?? {});
+    const banners = JSON.stringify(request.changedBanners ?? {});
+    yield* sql`insert into kernel_view_settings (user_id, user_flags, banners, updated_at)
+      values (${userId}, ${flags}::jsonb, ${banners}::jsonb, ${new Date(config.now())})
+      on conflict (user_id) do update set
+        user_flags = kernel_view_settings.user_flags || excluded.user_flags,
+        banners = kernel_view_settings.banners || excluded.banners,
+        updated_at = excluded.updated_at`;
+  });

@@ -1,0 +1,57 @@
+/**
+ * The server side of a plugin: `defineServerPlugin({ id, migrations, groups, handlers })`.
+ * Each plugin ships `@wallet/plugin-<id>/server` built with it; the kernel's own endpoints and
+ * tables are the "kernel" server module. `host/server` composes the kernel module plus the modules
+ * of the plugins the region enables, runs their migrations in order, and refuses to boot on a
+ * conflict (two modules claiming one id, one group, or one method and path).
+ */
+import { Layer } from "effect";
+import type { HttpApiGroup } from "effect/http-api";
+
+/** Any API group (its endpoint types do not matter to the composition). */
+export type ApiGroup = HttpApiGroup.Constraint;
+import type { Migration } from "./db/migrations.ts";
+
+export interface ServerPlugin {
+  /** Plugin id (the manifest's id); also the table-name prefix of its migrations. */
+  readonly id: string;
+  /** Ids of server modules that must be enabled and composed before this one. */
+  readonly dependsOn: ReadonlyArray<string>;
+  readonly migrations: ReadonlyArray<Migration>;
+  /** The plugin's API groups (its `api.ts`); every path under `/api/`. */
+  readonly groups: ReadonlyArray<ApiGroup>;
+  /**
+   * Implements every group in `groups` (`HttpApiBuilder.group(...)` layers merged). It may require
+   * the kernel services (`SqlClient`, `ServerConfig`: see `ServerServices`), the contract's
+   * middleware, and use `CurrentSession` in handlers. Typed loosely on purpose: the host checks
+   * the composition at boot.
+   */
+  readonly handlers: Layer.Layer<any, any, any>;
+}
+
+export interface ServerPluginDefinition {
+  readonly id: string;
+  readonly dependsOn?: ReadonlyArray<string>;
+  readonly migrations?: ReadonlyArray<Migration>;
+  readonly groups?: ReadonlyArray<ApiGroup>;
+  readonly handlers?: Layer.Layer<any, any, any>;
+}
+
+const ID_PATTERN = /^[a-z][a-z0-9-]{1,39}$/;
+
+export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPlugin => {
+  if (!ID_PATTERN.test(definition.id)) {
+    throw new Error(`server plugin id "${definition.id}" must match ${ID_PATTERN}`);
+  }
+  const groups = definition.groups ?? [];
+  if (groups.length > 0 && definition.handlers === undefined) {
+    throw new Error(`server plugin "${definition.id}" declares API groups but no handlers layer`);
+  }
+  return {
+    id: definition.id,
+    dependsOn: definition.dependsOn ?? [],
+    migrations: definition.migrations ?? [],
+    groups,
+    handlers: definition.handlers ?? (Layer.empty as unknown as Layer.Layer<any, any, any>),
+  };
+};

@@ -1,0 +1,113 @@
+/**
+ * The API server: composes the kernel module and the enabled plugins' server modules into one
+ * HttpApi, runs their migrations, serves it with @effect/platform-node and the OpenAPI document at
+ * /api/openapi.json.
+ */
+import { createServer } from "node:http";
+import { NodeHttpServer } from "@effect/platform-node";
+import { Context, Effect, Exit, Layer, Redacted, Schedule, Scope } from "effect";
+import { HttpRouter, HttpServer } from "effect/http";
+import { HttpApi, HttpApiBuilder, type HttpApiGroup } from "effect/http-api";
+import { SqlClient } from "effect/sql";
+import { ApiId, OpenApiPath } from "@wallet/kernel/api";
+import { composeServerModules } from "./compose.ts";
+import * as Db from "./db/Db.ts";
+import { runMigrations } from "./db/migrations.ts";
+import { seedDemoUsers } from "./dev/demoUsers.ts";
+import { kernelMiddleware } from "./kernel/middleware.ts";
+import { pruneExpired } from "./kernel/sessions.ts";
+import type { ServerPlugin } from "./plugin.ts";
+import { defaultTtls, ServerConfig, type ServerConfigShape } from "./services.ts";
+
+export interface ServerOptions {
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly host?: string;
+  readonly database: Db.DatabaseOptions;
+  readonly botToken: string;
+  readonly botUsername?: string;
+  readonly region?: string;
+  /** Dev endpoints and demo users. */
+  readonly dev?: boolean;
+  /** Server modules of the plugins the region enables. */
+  readonly plugins?: ReadonlyArray<ServerPlugin>;
+  readonly accessTokenTtlSeconds?: number;
+  readonly refreshTokenTtlSeconds?: number;
+  readonly initDataMaxAgeSeconds?: number;
+  /** Wall clock in ms (tests move it). */
+  readonly now?: () => number;
+  /** Log one line per request. */
+  readonly logRequests?: boolean;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly modules: ReadonlyArray<string>;
+  close(): Promise<void>;
+}
+
+const HOUSEKEEPING_INTERVAL = "10 minutes";
+
+export const makeConfig = (options: ServerOptions): ServerConfigShape => ({
+  botToken: Redacted.make(options.botToken),
+  botUsername: options.botUsername ?? "wallet_dev_bot",
+  region: options.region ?? "default",
+  dev: options.dev ?? false,
+  accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? defaultTtls.accessTokenTtlSeconds,
+  refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? defaultTtls.refreshTokenTtlSeconds,
+  initDataMaxAgeSeconds: options.initDataMaxAgeSeconds ?? defaultTtls.initDataMaxAgeSeconds,
+  now: options.now ?? Date.now,
+});
+
+/** The whole server as one layer; building it migrates, seeds (dev) and starts listening. */
+export const makeServerLayer = (options: ServerOptions) => {
+  const config = makeConfig(options);
+  const modules = composeServerModules(options.plugins ?? [], { dev: config.dev });
+  const groups = modules.flatMap((module) => module.groups) as unknown as [HttpApiGroup.Constraint, ...Array<HttpApiGroup.Constraint>];
+  const api = HttpApi.make(ApiId).add(...groups);
+
+  const Base = Layer.mergeAll(Db.layer(options.database), Layer.succeed(ServerConfig, config));
+
+  const Boot = Layer.effectDiscard(
+    Effect.gen(function* () {
+      yield* runMigrations(modules);
+      if (config.dev) yield* seedDemoUsers;
+      yield* Effect.forkScoped(
+        pruneExpired.pipe(Effect.ignore, Effect.repeat(Schedule.spaced(HOUSEKEEPING_INTERVAL))),
+      );
+    }),
+  );
+
+  const handlerLayers = modules.map((module) => module.handlers) as [Layer.Layer<any, any, any>, ...Array<Layer.Layer<any, any, any>>];
+  const Handlers = Layer.mergeAll(...handlerLayers).pipe(Layer.provide(kernelMiddleware));
+
+  const App = HttpApiBuilder.layer(api as unknown as HttpApi.Top, { openapiPath: OpenApiPath }).pipe(Layer.provide(Handlers));
+
+  return HttpRouter.serve(App as Layer.Layer<never, never, HttpRouter.HttpRouter>, {
+    disableLogger: options.logRequests !== true,
+    disableListenLog: true,
+  }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "127.0.0.1" })),
+    Layer.provide(Boot),
+    Layer.provideMerge(Base),
+  );
+};
+
+/** Starts the server; resolves once it is listening (after migrations). */
+export const startServer = async (options: ServerOptions): Promise<RunningServer> => {
+  const layer = makeServerLayer(options);
+  const modules = composeServerModules(options.plugins ?? [], { dev: options.dev ?? false }).map((module) => module.id);
+  const scope = Effect.runSync(Scope.make());
+  const close = () => Effect.runPromise(Scope.close(scope, Exit.void));
+  try {
+    const context = await Effect.runPromise(Layer.buildWithScope(layer, scope) as Effect.Effect<Context.Context<HttpServer.HttpServer | SqlClient.SqlClient>, unknown>);
+    const address = Context.get(context, HttpServer.HttpServer).address;
+    if (address._tag === "UnixPathAddress") throw new Error("expected a TCP address");
+    const host = options.host === undefined || options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
+    return { url: `http://${host}:${address.port}`, port: address.port, modules, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+};

@@ -1,0 +1,32 @@
+/**
+ * Services every server module may use in its handlers.
+ */
+import { Context, type Redacted } from "effect";
+import type { SqlClient } from "effect/sql";
+
+export interface ServerConfigShape {
+  /** The bot token initData is signed with. Never logged. */
+  readonly botToken: Redacted.Redacted<string>;
+  readonly botUsername: string;
+  readonly region: string;
+  /** WALLET_DEV=1: dev endpoints and demo users. */
+  readonly dev: boolean;
+  readonly accessTokenTtlSeconds: number;
+  readonly refreshTokenTtlSeconds: number;
+  /** initData older than this is rejected as init_data_expired. */
+  readonly initDataMaxAgeSeconds: number;
+  /** Wall clock in ms; injectable so tests can move time. */
+  readonly now: () => number;
+}
+
+export class ServerConfig extends Context.Service<ServerConfig, ServerConfigShape>()("wallet/server/ServerConfig") {}
+
+export const defaultTtls = {
+  /** Short-lived: the client refreshes one minute before expiry. */
+  accessTokenTtlSeconds: 15 * 60,
+  refreshTokenTtlSeconds: 30 * 24 * 60 * 60,
+  initDataMaxAgeSeconds: 60 * 60,
+} as const;
+
+/** What a server module's handlers may require. */
+export type ServerServices = SqlClient.SqlClient | ServerConfig;
