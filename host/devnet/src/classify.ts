@@ -154,12 +154,11 @@ export const classifyTrace = (root: TxNode, ctx: ClassifyContext): ClassifyResul
   };
 
   const findChild = (n: TxNode, op: number) => n.children.find((c) => c.op === op && !consumed.has(c));
-  /** folds excesses / notifications that complete a pattern below `n` (wallet-side only) */
+  /** folds the excesses and transfer notifications that complete a pattern below `n` (their own children stay) */
   const foldTail = (n: TxNode) => {
     for (const c of n.children) {
       if (consumed.has(c)) continue;
-      if (c.op === OP.excesses && ctx.info(c.account).isWallet) consumed.add(c);
-      if (c.op === OP.jettonNotify && ctx.info(c.account).isWallet) consumed.add(c);
+      if (c.op === OP.excesses || c.op === OP.jettonNotify) consumed.add(c);
     }
   };
 
