@@ -134,6 +134,8 @@ export function AmountInput({
         aria-invalid={invalid || undefined}
         aria-describedby={cx(rest["aria-describedby"], label !== null && currencyId) || undefined}
         value={display}
+        // the big variant hugs its text so the currency label follows the number
+        style={size === "l" ? { width: `calc(${Math.max(1, (display || placeholder).length)}ch + 2px)`, flex: "none", ...rest.style } : rest.style}
         onChange={handleChange}
         onPaste={handlePaste}
       />

@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BOTTOM_SHEET_CLOSE_MS, BOTTOM_SHEET_OPEN_MS, BottomSheet, type BottomSheetProps } from "./BottomSheet.tsx";
 
@@ -30,6 +30,16 @@ function Harness(props: Partial<BottomSheetProps> & { initiallyOpen?: boolean })
 }
 
 const dialog = () => screen.queryByRole("dialog");
+
+function WithInput() {
+  const ref = useRef<HTMLInputElement>(null);
+  return (
+    <BottomSheet open onClose={() => {}} aria-label="Memo sheet" initialFocusRef={ref}>
+      <button type="button">Before</button>
+      <input ref={ref} aria-label="Comment" />
+    </BottomSheet>
+  );
+}
 
 function Nested() {
   const [outer, setOuter] = useState(true);
@@ -87,7 +97,9 @@ describe("BottomSheet", () => {
     fireEvent.click(opener);
     const close = screen.getByRole("button", { name: "Close" });
     const last = screen.getByRole("button", { name: "Last" });
-    expect(document.activeElement).toBe(close); // first tabbable: the close button in the header
+    expect(document.activeElement).toBe(dialog()); // the dialog itself: no ring, no keyboard popping up
+    fireEvent.keyDown(dialog()!, { key: "Tab", shiftKey: true });
+    expect(document.activeElement).toBe(last);
 
     last.focus();
     fireEvent.keyDown(last, { key: "Tab" });
@@ -97,12 +109,17 @@ describe("BottomSheet", () => {
 
     // focus escaping by other means is pulled back
     act(() => opener.focus());
-    expect(dialog()!.contains(document.activeElement)).toBe(true);
+    expect(document.activeElement).toBe(dialog());
 
     fireEvent.keyDown(document.activeElement!, { key: "Escape" });
     advance(BOTTOM_SHEET_CLOSE_MS);
     expect(dialog()).toBeNull();
     expect(document.activeElement).toBe(opener);
+  });
+
+  it("focuses initialFocusRef when given", () => {
+    render(<WithInput />);
+    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Comment" }));
   });
 
   it("closes on backdrop click and on the close button, unless told otherwise", () => {

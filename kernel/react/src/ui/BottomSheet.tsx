@@ -36,7 +36,10 @@ export interface BottomSheetProps {
   closeLabel?: string;
   closeOnBackdrop?: boolean;
   closeOnEscape?: boolean;
-  /** Element to focus on open; default the first tabbable element, else the dialog itself. */
+  /**
+   * Element to focus on open. Default: the dialog itself, so no focus ring flashes and no input pops
+   * the keyboard up on touch; Tab then enters the content.
+   */
   initialFocusRef?: RefObject<HTMLElement | null>;
   /** Pinned under the scrolling content (buttons). */
   footer?: ReactNode;
@@ -117,7 +120,7 @@ export function BottomSheet(props: BottomSheetProps) {
     const unlock = lockScroll();
     const panel = panelRef.current;
     if (panel) {
-      const target = initialFocusRef?.current ?? tabbables(panel)[0] ?? panel;
+      const target = initialFocusRef?.current ?? panel;
       target.focus({ preventScroll: true });
     }
     const onFocusIn = (event: FocusEvent) => {
@@ -126,7 +129,7 @@ export function BottomSheet(props: BottomSheetProps) {
       if (!p || !(target instanceof Element)) return;
       // focus may move into another sheet (one nested in this one); anywhere else it comes back
       if (!target.closest("[data-wk-sheet]")) {
-        (tabbables(p)[0] ?? p).focus({ preventScroll: true });
+        p.focus({ preventScroll: true });
       }
     };
     document.addEventListener("focusin", onFocusIn);

@@ -67,3 +67,6 @@ export { Avatar, initialsOf } from "./Avatar.tsx";
 export type { AvatarProps } from "./Avatar.tsx";
 
 export { BOTTOM_BUTTON_TEXT_MAX, cutBottomButtonText } from "./bottomButtonText.ts";
+
+/** The development gallery, in its own chunk. */
+export const loadUiGallery = () => import("./gallery/UiGallery.tsx");
