@@ -1,0 +1,11 @@
+import { defineRegion } from "@wallet/kernel"
+
+/** Every feature on. */
+export default defineRegion({
+  id: "default",
+  plugins: {
+    home: { enabled: true },
+    settings: { enabled: true },
+  },
+  defaults: { language: "en", fiatCurrency: "USD" },
+})

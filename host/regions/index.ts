@@ -1,0 +1,16 @@
+import type { PluginManifest, RegionConfig } from "@wallet/kernel"
+import { homePlugin } from "@wallet/plugin-home"
+import { settingsPlugin } from "@wallet/plugin-settings"
+import defaultRegion from "./default.ts"
+import eu from "./eu.ts"
+
+/** The plugins this build installs (their manifests: static data plus lazy code). */
+export const installedPlugins: ReadonlyArray<PluginManifest> = [homePlugin, settingsPlugin]
+
+export const regions: Readonly<Record<string, RegionConfig>> = { default: defaultRegion, eu }
+
+export const regionById = (id: string): RegionConfig => {
+  const region = regions[id]
+  if (!region) throw new Error(`Unknown region '${id}' (known: ${Object.keys(regions).join(", ")})`)
+  return region
+}

@@ -1,0 +1,69 @@
+import { useEffect, useRef } from "react"
+import type { BottomButtonParams } from "@wallet/kernel"
+import { cutBottomButtonText } from "./ui/bottomButtonText.ts"
+import { useKernel } from "./context.tsx"
+
+export type BottomButtonLook = "confirm" | "destructive" | "secondary" | "custom"
+
+export interface BottomButtonProps {
+  readonly text: string
+  readonly onClick: () => void
+  readonly disabled?: boolean
+  readonly progress?: boolean
+  readonly look?: BottomButtonLook
+  /** With look "custom". */
+  readonly color?: string
+  readonly textColor?: string
+}
+
+const lookColors = (look: BottomButtonLook, theme: Readonly<Record<string, string>>, props: BottomButtonProps) => {
+  switch (look) {
+    case "destructive":
+      return { color: theme.destructive_text_color ?? "#e53935", textColor: "#ffffff" }
+    case "secondary":
+      return { color: theme.secondary_bg_color ?? "#efeff4", textColor: theme.button_color ?? "#2481cc" }
+    case "custom":
+      return { color: props.color, textColor: props.textColor }
+    default:
+      return { color: theme.button_color, textColor: theme.button_text_color }
+  }
+}
+
+function useBottomButton(kind: "mainButton" | "secondaryButton", props: BottomButtonProps) {
+  const { telegram } = useKernel()
+  const onClick = useRef(props.onClick)
+  useEffect(() => {
+    onClick.current = props.onClick
+  })
+  const button = telegram[kind]
+  useEffect(() => button.onClick(() => {
+    if (!props.disabled && !props.progress) onClick.current()
+  }), [button, props.disabled, props.progress])
+  const look = props.look ?? (kind === "mainButton" ? "confirm" : "secondary")
+  const colors = lookColors(look, telegram.theme.current(), props)
+  const params: BottomButtonParams = {
+    text: cutBottomButtonText(props.text),
+    isVisible: true,
+    isActive: !props.disabled,
+    isProgressVisible: props.progress === true,
+    ...(colors.color ? { color: colors.color } : {}),
+    ...(colors.textColor ? { textColor: colors.textColor } : {}),
+  }
+  const key = JSON.stringify(params)
+  useEffect(() => {
+    button.setParams(JSON.parse(key) as BottomButtonParams)
+  }, [button, key])
+  useEffect(() => () => button.setParams({ text: "", isVisible: false, isActive: false, isProgressVisible: false }), [button])
+}
+
+/** Telegram's native main button while this component is mounted (text cut to 64 characters). */
+export function MainButton(props: BottomButtonProps) {
+  useBottomButton("mainButton", props)
+  return null
+}
+
+/** Telegram's native secondary button while mounted. */
+export function SecondaryButton(props: BottomButtonProps) {
+  useBottomButton("secondaryButton", props)
+  return null
+}

@@ -1,0 +1,51 @@
+import { createContext, useContext, useEffect, useReducer, type ReactNode } from "react"
+import type { ManagedRuntime } from "effect"
+import type { Composition, FeatureFlags, I18n, Session, SessionUser, Storage, Telegram } from "@wallet/kernel"
+
+/** What every screen can reach: the composed app, the services and the signed-in user. */
+export interface Kernel {
+  readonly composition: Composition
+  readonly runtime: ManagedRuntime.ManagedRuntime<any, any>
+  readonly telegram: Telegram["Service"]
+  readonly i18n: I18n["Service"]
+  readonly session: Session["Service"]
+  readonly flags: FeatureFlags["Service"]
+  readonly storage: Storage["Service"]
+  /** The signed-in user; undefined before sign-in or after a startup failure. */
+  readonly user: () => SessionUser | undefined
+}
+
+const KernelContext = createContext<Kernel | null>(null)
+
+export function KernelProvider({ kernel, children }: { readonly kernel: Kernel; readonly children: ReactNode }) {
+  return <KernelContext.Provider value={kernel}>{children}</KernelContext.Provider>
+}
+
+export function useKernel(): Kernel {
+  const kernel = useContext(KernelContext)
+  if (!kernel) throw new Error("useKernel() outside <KernelProvider>")
+  return kernel
+}
+
+/**
+ * Translations of one namespace (a plugin's, or the shell's). Re-renders on language change and when
+ * a bundle arrives. Keys missing in Russian fall back to English.
+ */
+export function useT(namespace: string) {
+  const { i18n } = useKernel()
+  const [, rerender] = useReducer((n: number) => n + 1, 0)
+  useEffect(() => {
+    const instance = i18n.instance
+    instance.on("languageChanged", rerender)
+    instance.store.on("added", rerender)
+    return () => {
+      instance.off("languageChanged", rerender)
+      instance.store.off("added", rerender)
+    }
+  }, [i18n])
+  return (key: string, options?: Record<string, unknown>) => i18n.t(`${namespace}:${key}`, options)
+}
+
+/** Whether the signed-in user holds all the given permissions. */
+export const hasPermissions = (user: SessionUser | undefined, permissions: ReadonlyArray<string>): boolean =>
+  permissions.every((p) => user?.permissions[p] === true)

@@ -1,0 +1,5 @@
+export * from "./context.tsx"
+export * from "./buttons.tsx"
+export * from "./router.tsx"
+export * from "./icons.tsx"
+export * from "./run.ts"

@@ -1,0 +1,1 @@
+export { homePlugin, MainSearch } from "./manifest.ts"

@@ -1,0 +1,18 @@
+import { Schema } from "effect"
+import { booleanParam, definePlugin } from "@wallet/kernel"
+
+/** Spec 1 §2: /main (search showCreatePasscode); /wv and /giveaway redirect to main. */
+export const MainSearch = Schema.Struct({ showCreatePasscode: booleanParam })
+
+export const homePlugin = definePlugin({
+  id: "home",
+  version: "0.1.0",
+  kernel: "^0.1.0",
+  routes: [
+    { id: "main", parent: "wallet", path: "/main", search: MainSearch, component: () => import("./client/MainScreen.tsx") },
+    { id: "wv", parent: "wallet", path: "/wv", redirectTo: "/main" },
+    { id: "giveaway", parent: "wallet", path: "/giveaway", redirectTo: "/main" },
+  ],
+  tabs: [{ id: "wallet", bar: "custodial", to: "/main", labelKey: "tab", icon: "wallet", order: 10 }],
+  i18n: { namespace: "home", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } },
+})

@@ -1,0 +1,57 @@
+import { useState } from "react"
+import { Effect } from "effect"
+import { KernelClient, LANGUAGES, PreferencesStore, type Language } from "@wallet/kernel"
+import { Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
+import { Cell, List, Section, useSnackbar } from "@wallet/kernel-react/ui"
+import styles from "./settings.module.css"
+
+const NATIVE_NAMES: Record<Language, string> = { en: "English", ru: "Русский" }
+
+/** /settings/language: changes the interface language at once, on the device and on the server. */
+export default function LanguageScreen() {
+  const t = useT("settings")
+  const kernel = useKernel()
+  const snackbar = useSnackbar()
+  const [current, setCurrent] = useState<Language>(kernel.i18n.language())
+  const [saving, setSaving] = useState<Language | null>(null)
+
+  const choose = async (language: Language) => {
+    if (language === current || saving) return
+    setSaving(language)
+    kernel.telegram.haptic({ type: "selection_change" })
+    await runEffect(kernel, kernel.i18n.changeLanguage(language))
+    await runEffect(kernel, kernel.storage.update(PreferencesStore, (p) => ({ ...p, languageCode: language })).pipe(Effect.ignore))
+    setCurrent(language)
+    const saved = await runEffect(
+      kernel,
+      Effect.flatMap(KernelClient, (client) => client.profile.setLanguage({ payload: { language } })).pipe(
+        Effect.as(true),
+        Effect.catch(() => Effect.succeed(false)),
+      ),
+    )
+    setSaving(null)
+    snackbar.show({ id: "settings-language", text: saved ? t("languageSaved") : t("saveFailed") })
+  }
+
+  return (
+    <main className={styles.screen}>
+      <h1 className={styles.title}>{t("language")}</h1>
+      <List>
+        <Section>
+          {LANGUAGES.map((language) => (
+            <Cell
+              key={language}
+              role="radio"
+              aria-checked={language === current}
+              lang={language}
+              title={NATIVE_NAMES[language]}
+              after={language === current ? <Icon name="check" label={t("selected")} /> : undefined}
+              disabled={saving !== null}
+              onClick={() => void choose(language)}
+            />
+          ))}
+        </Section>
+      </List>
+    </main>
+  )
+}

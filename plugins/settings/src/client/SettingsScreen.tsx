@@ -1,0 +1,53 @@
+import { useNavigate, useSearch } from "@tanstack/react-router"
+import { hasPermissions, Icon, useKernel, useT } from "@wallet/kernel-react"
+import { Cell, List, Section, SectionFooter } from "@wallet/kernel-react/ui"
+import { KERNEL_VERSION } from "@wallet/kernel"
+import styles from "./settings.module.css"
+
+/** /settings: the settings entries every enabled plugin contributes, for the custodial or the TON tab. */
+export default function SettingsScreen() {
+  const t = useT("settings")
+  const kernel = useKernel()
+  const navigate = useNavigate()
+  const { tab } = useSearch({ strict: false }) as { tab: "cw" | "scw" }
+  const user = kernel.user()
+  const entries = kernel.composition.settings.filter(
+    (entry) => (entry.section === "general" || entry.section === tab) && hasPermissions(user, entry.permissions ?? []),
+  )
+  const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
+  return (
+    <main className={styles.screen}>
+      <h1 className={styles.title}>{t("title")}</h1>
+      {user?.isCustodyAvailable !== false && (
+        <div role="tablist" aria-label={t("tabs.label")} className={styles.tabs}>
+          {(["cw", "scw"] as const).map((id) => (
+            <button
+              key={id}
+              role="tab"
+              type="button"
+              aria-selected={tab === id}
+              className={tab === id ? styles.tabActive : styles.tab}
+              onClick={() => navigate({ to: "/settings", search: { tab: id }, replace: true } as never)}
+            >
+              {t(`tabs.${id}`)}
+            </button>
+          ))}
+        </div>
+      )}
+      <List>
+        <Section>
+          {entries.map((entry) => (
+            <Cell
+              key={`${entry.pluginId}/${entry.id}`}
+              before={<Icon name={entry.icon} />}
+              title={kernel.i18n.t(`${namespaceOf(entry.pluginId)}:${entry.labelKey}`)}
+              chevron
+              onClick={() => navigate({ to: entry.to } as never)}
+            />
+          ))}
+        </Section>
+        <SectionFooter>{tab === "scw" && entries.every((e) => e.section === "general") ? t("emptyScw") : t("version", { version: KERNEL_VERSION })}</SectionFooter>
+      </List>
+    </main>
+  )
+}

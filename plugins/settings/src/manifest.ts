@@ -1,0 +1,43 @@
+import { Schema } from "effect"
+import { definePlugin, enumParam } from "@wallet/kernel"
+
+/** Spec 1 §2: /settings (search tab = cw or scw), /settings/language, /settings/default-currency. */
+export const SettingsSearch = Schema.Struct({ tab: enumParam(["cw", "scw"], "cw") })
+
+export const settingsPlugin = definePlugin({
+  id: "settings",
+  version: "0.1.0",
+  kernel: "^0.1.0",
+  routes: [
+    { id: "index", parent: "wallet", path: "/settings", search: SettingsSearch, component: () => import("./client/SettingsScreen.tsx") },
+    { id: "language", parent: "settings/index", path: "/language", component: () => import("./client/LanguageScreen.tsx") },
+    {
+      id: "default-currency",
+      parent: "settings/index",
+      path: "/default-currency",
+      // Spec 1 §3 access flag: setting the user currency can be switched off per user.
+      permissions: ["accessToSetUserCurrency"],
+      component: () => import("./client/CurrencyScreen.tsx"),
+    },
+  ],
+  deepLinks: [
+    { prefix: "settings", exact: true, to: "/settings" },
+    { prefix: "settings_language", exact: true, to: "/settings/language" },
+  ],
+  settings: [
+    { id: "language", section: "general", labelKey: "language", to: "/settings/language", icon: "globe", order: 10 },
+    { id: "default-currency", section: "cw", labelKey: "defaultCurrency", to: "/settings/default-currency", icon: "currency", order: 20, permissions: ["accessToSetUserCurrency"] },
+  ],
+  featureFlags: [{ key: "settings_currency_search", default: true, description: "Search field on the default currency list" }],
+  permissions: ["accessToSetUserCurrency", "accessToSavingSettings"],
+  config: Schema.Struct({
+    /** Limits the default-currency list in a region (ISO codes). */
+    fiatCurrencies: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/)))),
+  }),
+  i18n: {
+    namespace: "settings",
+    bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") },
+  },
+})
+
+export type SettingsConfig = { readonly fiatCurrencies?: ReadonlyArray<string> }
