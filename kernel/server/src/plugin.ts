@@ -26,7 +26,7 @@ export interface ServerPlugin {
    * middleware, and use `CurrentSession` in handlers. Typed loosely on purpose: the host checks
    * the composition at boot.
    */
-  readonly handlers: Layer.Layer<any, any, any>;
+  readonly handlers: Layer.Any;
 }
 
 export interface ServerPluginDefinition {
@@ -34,7 +34,7 @@ export interface ServerPluginDefinition {
   readonly dependsOn?: ReadonlyArray<string>;
   readonly migrations?: ReadonlyArray<Migration>;
   readonly groups?: ReadonlyArray<ApiGroup>;
-  readonly handlers?: Layer.Layer<any, any, any>;
+  readonly handlers?: Layer.Any;
 }
 
 const ID_PATTERN = /^[a-z][a-z0-9-]{1,39}$/;
@@ -52,6 +52,6 @@ export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPl
     dependsOn: definition.dependsOn ?? [],
     migrations: definition.migrations ?? [],
     groups,
-    handlers: definition.handlers ?? (Layer.empty as unknown as Layer.Layer<any, any, any>),
+    handlers: definition.handlers ?? Layer.empty,
   };
 };

@@ -79,7 +79,7 @@ export const makeServerLayer = (options: ServerOptions) => {
     }),
   );
 
-  const handlerLayers = modules.map((module) => module.handlers) as [Layer.Layer<any, any, any>, ...Array<Layer.Layer<any, any, any>>];
+  const handlerLayers = modules.map((module) => module.handlers) as unknown as [Layer.Layer<any, any, any>, ...Array<Layer.Layer<any, any, any>>];
   const Handlers = Layer.mergeAll(...handlerLayers).pipe(Layer.provide(kernelMiddleware));
 
   const App = HttpApiBuilder.layer(api as unknown as HttpApi.Top, { openapiPath: OpenApiPath }).pipe(Layer.provide(Handlers));
