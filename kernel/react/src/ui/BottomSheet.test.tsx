@@ -8,6 +8,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  vi.restoreAllMocks();
   vi.useRealTimers();
 });
 
@@ -142,6 +143,40 @@ describe("BottomSheet", () => {
     fireEvent.keyDown(screen.getByText("Inner button"), { key: "Escape" });
     expect(inner.dataset.state).toBe("closing");
     expect(screen.getByRole("dialog", { name: "Outer" }).dataset.state).not.toBe("closing");
+  });
+
+  it("dragging the header down past 30% of the height closes; a short slow drag springs back", () => {
+    vi.spyOn(HTMLElement.prototype, "offsetHeight", "get").mockReturnValue(400);
+    render(<Harness initiallyOpen />);
+    advance(BOTTOM_SHEET_OPEN_MS);
+    const grip = screen.getByTestId("bottom-sheet-grip");
+    const drag = (ys: number[], stepMs: number) => {
+      fireEvent.pointerDown(grip, { pointerId: 1, clientY: 100 });
+      for (const y of ys) {
+        advance(stepMs);
+        fireEvent.pointerMove(grip, { pointerId: 1, clientY: y });
+      }
+      fireEvent.pointerUp(grip, { pointerId: 1, clientY: ys[ys.length - 1] });
+    };
+    drag([150, 200, 220], 300); // 120 px of 400, slow
+    expect(dialog()?.dataset.state).toBe("open");
+    expect(dialog()?.style.transform).toBe("");
+    drag([150, 200, 250], 300); // 150 px > 120 px
+    expect(dialog()?.dataset.state).toBe("closing");
+  });
+
+  it("a fast flick down closes", () => {
+    vi.spyOn(HTMLElement.prototype, "offsetHeight", "get").mockReturnValue(400);
+    render(<Harness initiallyOpen />);
+    advance(BOTTOM_SHEET_OPEN_MS);
+    const grip = screen.getByTestId("bottom-sheet-grip");
+    fireEvent.pointerDown(grip, { pointerId: 1, clientY: 100 });
+    for (const y of [115, 135, 155]) {
+      advance(20);
+      fireEvent.pointerMove(grip, { pointerId: 1, clientY: y });
+    }
+    fireEvent.pointerUp(grip, { pointerId: 1, clientY: 155 }); // 55 px in 40 ms
+    expect(dialog()?.dataset.state).toBe("closing");
   });
 
   it("locks body scroll while mounted", () => {

@@ -6,6 +6,7 @@ import {
   useState,
   type CSSProperties,
   type KeyboardEvent,
+  type PointerEvent,
   type ReactNode,
   type RefObject,
 } from "react";
@@ -17,6 +18,11 @@ import { cx, prefersReducedMotion, tabbables } from "./utils.ts";
 /** Spec section 2: "Bottom sheets animate 350 ms and 200 ms" (open, close). */
 export const BOTTOM_SHEET_OPEN_MS = 350;
 export const BOTTOM_SHEET_CLOSE_MS = 200;
+
+/** Kit choices for swipe-down-to-close (dragging the handle / header). */
+export const BOTTOM_SHEET_DRAG_ACTIVATION_PX = 10;
+export const BOTTOM_SHEET_DRAG_CLOSE_RATIO = 0.3;
+export const BOTTOM_SHEET_DRAG_CLOSE_VELOCITY = 0.5;
 
 export type BottomSheetPhase = "opening" | "open" | "closing";
 
@@ -45,6 +51,8 @@ export interface BottomSheetProps {
   footer?: ReactNode;
   /** Drag handle on top (decorative); default true. */
   handle?: boolean;
+  /** Dragging the handle / header down closes the sheet (default true; also needs closeOnBackdrop). */
+  swipeToClose?: boolean;
   children?: ReactNode;
   className?: string;
   /** Portal target; default document.body. */
@@ -76,6 +84,10 @@ function CloseIcon() {
 export function BottomSheet(props: BottomSheetProps) {
   const { open, onClose, title, closeLabel, closeOnBackdrop = true, closeOnEscape = true, initialFocusRef, footer, handle = true } =
     props;
+  const swipeToClose = (props.swipeToClose ?? true) && closeOnBackdrop;
+  const drag = useRef<{ pointerId: number; startY: number; active: boolean; offset: number; samples: Array<{ t: number; y: number }> } | null>(
+    null,
+  );
   const id = useId();
   const titleId = `${id}-title`;
   const panelRef = useRef<HTMLDivElement>(null);
@@ -178,6 +190,55 @@ export function BottomSheet(props: BottomSheetProps) {
     }
   };
 
+  const setPanelOffset = (y: number, animate: boolean) => {
+    const p = panelRef.current;
+    if (!p) return;
+    p.style.transition = animate ? `transform ${BOTTOM_SHEET_CLOSE_MS}ms var(--wk-ease-out)` : "none";
+    p.style.transform = y > 0 ? `translate3d(0,${y}px,0)` : "";
+  };
+
+  const onGripPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    if (!swipeToClose || phase === "closing" || (event.target instanceof Element && event.target.closest("button"))) return;
+    drag.current = { pointerId: event.pointerId, startY: event.clientY, active: false, offset: 0, samples: [] };
+  };
+  const onGripPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d || d.pointerId !== event.pointerId) return;
+    const dy = event.clientY - d.startY;
+    if (!d.active) {
+      if (dy < BOTTOM_SHEET_DRAG_ACTIVATION_PX) return;
+      d.active = true;
+      try {
+        event.currentTarget.setPointerCapture?.(event.pointerId);
+      } catch {
+        // pointer already gone
+      }
+    }
+    d.offset = Math.max(0, dy);
+    d.samples.push({ t: performance.now(), y: d.offset });
+    if (d.samples.length > 20) d.samples.shift();
+    setPanelOffset(d.offset, false);
+  };
+  const onGripPointerEnd = (event: PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d || d.pointerId !== event.pointerId) return;
+    drag.current = null;
+    if (!d.active) return;
+    const last = d.samples[d.samples.length - 1];
+    const first = d.samples.find((s) => last !== undefined && last.t - s.t <= 100);
+    const velocity = last && first && last.t > first.t ? (last.y - first.y) / (last.t - first.t) : 0;
+    const height = panelRef.current?.offsetHeight ?? 0;
+    if (event.type === "pointerup" && (d.offset > height * BOTTOM_SHEET_DRAG_CLOSE_RATIO || velocity > BOTTOM_SHEET_DRAG_CLOSE_VELOCITY)) {
+      const p = panelRef.current;
+      // the close animation starts where the finger left the sheet
+      p?.style.setProperty("--wk-sheet-from", `${d.offset}px`);
+      if (p) p.style.transition = "";
+      requestClose();
+    } else {
+      setPanelOffset(0, true);
+    }
+  };
+
   const labelledBy = props["aria-labelledby"] ?? (title !== undefined && title !== null ? titleId : undefined);
   const style = {
     "--wk-duration-sheet-open": `${BOTTOM_SHEET_OPEN_MS}ms`,
@@ -200,19 +261,28 @@ export function BottomSheet(props: BottomSheetProps) {
         data-wk-sheet=""
         onKeyDown={onKeyDown}
       >
-        {handle && <div className={styles.handle} aria-hidden="true" />}
-        {(title !== undefined && title !== null) || closeLabel ? (
-          <div className={styles.header}>
-            <h2 id={titleId} className={styles.title}>
-              {title}
-            </h2>
-            {closeLabel && (
-              <IconButton aria-label={closeLabel} look="secondary" size="s" onClick={requestClose}>
-                <CloseIcon />
-              </IconButton>
-            )}
-          </div>
-        ) : null}
+        <div
+          className={styles.grip}
+          data-testid="bottom-sheet-grip"
+          onPointerDown={onGripPointerDown}
+          onPointerMove={onGripPointerMove}
+          onPointerUp={onGripPointerEnd}
+          onPointerCancel={onGripPointerEnd}
+        >
+          {handle && <div className={styles.handle} aria-hidden="true" />}
+          {(title !== undefined && title !== null) || closeLabel ? (
+            <div className={styles.header}>
+              <h2 id={titleId} className={styles.title}>
+                {title}
+              </h2>
+              {closeLabel && (
+                <IconButton aria-label={closeLabel} look="secondary" size="s" onClick={requestClose}>
+                  <CloseIcon />
+                </IconButton>
+              )}
+            </div>
+          ) : null}
+        </div>
         <div className={styles.content}>{props.children}</div>
         {footer !== undefined && footer !== null && <div className={styles.footer}>{footer}</div>}
       </div>

@@ -2,6 +2,9 @@
 // oxlint-disable-next-line import/no-unassigned-import
 import "./theme.css";
 
+// iOS WebKit applies :active (pressed cells and buttons) only when a touch listener exists.
+if (typeof document !== "undefined") document.addEventListener("touchstart", () => undefined, { passive: true });
+
 export { cx, prefersReducedMotion } from "./utils.ts";
 export { VisuallyHidden } from "./VisuallyHidden.tsx";
 
