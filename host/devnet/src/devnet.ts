@@ -336,7 +336,9 @@ export class Devnet {
     const address = Address.parse(account);
     const c = await bc.getContract(address);
     const st = c.accountState;
-    const status: AccountStatus = !st ? (c.balance > 0n ? "uninit" : "nonexist") : st.type === "active" ? "active" : st.type === "frozen" ? "frozen" : "uninit";
+    // the sandbox materialises unknown accounts as empty uninit ones: never touched means nonexist
+    const untouched = c.balance === 0n && c.account.lastTransactionLt === 0n;
+    const status: AccountStatus = !st || (st.type === "uninit" && untouched) ? "nonexist" : st.type === "active" ? "active" : st.type === "frozen" ? "frozen" : "uninit";
     const name = this.meta.names[account] ?? this.meta.nftNames[account];
     const base = { address: account, status, isScam: this.meta.scam.includes(account), ...(name ? { name } : {}) };
     if (!st || st.type !== "active" || !st.state.code) return { ...base, isWallet: false, interfaces: [] };
