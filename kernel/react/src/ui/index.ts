@@ -66,6 +66,10 @@ export { Spinner } from "./Spinner.tsx";
 export type { SpinnerProps, SpinnerSize } from "./Spinner.tsx";
 export { Placeholder } from "./Placeholder.tsx";
 export type { PlaceholderProps } from "./Placeholder.tsx";
+export { Switch } from "./Switch.tsx";
+export type { SwitchProps } from "./Switch.tsx";
+export { SegmentedControl } from "./SegmentedControl.tsx";
+export type { SegmentedControlProps, SegmentedControlItem } from "./SegmentedControl.tsx";
 export { Avatar, initialsOf } from "./Avatar.tsx";
 export type { AvatarProps } from "./Avatar.tsx";
 

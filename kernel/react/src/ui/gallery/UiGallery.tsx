@@ -13,7 +13,9 @@ import { Placeholder } from "../Placeholder.tsx";
 import { Skeleton } from "../Skeleton.tsx";
 import { SkeletonList } from "../SkeletonList.tsx";
 import { useSnackbar } from "../Snackbar.tsx";
+import { SegmentedControl } from "../SegmentedControl.tsx";
 import { Spinner } from "../Spinner.tsx";
+import { Switch } from "../Switch.tsx";
 import { TabBar } from "../TabBar.tsx";
 import type { PlatformStyle } from "../tabBarLayout.ts";
 
@@ -38,9 +40,21 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
   const [platform, setPlatform] = useState<PlatformStyle>("apple");
   const [strip, setStrip] = useState(true);
   const [loading, setLoading] = useState(false);
+  const [space, setSpace] = useState<"crypto" | "ton">("crypto");
+  const [notify, setNotify] = useState(true);
   return (
     <div style={{ paddingBottom: "calc(var(--wk-tab-bar-height) + var(--wk-safe-area-bottom) + 16px)" }}>
       <List>
+        <SegmentedControl
+          aria-label="Space"
+          stretched
+          value={space}
+          onChange={setSpace}
+          items={[
+            { value: "crypto", label: "Crypto" },
+            { value: "ton", label: "TON" },
+          ]}
+        />
         <Section header="Assets" footer="Rates update every minute.">
           <Cell before={<Avatar name="Toncoin" colorSeed={1} />} title="Toncoin" subtitle="$3.12 · +2.4%" after="12.5 TON" afterSubtitle="$39.00" chevron onClick={() => {}} />
           <Cell before={<Avatar name="Tether USD" colorSeed={5} />} title="Tether" subtitle="$1.00" after="250 USDT" afterSubtitle="$250.00" chevron onClick={() => {}} />
@@ -51,6 +65,7 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
         </Section>
         <Section header="Settings">
           <Cell title="Language" after="English" chevron onClick={() => {}} />
+          <Cell id="gallery-notify" title="Market trends" after={<Switch aria-labelledby="gallery-notify" checked={notify} onChange={setNotify} />} />
           <Cell title="A very long explanation that wraps over several lines because multiline is set on this cell" multiline description="Description line, caption size, also wrapping when multiline is on." />
           <Cell title="Log out" tone="destructive" onClick={() => {}} />
         </Section>
