@@ -306,3 +306,6 @@ export const colorSchemeOf = (theme: ThemeParams): ColorScheme => {
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b! < 128 ? "dark" : "light"
 }
 
+
+/** Where the app posts bridge messages when it runs in an iframe (Telegram Web: https://web.telegram.org). */
+export const setTelegramTargetOrigin = (origin: string) => setTargetOrigin(origin)

@@ -1,0 +1,187 @@
+import { StrictMode } from "react"
+import { createRoot } from "react-dom/client"
+import { RouterProvider } from "@tanstack/react-router"
+import { Effect, Layer, ManagedRuntime, Option, Schema } from "effect"
+import {
+  colorSchemeOf,
+  composePlugins,
+  FeatureFlags,
+  Http,
+  I18n,
+  KernelClient,
+  languageFromCode,
+  PreferencesStore,
+  readLaunchParams,
+  sdkBridge,
+  setTelegramTargetOrigin,
+  Session,
+  startupFailure,
+  stringParam,
+  Storage,
+  Telegram,
+  themeCssVars,
+  type Composition,
+  type NamespaceBundles,
+  type SessionUser,
+  type StartupFailure,
+} from "@wallet/kernel"
+import { buildRouter, KernelProvider, type Kernel, type ShellRoute } from "@wallet/kernel-react"
+import { FetchHttpClient } from "effect/http"
+import { installedPlugins, regionById } from "@wallet/regions"
+import { RootLayout } from "./shell/RootLayout.tsx"
+import * as screens from "./shell/screens.tsx"
+import { startupTarget } from "./startup.ts"
+import "@wallet/kernel-react/ui"
+
+const rootElement = document.getElementById("root")!
+const root = createRoot(rootElement)
+
+const RootSearch = Schema.Struct({ backPath: stringParam, code: stringParam, public_asset: stringParam })
+const ErrorSearch = Schema.Struct({ code: stringParam })
+
+const shellRoutes: ReadonlyArray<ShellRoute> = [
+  { id: "startup", parent: "root", path: "/", component: screens.StartupScreen },
+  { id: "error", parent: "root", path: "/error", search: ErrorSearch, component: screens.ErrorScreen },
+  { id: "unsupported-region", parent: "root", path: "/unsupported_region", component: screens.UnsupportedRegionScreen },
+  { id: "unsupported-app-store", parent: "root", path: "/unsupported_app_store", component: screens.UnsupportedAppStoreScreen },
+  { id: "unavailable", parent: "root", path: "/unavailable", component: screens.UnavailableScreen },
+  { id: "client-connection-error", parent: "root", path: "/client-connection-error", component: screens.ClientConnectionErrorScreen },
+  { id: "attach-private-chats-error", parent: "root", path: "/attach-private-chats-error", component: screens.AttachPrivateChatsErrorScreen },
+  { id: "service-unavailable", parent: "root", path: "/service_temporarily_unavailable/$service", component: screens.ServiceUnavailableScreen },
+  { id: "onboarding", parent: "wallet", path: "/wallet-onboarding", component: screens.OnboardingScreen },
+]
+
+/** Applies Telegram's theme as CSS vars and the colour scheme on <html>. */
+const applyTheme = (theme: Readonly<Record<string, string>>) => {
+  const html = document.documentElement
+  for (const [name, value] of Object.entries(themeCssVars(theme))) html.style.setProperty(name, value)
+  html.dataset.colorScheme = colorSchemeOf(theme)
+  html.style.colorScheme = colorSchemeOf(theme)
+}
+
+function buildLayer(composition: Composition, telegram: Telegram["Service"]) {
+  const baseUrl = window.location.origin
+  const session = Session.layer({ baseUrl }).pipe(Layer.provide(FetchHttpClient.layer))
+  const http = Http.layer().pipe(Layer.provide(Session.tokensLayer), Layer.provide(session))
+  const client = KernelClient.layer(baseUrl).pipe(Layer.provide(http), Layer.provide(FetchHttpClient.layer))
+  const i18n = I18n.layer({
+    language: "en",
+    namespaces: new Map<string, { readonly bundles: NamespaceBundles }>([
+      [screens.SHELL, { bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } }],
+      ...composition.i18nNamespaces,
+    ]),
+    onProblem: (message) => console.warn(`[i18n] ${message}`),
+  })
+  return Layer.mergeAll(
+    Layer.succeed(Telegram, telegram),
+    Storage.layerLocalStorage,
+    FeatureFlags.layer(composition.featureFlags),
+    i18n,
+    session,
+    http,
+    client,
+  )
+}
+
+async function boot() {
+  let composition: Composition
+  try {
+    composition = composePlugins({ region: regionById(import.meta.env.VITE_REGION ?? "default"), installed: installedPlugins })
+  } catch (error) {
+    root.render(<screens.BootFailureScreen message={error instanceof Error ? error.message : String(error)} />)
+    return
+  }
+
+  setTelegramTargetOrigin(import.meta.env.VITE_TELEGRAM_TARGET_ORIGIN ?? "https://web.telegram.org")
+  let telegram: Telegram["Service"]
+  let opened = true
+  try {
+    telegram = Telegram.make(readLaunchParams(), sdkBridge)
+  } catch {
+    opened = false
+    telegram = Telegram.make({ platform: "unknown", version: "6.0", themeParams: {} }, sdkBridge)
+  }
+  applyTheme(telegram.theme.current())
+  telegram.theme.onChange(applyTheme)
+  telegram.ready()
+  telegram.expandUntilExpanded()
+
+  const runtime = ManagedRuntime.make(buildLayer(composition, telegram))
+  const services = await runtime.runPromise(Effect.all({ i18n: I18n, session: Session, flags: FeatureFlags, storage: Storage, client: KernelClient }))
+  const preferences = await runtime.runPromise(services.storage.load(PreferencesStore))
+  const language = preferences.languageCode ?? languageFromCode(telegram.launchParams.languageCode)
+  await runtime.runPromise(services.i18n.changeLanguage(language))
+  document.documentElement.lang = language
+  services.i18n.instance.on("languageChanged", (lng) => (document.documentElement.lang = lng))
+  await runtime.runPromise(services.i18n.loadNamespace(screens.SHELL))
+
+  let user: SessionUser | undefined
+  let failure: StartupFailure | undefined
+  const initData = telegram.launchParams.initDataRaw
+  if (opened && initData) {
+    const signedIn = await runtime.runPromise(Effect.result(services.session.signIn(initData)))
+    if (signedIn._tag === "Success") {
+      user = signedIn.success
+      const flags = await runtime.runPromise(Effect.result(Effect.flatMap(KernelClient, (c) => c.featureFlags.get())))
+      if (flags._tag === "Success") await runtime.runPromise(services.flags.applyServerFlags(flags.success))
+    } else {
+      failure = startupFailure(signedIn.failure, "auth")
+    }
+  }
+  const currentUser = () => Option.getOrUndefined(Effect.runSync(services.session.user))
+
+  services.session.onEvent(async (event) => {
+    if (event.type !== "expired") return
+    const t = (key: string) => services.i18n.t(`${screens.SHELL}:${key}`)
+    const choice = await telegram.popup({
+      title: t("sessionExpired.title"),
+      message: t("sessionExpired.text"),
+      buttons: [{ id: "close", type: "destructive", text: t("close") }, { id: "cancel", type: "cancel" }],
+    })
+    if (choice === "close") telegram.close()
+  })
+
+  const kernel: Kernel = {
+    composition,
+    runtime,
+    telegram,
+    i18n: services.i18n,
+    session: services.session,
+    flags: services.flags,
+    storage: services.storage,
+    user: currentUser,
+  }
+
+  const claimsScw = composition.routes.some((r) => r.fullPath === "/scw")
+  const router = buildRouter({
+    kernel,
+    composition,
+    root: RootLayout,
+    rootSearch: RootSearch,
+    shellRoutes: claimsScw ? shellRoutes : [...shellRoutes, { id: "scw", parent: "scw", path: "/scw", component: screens.ScwFallbackScreen }],
+    notFound: screens.NotFoundScreen,
+    error: screens.RouteErrorScreen,
+    pending: screens.StartupScreen,
+    onGateDenied: () => {
+      const t = (key: string) => services.i18n.t(`${screens.SHELL}:${key}`)
+      void telegram.popup({ title: t("unavailablePopup.title"), message: t("unavailablePopup.text"), buttons: [{ id: "ok", type: "ok" }] })
+    },
+  })
+
+  // Open where the startup rules say, unless Telegram restored a deeper page of this session.
+  if (window.location.pathname === "/" || !user) {
+    const target = startupTarget({ composition, user, failure, hasInitData: opened && Boolean(initData), startParam: telegram.launchParams.startParam })
+    if (target.notFound) console.info(`[deeplink] not-found: ${target.notFound}`)
+    await router.navigate({ to: target.to, search: target.search ?? {}, replace: true } as never)
+  }
+
+  root.render(
+    <StrictMode>
+      <KernelProvider kernel={kernel}>
+        <RouterProvider router={router} />
+      </KernelProvider>
+    </StrictMode>,
+  )
+}
+
+void boot()

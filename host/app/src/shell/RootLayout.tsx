@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState } from "react"
+import { Outlet, useLocation, useNavigate, useRouter } from "@tanstack/react-router"
+import { defaultBackTarget, Icon, useKernel, useT } from "@wallet/kernel-react"
+import { SnackbarProvider, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
+import { SHELL } from "./screens.tsx"
+
+/** Pages where Telegram's back button stays hidden: homes and the top-level status pages. */
+const NO_BACK = ["/", "/main", "/scw", "/error", "/unsupported_region", "/unsupported_app_store", "/unavailable", "/client-connection-error", "/attach-private-chats-error", "/wallet-onboarding"]
+
+/** Spec 1 §2 "System back", tab bar hide rules, Telegram settings button, snackbars on navigation. */
+function Chrome() {
+  const kernel = useKernel()
+  const t = useT(SHELL)
+  const router = useRouter()
+  const navigate = useNavigate()
+  const { pathname } = useLocation()
+  const snackbar = useSnackbar()
+  const depth = useRef(0)
+  const previous = useRef(pathname)
+  const [keyboardOpen, setKeyboardOpen] = useState(false)
+  const user = kernel.user()
+
+  // In-app history depth decides between history.back() and the default back target.
+  useEffect(() => {
+    if (previous.current !== pathname) {
+      depth.current += 1
+      previous.current = pathname
+      snackbar.dismissOnNavigation()
+    }
+  }, [pathname, snackbar])
+
+  const showBack = !NO_BACK.includes(pathname)
+  useEffect(() => {
+    kernel.telegram.backButton.setVisible(showBack)
+  }, [kernel, showBack])
+  useEffect(
+    () =>
+      kernel.telegram.backButton.onClick(() => {
+        if (depth.current > 1) {
+          depth.current -= 2
+          router.history.back()
+        } else {
+          void navigate({ to: defaultBackTarget(kernel.user(), window.location.pathname), replace: true } as never)
+        }
+      }),
+    [kernel, router, navigate],
+  )
+
+  // Telegram's settings button (bot version 6.10+): opens settings, or goes back if already there.
+  const inWallet = user !== undefined && !NO_BACK.slice(3).includes(pathname)
+  useEffect(() => {
+    kernel.telegram.settingsButton.setVisible(inWallet)
+  }, [kernel, inWallet])
+  useEffect(
+    () =>
+      kernel.telegram.settingsButton.onClick(() => {
+        if (window.location.pathname.startsWith("/settings")) router.history.back()
+        else void navigate({ to: "/settings" } as never)
+      }),
+    [kernel, router, navigate],
+  )
+
+  // The keyboard counts as open while a text field has focus.
+  useEffect(() => {
+    const update = () => {
+      const el = document.activeElement
+      setKeyboardOpen(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)
+    }
+    document.addEventListener("focusin", update)
+    document.addEventListener("focusout", () => setTimeout(update, 100))
+    return () => document.removeEventListener("focusin", update)
+  }, [])
+
+  const tabs = kernel.composition.tabs.custodial
+  const activeTab = tabs.find((tab) => pathname === tab.to)
+  const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
+  const hidden = keyboardOpen || (user?.isNew === true && pathname === "/main")
+  if (!activeTab || !user?.isCustodyAvailable) return null
+  return (
+    <TabBar
+      aria-label={t("tabs")}
+      items={tabs.map((tab) => ({ id: tab.id, label: kernel.i18n.t(`${namespaceOf(tab.pluginId)}:${tab.labelKey}`), icon: <Icon name={tab.icon} /> }))}
+      activeId={activeTab.id}
+      hidden={hidden}
+      platformStyle={/ios|macos/.test(kernel.telegram.launchParams.platform) ? "apple" : "material"}
+      onSelect={(id) => void navigate({ to: tabs.find((tab) => tab.id === id)!.to } as never)}
+      onActiveTabPress={() => window.scrollTo({ top: 0, behavior: "smooth" })}
+    />
+  )
+}
+
+export function RootLayout() {
+  const kernel = useKernel()
+  return (
+    <SnackbarProvider onDuplicate={() => kernel.telegram.haptic({ type: "notification", kind: "error" })}>
+      <Outlet />
+      <Chrome />
+    </SnackbarProvider>
+  )
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest"
+import { composePlugins, type SessionUser } from "@wallet/kernel"
+import { installedPlugins, regionById } from "@wallet/regions"
+import { startupTarget } from "./startup.ts"
+
+const composition = composePlugins({ region: regionById("default"), installed: installedPlugins })
+const user = (overrides: Partial<SessionUser> = {}): SessionUser => ({
+  id: 1, isNew: false, localCurrency: "USD", countryAlpha2Code: "DE", countryPhoneAlpha2Code: null, restrictionCode: null,
+  subdivisionStatus: null, isCustodyAvailable: true, botUsername: "bot", botIsBlocked: false, abTests: {}, permissions: {}, createdAt: "",
+  ...overrides,
+})
+
+describe("startupTarget", () => {
+  it("opens main for an existing user and onboarding for a new one", () => {
+    expect(startupTarget({ composition, user: user(), hasInitData: true })).toEqual({ to: "/main" })
+    expect(startupTarget({ composition, user: user({ isNew: true }), hasInitData: true })).toEqual({ to: "/wallet-onboarding" })
+  })
+
+  it("follows a claimed deep link, and a new user may open settings directly", () => {
+    expect(startupTarget({ composition, user: user(), hasInitData: true, startParam: "settings_language" })).toEqual({ to: "/settings/language", search: {} })
+    expect(startupTarget({ composition, user: user({ isNew: true }), hasInitData: true, startParam: "settings" })).toEqual({ to: "/settings", search: {} })
+  })
+
+  it("sends an unclaimed start param to main and reports it", () => {
+    expect(startupTarget({ composition, user: user(), hasInitData: true, startParam: "p2pCreateOffer" })).toEqual({ to: "/main", notFound: "p2pCreateOffer" })
+  })
+
+  it("keeps restricted users on the restricted page and users without custody in the TON space", () => {
+    expect(startupTarget({ composition, user: user({ restrictionCode: "unsupported_region" }), hasInitData: true, startParam: "settings" })).toEqual({ to: "/unsupported_region" })
+    expect(startupTarget({ composition, user: user({ restrictionCode: "unsupported_app_store" }), hasInitData: true })).toEqual({ to: "/unsupported_app_store" })
+    expect(startupTarget({ composition, user: user({ isCustodyAvailable: false }), hasInitData: true, startParam: "settings" })).toEqual({ to: "/scw" })
+  })
+
+  it("routes failures to their screen and a launch without initData to the client connection error", () => {
+    expect(startupTarget({ composition, failure: { to: "/error", code: "auth_failed" }, hasInitData: true })).toEqual({ to: "/error", search: { code: "auth_failed" } })
+    expect(startupTarget({ composition, failure: { to: "/unavailable" }, hasInitData: true })).toEqual({ to: "/unavailable" })
+    expect(startupTarget({ composition, hasInitData: false })).toEqual({ to: "/client-connection-error" })
+  })
+})

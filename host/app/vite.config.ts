@@ -1,0 +1,23 @@
+import react from "@vitejs/plugin-react"
+import { resolve } from "node:path"
+import { defineConfig } from "vite"
+
+const apiTarget = process.env.WALLET_API_URL ?? "http://127.0.0.1:8090"
+
+export default defineConfig({
+  plugins: [react()],
+  define: {
+    // Where Telegram's client lives; the dev launch page hosts the app from the same origin.
+    "import.meta.env.VITE_TELEGRAM_TARGET_ORIGIN": JSON.stringify(process.env.VITE_TELEGRAM_TARGET_ORIGIN ?? "*"),
+    "import.meta.env.VITE_REGION": JSON.stringify(process.env.REGION ?? "default"),
+  },
+  build: {
+    target: "es2022",
+    sourcemap: false,
+    rollupOptions: {
+      input: { app: resolve(import.meta.dirname, "index.html"), launch: resolve(import.meta.dirname, "launch.html") },
+    },
+  },
+  server: { host: "127.0.0.1", port: 5173, strictPort: true, proxy: { "/api": apiTarget } },
+  preview: { host: "127.0.0.1", port: 5173, strictPort: true, proxy: { "/api": apiTarget } },
+})
