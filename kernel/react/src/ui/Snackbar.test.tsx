@@ -208,6 +208,20 @@ describe("SnackbarProvider", () => {
     expect(onDuplicate).toHaveBeenCalledTimes(2);
   });
 
+  it("re-showing an id while it is hiding brings it back with a full timer", () => {
+    setup();
+    act(() => void api.show({ id: "copy", text: "Copied" }));
+    advance(SNACKBAR_AUTO_HIDE_MS); // hiding now
+    act(() => void api.show({ id: "copy", text: "Copied again" }));
+    expect(bar("Copied again")?.dataset.state).toBe("shown");
+    advance(SNACKBAR_HIDE_MS); // the old removal must not take the new one
+    expect(bar("Copied again")?.dataset.state).toBe("shown");
+    advance(SNACKBAR_AUTO_HIDE_MS - SNACKBAR_HIDE_MS - 1);
+    expect(bar("Copied again")?.dataset.state).toBe("shown");
+    advance(1);
+    expect(bar("Copied again")?.dataset.state).toBe("hiding");
+  });
+
   it("a different id replaces the current one (one visible by default)", () => {
     setup();
     act(() => void api.show({ text: "First" }));

@@ -51,6 +51,8 @@ export type SnackbarState = "shown" | "hiding";
 
 interface Item extends SnackbarOptions {
   id: string;
+  /** Unique per show: a re-shown id gets a fresh view (timer, drag state). */
+  key: number;
   state: SnackbarState;
   /** Incremented on each duplicate show: retriggers the shake and restarts the timer. */
   shakes: number;
@@ -168,7 +170,7 @@ export function SnackbarProvider({
         scheduleRemoval(i.id);
         return { ...i, state: "hiding" as const };
       });
-      commit([...next, { ...options, id, state: "shown", shakes: 0 }]);
+      commit([...next, { ...options, id, key: ++autoId, state: "shown", shakes: 0 }]);
       return id;
     };
     return {
@@ -196,7 +198,7 @@ export function SnackbarProvider({
     <div className={styles.viewport} role="status" aria-live="polite" data-placement={placement} style={style}>
       {items.map((item) => (
         <SnackbarView
-          key={item.id}
+          key={item.key}
           item={item}
           placement={placement}
           onDismiss={(swipedOut) => hide((i) => i.id === item.id, swipedOut)}
