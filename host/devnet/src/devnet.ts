@@ -18,7 +18,9 @@ import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from "@ton/t
 import { keyPairFromSeed, type KeyPair } from "@ton/crypto";
 import {
   Blockchain,
+  type BlockchainStorage,
   type BlockchainTransaction,
+  SmartContract,
   EmulationError,
   TreasuryContract,
   snapshotFromSerializable,
@@ -98,6 +100,31 @@ export interface EmulationResult {
   readonly outActions: ReadonlyArray<{ mode: number; message: Message }>;
 }
 
+/**
+ * Emulator storage: copies an account from the main chain the first time the emulation touches it,
+ * so an emulation costs O(accounts touched) instead of a full state copy.
+ */
+class ForkStorage implements BlockchainStorage {
+  private readonly contracts = new Map<string, SmartContract>();
+  constructor(private readonly main: Blockchain) {}
+  async getContract(blockchain: Blockchain, address: Address): Promise<SmartContract> {
+    const key = address.toRawString();
+    let c = this.contracts.get(key);
+    if (!c) {
+      const src = await this.main.getContract(address);
+      c = new SmartContract(src.account, blockchain);
+      this.contracts.set(key, c);
+    }
+    return c;
+  }
+  knownContracts(): SmartContract[] {
+    return [...this.contracts.values()];
+  }
+  clearKnownContracts(): void {
+    this.contracts.clear();
+  }
+}
+
 class Mutex {
   private tail: Promise<unknown> = Promise.resolve();
   run<T>(f: () => Promise<T>): Promise<T> {
@@ -162,6 +189,7 @@ export class Devnet {
   private constructor(
     readonly bc: Blockchain,
     private readonly emu: Blockchain,
+    private readonly emuStorage: ForkStorage,
     readonly meta: Meta,
     private readonly dataDir: string | undefined,
   ) {
@@ -173,14 +201,15 @@ export class Devnet {
     const persist = opts.persist ?? dataDir !== undefined;
     if (dataDir && opts.reset) fs.rmSync(dataDir, { recursive: true, force: true });
     const bc = await Blockchain.create();
-    const emu = await Blockchain.create();
+    const emuStorage = new ForkStorage(bc);
+    const emu = await Blockchain.create({ storage: emuStorage });
     for (const b of [bc, emu]) b.verbosity = { print: false, blockchainLogs: false, vmLogs: "none", debugLogs: false };
     const metaFile = dataDir ? path.join(dataDir, "meta.json") : undefined;
     if (metaFile && fs.existsSync(metaFile)) {
       const meta = JSON.parse(fs.readFileSync(metaFile, "utf8")) as Meta;
       const snap = JSON.parse(fs.readFileSync(path.join(dataDir!, "chain.json"), "utf8")) as SerializableSnapshot;
       await bc.loadFrom(snapshotFromSerializable(snap));
-      const d = new Devnet(bc, emu, meta, persist ? dataDir : undefined);
+      const d = new Devnet(bc, emu, emuStorage, meta, persist ? dataDir : undefined);
       d.loadTraces();
       return d;
     }
@@ -205,7 +234,7 @@ export class Devnet {
       scam: [],
     };
     if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-    const d = new Devnet(bc, emu, meta, persist ? dataDir : undefined);
+    const d = new Devnet(bc, emu, emuStorage, meta, persist ? dataDir : undefined);
     await d.genesis();
     return d;
   }
@@ -439,7 +468,7 @@ export class Devnet {
         delta: inValue - tx.totalFees.coins - outTotal,
         outMsgs: outs,
         children: [],
-        json: renderTransaction(tx, account, endBalance, block, addrJson),
+        json: { hash: "", lt: 0 }, // rendered once account info is known, below
       };
       nodes.set(tx, node);
     }
@@ -476,7 +505,7 @@ export class Devnet {
     };
     classifyTrace(root, probeCtx);
     for (const a of mentioned) await resolve(a);
-    // re-render transactions now that wallet flags are known
+    // render transactions now that wallet flags are known
     for (const [tx, node] of nodes) Object.assign(node.json, renderTransaction(tx, node.account, node.endBalance, block, addrJson));
     const { actions } = classifyTrace(root, { ...probeCtx, accountAddress: addrJson });
     const record = this.makeRecord(root, [...nodes.values()], actions, infos, extHash, inProgress);
@@ -632,7 +661,8 @@ export class Devnet {
   /** Emulates a message on a copy of the current state; nothing is committed. */
   emulate(cell: Cell, opts: { ignoreChksig?: boolean; balanceOverride?: ReadonlyArray<{ address: string; balance: bigint }> }): Promise<EmulationResult> {
     return this.lock.run(async () => {
-      await this.emu.loadFrom(this.bc.snapshot());
+      this.emuStorage.clearKnownContracts();
+      (this.emu as unknown as { currentLt: bigint }).currentLt = this.bc.lt;
       for (const o of opts.balanceOverride ?? []) {
         const c = await this.emu.getContract(Address.parse(o.address));
         c.balance = o.balance;

@@ -89,3 +89,4 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Run
     },
   };
 };
+export { loadWallet, signedTransfer, type LoadWallet } from "./load.ts";

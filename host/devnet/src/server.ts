@@ -557,5 +557,8 @@ export const createServer = (devnet: Devnet): http.Server => {
       })();
     });
   });
+  // keep idle connections longer than clients do, so a client never reuses a socket the server just closed
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return server;
 };
