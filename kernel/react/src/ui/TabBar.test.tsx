@@ -102,6 +102,25 @@ describe("TabBar", () => {
     expect(screen.getByText("compact")).toBeTruthy();
   });
 
+  it("shows a tooltip over one tab, describing it; tapping the bubble or the tab dismisses it", () => {
+    const onDismiss = vi.fn();
+    const onSelect = vi.fn();
+    const { rerender } = render(
+      <TabBar items={items} activeId="wallet" onSelect={onSelect} tooltip={{ tabId: "trade", content: "Trade stocks here", onDismiss }} />,
+    );
+    const bubble = screen.getByText("Trade stocks here");
+    const trade = screen.getByRole("button", { name: "Trade" });
+    expect(trade.getAttribute("aria-describedby")).toBe(bubble.id);
+    expect(bubble.dataset.align).toBe("center");
+    fireEvent.click(bubble);
+    expect(onDismiss).toHaveBeenCalledTimes(1);
+    fireEvent.click(trade);
+    expect(onDismiss).toHaveBeenCalledTimes(2);
+    expect(onSelect).toHaveBeenCalledWith("trade");
+    rerender(<TabBar items={items} activeId="wallet" onSelect={onSelect} hidden tooltip={{ tabId: "trade", content: "Trade stocks here", onDismiss }} />);
+    expect(screen.queryByText("Trade stocks here")).toBeNull();
+  });
+
   it("when hidden it is out of the accessibility tree and not focusable", () => {
     render(<TabBar items={items} activeId="wallet" onSelect={() => {}} hidden />);
     const nav = document.querySelector("nav")!;

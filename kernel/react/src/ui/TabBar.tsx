@@ -1,4 +1,4 @@
-import { useLayoutEffect, useSyncExternalStore, type ReactNode } from "react";
+import { useId, useLayoutEffect, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
 import styles from "./TabBar.module.css";
 import { TAB_BAR_STRIP_HEIGHT, isCompactStrip, tabBarHeight, type PlatformStyle } from "./tabBarLayout.ts";
 import { cx } from "./utils.ts";
@@ -14,6 +14,14 @@ export interface TabBarItem {
   badge?: number | string | boolean;
   /** Spoken instead of the visual badge (i18n, e.g. "3 new orders"). */
   badgeLabel?: string;
+}
+
+/** A one-off hint bubble pointing at a tab (spec: the earn / trade tab tooltip). */
+export interface TabBarTooltip {
+  tabId: string;
+  content: ReactNode;
+  /** Tap on the bubble (or its tab). The app records that it was shown and drops the prop. */
+  onDismiss: () => void;
 }
 
 export interface TabBarStripContext {
@@ -35,6 +43,8 @@ export interface TabBarProps {
   "aria-label"?: string;
   /** Overrides the measured viewport width (compact strip rule). */
   viewportWidth?: number;
+  /** Hint bubble above one tab; when and how often to show it is the app's decision. */
+  tooltip?: TabBarTooltip;
   /** Publish the height as --wk-tab-bar-height on <html> (default true). */
   publishHeight?: boolean;
   className?: string;
@@ -61,6 +71,7 @@ export function TabBar({
   hidden = false,
   viewportWidth,
   publishHeight = true,
+  tooltip,
   className,
   ...rest
 }: TabBarProps) {
@@ -70,6 +81,8 @@ export function TabBar({
   const withStrip = strip !== undefined && strip !== null && strip !== false;
   const height = tabBarHeight({ platformStyle, withStrip });
   const barHeight = tabBarHeight({ platformStyle, withStrip: false });
+  const tooltipIndex = tooltip && !hidden ? items.findIndex((item) => item.id === tooltip.tabId) : -1;
+  const tooltipId = useId();
 
   useLayoutEffect(() => {
     if (!publishHeight) return;
@@ -88,8 +101,20 @@ export function TabBar({
       data-hidden={hidden || undefined}
       aria-hidden={hidden || undefined}
       inert={hidden || undefined}
-      style={{ height: `calc(${height}px + var(--wk-safe-area-bottom))` }}
+      style={{ height: `calc(${height}px + var(--wk-safe-area-bottom))`, "--wk-tab-count": items.length } as CSSProperties}
     >
+      {tooltip && tooltipIndex >= 0 && (
+        <div
+          id={tooltipId}
+          role="status"
+          className={styles.tooltip}
+          data-align={tooltipIndex === 0 ? "start" : tooltipIndex === items.length - 1 ? "end" : "center"}
+          style={{ "--wk-tooltip-at": `${((tooltipIndex + 0.5) / items.length) * 100}%` } as CSSProperties}
+          onClick={tooltip.onDismiss}
+        >
+          {tooltip.content}
+        </div>
+      )}
       {withStrip && (
         <div className={styles.strip} data-compact={compact || undefined} data-testid="tab-bar-strip" style={{ height: TAB_BAR_STRIP_HEIGHT }}>
           {typeof strip === "function" ? strip({ compact }) : strip}
@@ -106,7 +131,12 @@ export function TabBar({
               type="button"
               className={styles.tab}
               aria-current={active ? "page" : undefined}
-              onClick={() => (active ? onActiveTabPress?.(item.id) : onSelect(item.id))}
+              aria-describedby={tooltipIndex >= 0 && items[tooltipIndex] === item ? tooltipId : undefined}
+              onClick={() => {
+                if (tooltipIndex >= 0 && items[tooltipIndex] === item) tooltip?.onDismiss();
+                if (active) onActiveTabPress?.(item.id);
+                else onSelect(item.id);
+              }}
             >
               <span className={styles.iconWrap}>
                 <span className={styles.icon} aria-hidden="true">

@@ -42,6 +42,7 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
   const [loading, setLoading] = useState(false);
   const [space, setSpace] = useState<"crypto" | "ton">("crypto");
   const [notify, setNotify] = useState(true);
+  const [tip, setTip] = useState(true);
   return (
     <div style={{ paddingBottom: "calc(var(--wk-tab-bar-height) + var(--wk-safe-area-bottom) + 16px)" }}>
       <List>
@@ -133,6 +134,7 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
         onSelect={setTab}
         onActiveTabPress={() => window.scrollTo({ top: 0, behavior: "smooth" })}
         strip={strip ? renderStrip : undefined}
+        tooltip={tip ? { tabId: "trade", content: "Stocks and ETFs are here now", onDismiss: () => setTip(false) } : undefined}
         items={[
           { id: "wallet", label: "Wallet", icon: <Icon d={WALLET} /> },
           { id: "trade", label: "Trade", icon: <Icon d={TRADE} /> },
