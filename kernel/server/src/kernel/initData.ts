@@ -4,7 +4,7 @@
  * joined by newlines. Signature checks use @tma.js/init-data-node; expiry is checked here against
  * the server clock so tests can move time.
  */
-import { createHmac } from "node:crypto";
+import { createHash, createHmac, createPrivateKey, sign } from "node:crypto";
 import { validate } from "@tma.js/init-data-node";
 import { Result, Schema } from "effect";
 import { TelegramUser, type LaunchData, type UnauthorizedCode } from "@wallet/kernel/api";
@@ -86,7 +86,22 @@ export interface SignableInitData {
   readonly receiver?: TelegramUser;
 }
 
-/** Signs initData exactly as Telegram does for a bot (no third-party `signature` field). */
+/**
+ * The dev stand-in for Telegram's third-party Ed25519 key: derived from the bot token, so the
+ * `signature` field is a real signature that a dev verifier can check with the matching public key.
+ */
+const devThirdPartyKey = (botToken: string) =>
+  createPrivateKey({
+    key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), createHash("sha256").update(`third-party:${botToken}`).digest()]),
+    format: "der",
+    type: "pkcs8",
+  })
+
+/**
+ * Signs initData exactly as Telegram does for a bot: the `signature` field (Ed25519 over
+ * `<bot_id>:WebAppData\n<data_check_string>`, with a dev key here) and the HMAC `hash` over every
+ * other field, `signature` included. Current clients reject initData without `signature`.
+ */
 export const signInitData = (data: SignableInitData, botToken: string): string => {
   const params = new URLSearchParams();
   params.set("user", JSON.stringify(data.user));
@@ -96,6 +111,9 @@ export const signInitData = (data: SignableInitData, botToken: string): string =
   if (data.chatInstance !== undefined) params.set("chat_instance", data.chatInstance);
   if (data.startParam !== undefined) params.set("start_param", data.startParam);
   params.set("auth_date", String(Math.floor(data.authDate.getTime() / 1000)));
+  const thirdPartyCheckString = [...params.entries()].map(([key, value]) => `${key}=${value}`).sort().join("\n");
+  const botId = botToken.split(":")[0] ?? "";
+  params.set("signature", sign(null, Buffer.from(`${botId}:WebAppData\n${thirdPartyCheckString}`), devThirdPartyKey(botToken)).toString("base64url"));
   const dataCheckString = [...params.entries()]
     .map(([key, value]) => `${key}=${value}`)
     .sort()
