@@ -1,8 +1,8 @@
 /**
  * The API server process: `node --import tsx host/server/src/main.ts [--port N]`.
- * Env: PORT, DATABASE_URL (absent: embedded PGlite under <repo>/.data/pglite), BOT_TOKEN (absent
- * in dev: the fixed dev bot token), WALLET_DEV=1 (dev endpoints, demo users), REGION (default
- * "default"). Prints `api ready http://127.0.0.1:<port>` once serving; SIGINT/SIGTERM stop cleanly.
+ * Env: PORT, DATABASE_URL (absent: embedded PGlite under <repo>/.data/pglite, or WALLET_DATA_DIR),
+ * BOT_TOKEN (absent in dev: the fixed dev bot token), WALLET_DEV=1 (dev endpoints, demo users),
+ * REGION (default "default"), LOG_REQUESTS=1 (one log line per request). Prints `api ready http://127.0.0.1:<port>` once serving; SIGINT/SIGTERM stop cleanly.
  */
 import { DEFAULT_PORT, DEV_BOT_TOKEN, startServer } from "./index.ts";
 
@@ -32,6 +32,7 @@ try {
     dev,
     region: env.REGION || "default",
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    ...(env.WALLET_DATA_DIR ? { dataDir: env.WALLET_DATA_DIR } : {}),
     ...(env.BOT_TOKEN ? { botToken: env.BOT_TOKEN } : {}),
     ...(env.LOG_REQUESTS === "1" ? { logRequests: true } : {}),
   });

@@ -3,7 +3,9 @@
  * (Postgres in WASM) served on a loopback socket by `PGLiteSocketServer`; `DATABASE_URL` points the
  * same client, SQL and migrations at a real PostgreSQL. See docs/decisions/0200-db-one-driver.md.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { PgClient } from "@effect/sql-pg";
@@ -19,12 +21,44 @@ export type DatabaseOptions =
 export const describeDatabase = (options: DatabaseOptions): string =>
   options.kind === "postgres" ? "postgresql (DATABASE_URL)" : options.dataDir ? `pglite ${options.dataDir}` : "pglite (in memory)";
 
+/** Bump with the PGlite dependency: the template is its initdb output. */
+const PGLITE_VERSION = "0.5.14";
+const templateFile = join(tmpdir(), `wallet-pglite-${PGLITE_VERSION}-template.tar`);
+
+/**
+ * A fresh PGlite runs initdb in WASM, which takes seconds; every fresh database after the first
+ * on this machine starts from a cached copy of that initdb output instead.
+ */
+const createPglite = async (dataDir: string | undefined): Promise<PGlite> => {
+  const location = dataDir ?? "memory://";
+  const fresh = dataDir === undefined || !existsSync(join(dataDir, "PG_VERSION"));
+  if (fresh && existsSync(templateFile)) {
+    try {
+      return await PGlite.create(location, { loadDataDir: new Blob([readFileSync(templateFile)]) });
+    } catch {
+      // An unreadable template: fall back to initdb (and rewrite the template below).
+    }
+  }
+  const db = await PGlite.create(location);
+  if (fresh) {
+    try {
+      const dump = await db.dumpDataDir("none");
+      const partial = `${templateFile}.${process.pid}.tmp`;
+      writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
+      renameSync(partial, templateFile);
+    } catch {
+      // The template only saves time.
+    }
+  }
+  return db;
+};
+
 /** Starts PGlite and serves it on an ephemeral loopback port for the lifetime of the scope. */
 const servePglite = (dataDir: string | undefined) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       if (dataDir) mkdirSync(dataDir, { recursive: true });
-      const db = await PGlite.create(dataDir ?? "memory://");
+      const db = await createPglite(dataDir);
       // PGlite has one session: the client below keeps a single connection so that statements of
       // different requests never interleave inside one extended-protocol exchange or transaction.
       const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 });
