@@ -45,8 +45,11 @@ export {
 } from "./amount.ts";
 export type { AmountRules } from "./amount.ts";
 
+export { TextField, SearchInput } from "./TextField.tsx";
+export type { TextFieldProps, SearchInputProps } from "./TextField.tsx";
+
 export { TabBar } from "./TabBar.tsx";
-export type { TabBarItem, TabBarProps, TabBarStripContext } from "./TabBar.tsx";
+export type { TabBarItem, TabBarProps, TabBarStripContext, TabBarTooltip } from "./TabBar.tsx";
 export {
   TAB_BAR_HEIGHT_APPLE,
   TAB_BAR_HEIGHT_MATERIAL,

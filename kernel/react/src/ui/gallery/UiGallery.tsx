@@ -16,6 +16,7 @@ import { useSnackbar } from "../Snackbar.tsx";
 import { SegmentedControl } from "../SegmentedControl.tsx";
 import { Spinner } from "../Spinner.tsx";
 import { Switch } from "../Switch.tsx";
+import { SearchInput, TextField } from "../TextField.tsx";
 import { TabBar } from "../TabBar.tsx";
 import type { PlatformStyle } from "../tabBarLayout.ts";
 
@@ -43,6 +44,8 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
   const [space, setSpace] = useState<"crypto" | "ton">("crypto");
   const [notify, setNotify] = useState(true);
   const [tip, setTip] = useState(true);
+  const [query, setQuery] = useState("");
+  const [address, setAddress] = useState("");
   return (
     <div style={{ paddingBottom: "calc(var(--wk-tab-bar-height) + var(--wk-safe-area-bottom) + 16px)" }}>
       <List>
@@ -76,6 +79,15 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
             <div style={{ marginTop: 8, color: "var(--wk-color-hint)", fontSize: 13 }}>value: {JSON.stringify(amount)}</div>
           </div>
         </Section>
+        <SearchInput aria-label="Search" placeholder="Search" clearLabel="Clear" value={query} onChange={setQuery} icon={<Icon d="M11 18a7 7 0 100-14 7 7 0 000 14zM20 20l-4-4" />} />
+        <TextField
+          label="Address"
+          placeholder="TON address"
+          value={address}
+          onChange={setAddress}
+          hint="Only send TON and jettons to this address."
+          error={address !== "" && address.length < 48 ? "Invalid address" : undefined}
+        />
         <Section header="Buttons">
           <div style={{ display: "flex", flexDirection: "column", gap: 8, padding: 16 }}>
             <Button stretched loading={loading} loadingLabel="Loading" onClick={() => setLoading(true)}>
