@@ -61,7 +61,7 @@ const applyTheme = (theme: Readonly<Record<string, string>>) => {
 
 function buildLayer(composition: Composition, telegram: Telegram["Service"]) {
   const baseUrl = window.location.origin
-  const session = Session.layer({ baseUrl }).pipe(Layer.provide(FetchHttpClient.layer))
+  const session = Session.layer({ baseUrl, persist: window.sessionStorage }).pipe(Layer.provide(FetchHttpClient.layer))
   const http = Http.layer().pipe(Layer.provide(Session.tokensLayer), Layer.provide(session))
   const client = KernelClient.layer(baseUrl).pipe(Layer.provide(http), Layer.provide(FetchHttpClient.layer))
   const i18n = I18n.layer({

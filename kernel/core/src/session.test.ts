@@ -29,7 +29,7 @@ const initResponse = (expiresAt: string, refreshToken = "r1") => ({
   created_at: "2026-11-22T00:00:00.000Z",
 })
 
-const server = (handler: (url: string, init: RequestInit, body: any) => { status: number; body: unknown }) => {
+const server = (handler: (url: string, init: RequestInit, body: any) => { status: number; body: unknown }, persist?: Map<string, string>) => {
   const requests: Array<{ url: string; authorization: string | null; body: any }> = []
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init)
@@ -39,7 +39,8 @@ const server = (handler: (url: string, init: RequestInit, body: any) => { status
     const reply = handler(new URL(request.url).pathname, init ?? {}, body)
     return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { "content-type": "application/json" } })
   }) as typeof globalThis.fetch
-  const layer = Session.layer({ baseUrl: "http://api.test" }).pipe(
+  const backend = persist && { getItem: (k: string) => persist.get(k) ?? null, setItem: (k: string, v: string) => void persist.set(k, v), removeItem: (k: string) => void persist.delete(k) }
+  const layer = Session.layer({ baseUrl: "http://api.test", ...(backend ? { persist: backend } : {}) }).pipe(
     Layer.provide(FetchHttpClient.layer),
     Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)),
   )
@@ -115,6 +116,32 @@ describe("Session", () => {
       const error = yield* Effect.flatMap(Session, (s) => s.signIn("forged")).pipe(Effect.provide(layer), Effect.flip)
       assert.strictEqual(error.status, 401)
       assert.strictEqual(error.serverCode, "init_data_invalid")
+    }),
+  )
+})
+
+describe("Session across a page reload", () => {
+  it.effect("resumes with the stored refresh token instead of replaying initData", () =>
+    Effect.gen(function* () {
+      const storage = new Map<string, string>()
+      let refreshes = 0
+      const handler = (path: string, _init: RequestInit, body: any) => {
+        if (path === "/api/auth/init") return { status: 200, body: initResponse(new Date(60 * 60_000).toISOString()) }
+        refreshes++
+        return { status: 200, body: { session_id: "s1", access_token: `a${refreshes}`, access_token_expires_at: new Date(60 * 60_000).toISOString(), refresh_token: `${body.refresh_token}+` } }
+      }
+      const first = server(handler, storage)
+      yield* Effect.flatMap(Session, (s) => s.signIn("init-data")).pipe(Effect.provide(first.layer))
+      // The reloaded page: a new runtime, the same initData.
+      const second = server(handler, storage)
+      const user = yield* Effect.flatMap(Session, (s) => s.signIn("init-data")).pipe(Effect.provide(second.layer))
+      assert.strictEqual(user.id, 42)
+      assert.deepStrictEqual(second.requests.map((r) => [r.url, r.body]), [["/api/auth/refresh", { session_id: "s1", refresh_token: "r1" }]])
+      assert.strictEqual(JSON.parse(storage.get("wallet:session")!).refreshToken, "r1+")
+      // Another initData (a new launch) signs in again.
+      const third = server(handler, storage)
+      yield* Effect.flatMap(Session, (s) => s.signIn("other-init-data")).pipe(Effect.provide(third.layer))
+      assert.deepStrictEqual(third.requests.map((r) => r.url), ["/api/auth/init"])
     }),
   )
 })

@@ -4,6 +4,15 @@ import { HttpApiClient } from "effect/http-api"
 import { AuthInitResponse, KernelApi, type AuthSession } from "./api/index.ts"
 import { AuthTokens, HttpError, httpErrorOf, ReauthenticationRequired, withHttpPolicy } from "./http.ts"
 
+const readPersisted = (persist: SessionOptions["persist"], initData: string): PersistedSession | undefined => {
+  try {
+    const saved = JSON.parse(persist?.getItem(PERSIST_KEY) ?? "null") as PersistedSession | null
+    return saved && saved.initData === initData ? saved : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** The signed-in user as the app keeps it (spec 1 §3 "Session user"). */
 export interface SessionUser {
   readonly id: number
@@ -74,6 +83,24 @@ interface Tokens {
   readonly expired: boolean
 }
 
+export interface SessionOptions {
+  readonly baseUrl: string
+  /**
+   * Where the session survives a page reload (sessionStorage in the app). Telegram hands a reloaded
+   * page the same initData, which the server refuses as a replay, so a reload resumes the session.
+   */
+  readonly persist?: { readonly getItem: (key: string) => string | null; readonly setItem: (key: string, value: string) => void; readonly removeItem: (key: string) => void }
+}
+
+const PERSIST_KEY = "wallet:session"
+
+interface PersistedSession {
+  readonly initData: string
+  readonly sessionId: string
+  readonly refreshToken: string
+  readonly user: SessionUser
+}
+
 export type SessionEvent = { readonly type: "expired"; readonly reason: string } | { readonly type: "refreshed" }
 
 /**
@@ -91,7 +118,7 @@ export class Session extends Context.Service<
     readonly onEvent: (listener: (event: SessionEvent) => void) => () => void
   }
 >()("wallet/Session") {
-  static readonly make = (options: { readonly baseUrl: string }) =>
+  static readonly make = (options: SessionOptions) =>
     Effect.gen(function* () {
       const base = yield* HttpClient.HttpClient
       // Auth calls carry no bearer token and never trigger the refresh loop.
@@ -112,12 +139,21 @@ export class Session extends Context.Service<
       const expire = (reason: string) =>
         Effect.gen(function* () {
           yield* Ref.set(tokens, Option.none())
+          options.persist?.removeItem(PERSIST_KEY)
           yield* cancelScheduled
           emit({ type: "expired", reason })
         })
       const cancelScheduled = Ref.getAndSet(scheduled, Option.none()).pipe(
         Effect.flatMap((fiber) => (Option.isSome(fiber) ? Fiber.interrupt(fiber.value) : Effect.void)),
       )
+      let initDataOfSession: string | undefined
+      const persist = (session: AuthSession) =>
+        Effect.gen(function* () {
+          const current = Option.getOrUndefined(yield* Ref.get(user))
+          if (!options.persist || !current || initDataOfSession === undefined) return
+          const saved: PersistedSession = { initData: initDataOfSession, sessionId: session.session_id, refreshToken: session.refresh_token, user: current }
+          options.persist.setItem(PERSIST_KEY, JSON.stringify(saved))
+        })
       const store = (session: AuthSession) =>
         Ref.set(
           tokens,
@@ -144,6 +180,7 @@ export class Session extends Context.Service<
             ),
           )
         yield* store(next)
+        yield* persist(next)
         yield* schedule
         emit({ type: "refreshed" })
       })
@@ -175,6 +212,16 @@ export class Session extends Context.Service<
       return Session.of({
         signIn: (initDataRaw) =>
           Effect.gen(function* () {
+            initDataOfSession = initDataRaw
+            const saved = readPersisted(options.persist, initDataRaw)
+            if (saved) {
+              // A reload: resume with the rotated refresh token instead of replaying initData.
+              yield* Ref.set(tokens, Option.some({ sessionId: saved.sessionId, accessToken: "", refreshToken: saved.refreshToken, expiresAtMs: 0, expired: true }))
+              yield* Ref.set(user, Option.some(saved.user))
+              const resumed = yield* Effect.result(refresh)
+              if (resumed._tag === "Success") return saved.user
+              yield* Ref.set(user, Option.none())
+            }
             // initData goes to the server unmodified (PROTOCOLS.md: `Authorization: tma <initData>`).
             const withInitData = plain.pipe(HttpClient.mapRequest(HttpClientRequest.setHeader("authorization", `tma ${initDataRaw}`)))
             const initClient = yield* HttpApiClient.make(KernelApi, { baseUrl: options.baseUrl, transformClient: () => withInitData })
@@ -182,6 +229,7 @@ export class Session extends Context.Service<
             yield* store(response)
             const signedIn = toUser(response)
             yield* Ref.set(user, Option.some(signedIn))
+            yield* persist(response)
             yield* schedule
             return signedIn
           }).pipe(Effect.provideService(HttpClient.HttpClient, base)),
@@ -199,7 +247,7 @@ export class Session extends Context.Service<
       })
     })
 
-  static readonly layer = (options: { readonly baseUrl: string }) => Layer.effect(Session, Session.make(options))
+  static readonly layer = (options: SessionOptions) => Layer.effect(Session, Session.make(options))
 
   /** AuthTokens backed by the session, for the Http service. */
   static readonly tokensLayer = Layer.effect(AuthTokens, Effect.map(Session, (s) => s.tokens))
