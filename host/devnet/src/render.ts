@@ -1,5 +1,5 @@
 // Renders @ton/core transactions and messages into tonapi JSON (Transaction, Message, Trace).
-import { type AccountStatus as CoreStatus, type Message, type Transaction, beginCell, storeMessage } from "@ton/core";
+import { type AccountStatus as CoreStatus, type Message, type Transaction, beginCell, storeMessage, storeStateInit } from "@ton/core";
 import type { AccountAddressJson, AccountStatus } from "./model.ts";
 import { cellHex, opHex, opOf, raw } from "./util.ts";
 
@@ -12,7 +12,7 @@ export const renderMessage = (m: Message, addr: (a: string) => AccountAddressJso
   const op = opOf(m.body);
   const body = m.body && (m.body.bits.length > 0 || m.body.refs.length > 0) ? { raw_body: cellHex(m.body) } : {};
   const common = { hash: messageHash(m), ...(op !== undefined ? { op_code: opHex(op) } : {}), ...body };
-  const init = m.init ? { init: { boc: cellHex(beginCell().storeRef(m.init.code ?? beginCell().endCell()).storeRef(m.init.data ?? beginCell().endCell()).endCell()), interfaces: [] } } : {};
+  const init = m.init ? { init: { boc: cellHex(beginCell().store(storeStateInit(m.init)).endCell()), interfaces: [] } } : {};
   switch (m.info.type) {
     case "internal":
       return {

@@ -1,6 +1,6 @@
 // HTTP layer: the tonapi v2 subset plus the devnet faucet, on node:http.
 import http from "node:http";
-import { Address, beginCell, type Cell, loadMessage, loadMessageRelaxed, loadOutList, type TupleItem, toNano } from "@ton/core";
+import { Address, beginCell, type Cell, loadMessage, loadMessageRelaxed, loadOutList, storeStateInit, type TupleItem, toNano } from "@ton/core";
 import { type Devnet, TON_PRICE_USD } from "./devnet.ts";
 import type { AccountEventJson } from "./model.ts";
 import { ApiError, cellHex, parseBoc, raw, tryParseAddress } from "./util.ts";
@@ -393,7 +393,7 @@ export const createServer = (devnet: Devnet): http.Server => {
     const out = (messages as Array<{ boc?: string }>).map((m) => {
       const msg = loadMessageRelaxed(boc(String(m.boc ?? "")).beginParse());
       if (msg.info.type !== "internal") throw new ApiError(400, "messages must be internal");
-      return { address: raw(msg.info.dest as Address), amount: msg.info.value.coins.toString(), ...(msg.body.bits.length || msg.body.refs.length ? { payload: cellHex(msg.body) } : {}), ...(msg.init ? { stateInit: cellHex(beginCell().storeMaybeRef(msg.init.code).storeMaybeRef(msg.init.data).endCell()) } : {}) };
+      return { address: raw(msg.info.dest as Address), amount: msg.info.value.coins.toString(), ...(msg.body.bits.length || msg.body.refs.length ? { payload: cellHex(msg.body) } : {}), ...(msg.init ? { stateInit: cellHex(beginCell().store(storeStateInit(msg.init)).endCell()) } : {}) };
     });
     const gasTon = toNano("0.05") * BigInt(out.length + 1);
     const commission = BigInt(Math.ceil((Number(gasTon) / 1e9) * TON_PRICE_USD / meta.priceUsd * 10 ** meta.decimals));

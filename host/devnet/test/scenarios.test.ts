@@ -190,7 +190,8 @@ describe("devnet scenarios", () => {
     expect(real.actions.map((a: any) => [a.type, a.TonTransfer?.amount, a.TonTransfer?.comment])).toEqual(
       em.event.actions.map((a: any) => [a.type, a.TonTransfer?.amount, a.TonTransfer?.comment]),
     );
-    expect(real.extra).toBe(em.event.extra);
+    // fees match up to storage fees, which depend on the second the block runs in
+    expect(Math.abs(real.extra - em.event.extra)).toBeLessThan(1000);
     // send-all mode is flagged in the risk
     const all = alice.createTransfer({ seqno: s + 1, secretKey: aliceKey.secretKey, sendMode: SendMode.CARRY_ALL_REMAINING_BALANCE, messages: [internal({ to: bob.address, value: 0n })] });
     const em2 = await api.post("/v2/wallet/emulate", { boc: beginCell().store(storeMessage(external({ to: alice.address, body: all }))).endCell().toBoc().toString("base64") });

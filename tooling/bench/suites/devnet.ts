@@ -30,7 +30,8 @@ const post = async (url: string, body: unknown) => {
   if (r.status !== 200) throw new Error(`${url} -> ${r.status} ${await r.text()}`);
 };
 const get = async (url: string) => {
-  const r = await fetch(url);
+  // one retry: a keep-alive socket left idle through the long fill phase may have been closed by the server
+  const r = await fetch(url).catch(() => fetch(url));
   if (r.status !== 200) throw new Error(`${url} -> ${r.status}`);
   return r.json() as Promise<{ events: Array<{ lt: number }>; next_from: number }>;
 };
