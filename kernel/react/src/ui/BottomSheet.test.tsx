@@ -179,6 +179,18 @@ describe("BottomSheet", () => {
     expect(dialog()?.dataset.state).toBe("closing");
   });
 
+  it("under prefers-reduced-motion it opens and closes without waiting", () => {
+    vi.spyOn(window, "matchMedia").mockImplementation(
+      (query: string) => ({ matches: query.includes("reduce"), media: query }) as unknown as MediaQueryList,
+    );
+    render(<Harness initiallyOpen />);
+    advance(0);
+    expect(dialog()?.dataset.state).toBe("open");
+    fireEvent.keyDown(dialog()!, { key: "Escape" });
+    advance(0);
+    expect(dialog()).toBeNull();
+  });
+
   it("locks body scroll while mounted", () => {
     render(<Harness initiallyOpen />);
     expect(document.body.style.overflow).toBe("hidden");
