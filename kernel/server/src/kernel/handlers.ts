@@ -13,7 +13,7 @@ import {
 } from "@wallet/kernel/api";
 import { ServerConfig } from "../services.ts";
 import { createSession, refreshSession } from "./sessions.ts";
-import { featureFlagsFor, saveViewSettings, viewSettingsFor } from "./settings.ts";
+import { featureFlagsFor, saveViewSettings, viewSettingsFor, viewSettingsOfUser } from "./settings.ts";
 import { findUser, markOnboarded, setLanguage, setVisitorId, toCurrentUser, upsertFromTelegram, upsertProfile } from "./users.ts";
 
 const currentUser = Effect.gen(function* () {
@@ -73,8 +73,10 @@ const ViewSettingsLive = HttpApiBuilder.group(KernelApi, "viewSettings", (handle
   handlers
     .handle("get", () =>
       Effect.gen(function* () {
-        const user = yield* currentUser;
-        return yield* Effect.orDie(viewSettingsFor(user.id, user.isCustodyAvailable));
+        const session = yield* CurrentSession;
+        const settings = yield* Effect.orDie(viewSettingsOfUser(session.userId));
+        if (settings === undefined) return yield* new Unauthorized({ code: "user_not_found", message: "The session's user no longer exists" });
+        return settings;
       }),
     )
     .handle("save", ({ payload }) =>

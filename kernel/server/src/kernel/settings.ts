@@ -37,15 +37,29 @@ export const defaultUserFlags: Omit<UserFlags, "is_custody_available"> = {
 
 export const defaultBanners: Banners = Object.fromEntries(KnownBanners.map((name) => [name, name === "display_terms_banner"]));
 
+const toViewSettings = (storedFlags: unknown, storedBanners: unknown, isCustodyAvailable: boolean): ViewSettings => {
+  const userFlags: UserFlags = { ...defaultUserFlags, ...(json(storedFlags) as Partial<UserFlags>), is_custody_available: isCustodyAvailable };
+  const banners: Banners = { ...defaultBanners, ...(json(storedBanners) as Banners) };
+  return { status: "SUCCESS", data: { userFlags, banners } };
+};
+
 export const viewSettingsFor = (userId: number, isCustodyAvailable: boolean) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient;
     const rows = yield* sql<{ user_flags: unknown; banners: unknown }>`select user_flags, banners from kernel_view_settings where user_id = ${userId}`;
+    return toViewSettings(rows[0]?.user_flags, rows[0]?.banners, isCustodyAvailable);
+  });
+
+/** The hot read path (every app start): the user's custody flag and their settings in one query. */
+export const viewSettingsOfUser = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ is_custody_available: boolean; user_flags: unknown; banners: unknown }>`
+      select u.is_custody_available, v.user_flags, v.banners
+      from kernel_users u left join kernel_view_settings v on v.user_id = u.id
+      where u.id = ${userId}`;
     const row = rows[0];
-    const stored = json(row?.user_flags) as Partial<UserFlags>;
-    const userFlags: UserFlags = { ...defaultUserFlags, ...stored, is_custody_available: isCustodyAvailable };
-    const banners: Banners = { ...defaultBanners, ...(json(row?.banners) as Banners) };
-    return { status: "SUCCESS", data: { userFlags, banners } } satisfies ViewSettings;
+    return row === undefined ? undefined : toViewSettings(row.user_flags, row.banners, row.is_custody_available === true);
   });
 
 /** Merges the changed flags into the stored ones in one statement (jsonb `||`), so concurrent saves do not lose keys. */
