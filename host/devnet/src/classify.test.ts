@@ -35,7 +35,7 @@ afterAll(async () => {
   await dn?.close();
 });
 
-describe("action classifier", () => {
+describe("action classifier", { timeout: 60_000 }, () => {
   it("faucet mint: JettonMint for the owner, notification and excess folded", () => {
     const ev = dn.listEvents(W, { limit: 1, subjectOnly: false }).events[0]!;
     expect(ev.actions.map((a) => a.type)).toEqual(["TonTransfer", "JettonMint"]);

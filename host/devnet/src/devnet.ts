@@ -429,7 +429,7 @@ export class Devnet {
     return out;
   }
 
-  private async buildRecord(bc: Blockchain, list: Array<{ tx: BlockchainTransaction; endBalance: bigint }>, extHash: string, block: string, inProgress: boolean): Promise<{ record: TraceRecord; root: TxNode }> {
+  private async buildRecord(bc: Blockchain, list: Array<{ tx: BlockchainTransaction; endBalance: bigint }>, extHash: string, block: string, inProgress: boolean, emulated = false): Promise<{ record: TraceRecord; root: TxNode }> {
     const nodes = new Map<BlockchainTransaction, TxNode>();
     const addrJson = (a: string) => this.accountAddress(a);
     for (const { tx, endBalance } of list) {
@@ -508,11 +508,11 @@ export class Devnet {
     // render transactions now that wallet flags are known
     for (const [tx, node] of nodes) Object.assign(node.json, renderTransaction(tx, node.account, node.endBalance, block, addrJson));
     const { actions } = classifyTrace(root, { ...probeCtx, accountAddress: addrJson });
-    const record = this.makeRecord(root, [...nodes.values()], actions, infos, extHash, inProgress);
+    const record = this.makeRecord(root, [...nodes.values()], actions, infos, extHash, inProgress, emulated);
     return { record, root };
   }
 
-  private makeRecord(root: TxNode, nodes: TxNode[], actions: ClassifiedAction[], infos: Map<string, AccountInfo>, extHash: string, inProgress: boolean): TraceRecord {
+  private makeRecord(root: TxNode, nodes: TxNode[], actions: ClassifiedAction[], infos: Map<string, AccountInfo>, extHash: string, inProgress: boolean, emulated: boolean): TraceRecord {
     const traceId = root.hash;
     const isScam = actions.some((a) => {
       const j = (a.json[a.json.type] as { jetton?: JettonPreviewJson } | undefined)?.jetton;
@@ -522,7 +522,7 @@ export class Devnet {
       transaction: n.json,
       interfaces: [...(infos.get(n.account)?.interfaces ?? [])],
       ...(n.children.length ? { children: n.children.map(renderTrace) } : {}),
-      emulated: inProgress,
+      emulated,
     });
     const accounts = new Set<string>();
     for (const n of nodes) accounts.add(n.account);
@@ -547,7 +547,7 @@ export class Devnet {
         progress: inProgress ? 0 : 1,
         ...(extHash ? { ext_msg_hash: extHash } : {}),
       };
-      accountEvents.push({ account: acc, lt, event, subject: mine.map((a) => a.subjects.has(acc)) });
+      accountEvents.push({ account: acc, lt, event, subject: mine.map((a) => a.subjects.has(acc)), initiator: acc === root.account });
     }
     const flows = new Map<string, { gram: bigint; fees: bigint; jettons: Map<string, bigint> }>();
     const flow = (a: string) => {
@@ -678,7 +678,7 @@ export class Devnet {
         throw e;
       }
       const msg = loadMessage(cell.beginParse());
-      const { record, root } = await this.buildRecord(this.emu, list, messageHash(msg), `(0,8000000000000000,${this.meta.blockSeqno + 1})`, false);
+      const { record, root } = await this.buildRecord(this.emu, list, messageHash(msg), `(0,8000000000000000,${this.meta.blockSeqno + 1})`, false, true);
       const rootTx = list[0]?.tx;
       const outActions = (rootTx?.outActions ?? []).flatMap((a) => (a.type === "sendMsg" ? [{ mode: a.mode, message: a.outMsg as unknown as Message }] : []));
       return { root, record, rootAccount: root.account, outActions };
@@ -881,6 +881,7 @@ export class Devnet {
     const out: AccountEventJson[] = [];
     const provisional = opts.beforeLt === undefined && !opts.asc ? [...this.provisional.values()].flat().filter((e) => e.account === account) : [];
     const filterEvent = (e: StoredAccountEvent): AccountEventJson | undefined => {
+      if (opts.initiator && !e.initiator) return undefined;
       if (opts.startDate !== undefined && e.event.timestamp < opts.startDate) return undefined;
       if (opts.endDate !== undefined && e.event.timestamp > opts.endDate) return undefined;
       if (!opts.subjectOnly) return e.event;

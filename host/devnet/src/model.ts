@@ -95,6 +95,8 @@ export interface StoredAccountEvent {
   readonly event: AccountEventJson;
   /** per action: is the account a subject of it */
   readonly subject: readonly boolean[];
+  /** the account sent the external message that started the trace */
+  readonly initiator?: boolean;
 }
 
 export interface JettonOpRecord {

@@ -234,6 +234,7 @@ export const createServer = (devnet: Devnet): http.Server => {
     return devnet.listEvents(a, {
       limit,
       subjectOnly: bool(query, "subject_only"),
+      initiator: bool(query, "initiator"),
       asc: sort === "asc",
       ...(beforeLt !== undefined ? { beforeLt } : {}),
       ...(afterLt !== undefined ? { afterLt } : {}),

@@ -29,7 +29,7 @@ afterAll(async () => {
   await dn?.close()
 })
 
-describe("kernel Chain client against the devnet", () => {
+describe("kernel Chain client against the devnet", { timeout: 60_000 }, () => {
   it("reads accounts, jettons and events with money as bigint", async () => {
     const account = await run((c) => c.getAccount(W))
     expect(account.balance).toBe(toNano("3.01")) // 3 TON plus the 0.01 TON the mint notification carries

@@ -133,7 +133,7 @@ const gaslessBoc = async () => {
   return beginCell().store(storeMessage(external({ to: alice.address, body }))).endCell().toBoc().toString("hex");
 };
 
-describe("tonapi v2 subset contract", () => {
+describe("tonapi v2 subset contract", { timeout: 60_000 }, () => {
   it("covers every path and method of the subset", () => {
     const inSpec = Object.entries(spec.paths).flatMap(([p, ops]: [string, any]) => Object.keys(ops).map((m) => `${m} ${p}`));
     expect(Object.keys(calls()).sort()).toEqual(inSpec.sort());

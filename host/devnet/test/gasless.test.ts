@@ -27,7 +27,7 @@ afterAll(async () => {
   await dn?.close();
 });
 
-describe("gasless", () => {
+describe("gasless", { timeout: 60_000 }, () => {
   it("relays a signed W5 transfer: the recipient gets the jetton, the relay the commission", async () => {
     const usdt = dn.jetton("usdt");
     const config = await api.get("/v2/gasless/config");

@@ -46,7 +46,7 @@ afterAll(async () => {
   await dn?.close();
 });
 
-describe("devnet scenarios", () => {
+describe("devnet scenarios", { timeout: 60_000 }, () => {
   it("faucet funds show up as TonTransfer, JettonMint and an NFT mint", async () => {
     const ev = await events(A);
     const types = ev.events.flatMap(actionTypes);
@@ -181,6 +181,7 @@ describe("devnet scenarios", () => {
     expect(em.risk.ton).toBe(300_000_000);
     expect(em.risk.transfer_all_remaining_balance).toBe(false);
     expect(em.trace.transaction.account.address).toBe(A);
+    expect(em.trace.emulated).toBe(true);
     expect(await seqno(A)).toBe(s);
     expect(await balance(A)).toBe(bal);
     // the real send yields the same actions
@@ -251,5 +252,8 @@ describe("devnet scenarios", () => {
     expect(page2.events[0].event_id).toBe(first.events[2].event_id);
     const all = await api.get(`/v2/accounts/${A}/events?limit=100`);
     expect(all.next_from).toBe(0);
+    // initiator=true keeps only the traces Bob's wallet started (its one transfer back to Alice)
+    const bobs = await api.get(`/v2/accounts/${B}/events?limit=100&initiator=true`);
+    expect(bobs.events.map((e: any) => e.actions.map((a: any) => a.type))).toEqual([["ContractDeploy", "TonTransfer"]]);
   });
 });
