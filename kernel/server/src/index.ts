@@ -10,3 +10,4 @@ export { runMigrations, tablePrefix, MigrationError, type Migration, type Migrat
 export { signInitData, verifyInitData } from "./kernel/initData.ts";
 export { demoUsers, type DemoUserSeed } from "./dev/demoUsers.ts";
 export { kernelModule, devModule } from "./kernel/module.ts";
+export * from "./chain/index.ts";

@@ -10,6 +10,7 @@ import { HttpRouter, HttpServer } from "effect/http";
 import { HttpApi, HttpApiBuilder, type HttpApiGroup } from "effect/http-api";
 import { SqlClient } from "effect/sql";
 import { ApiId, OpenApiPath } from "@wallet/kernel/api";
+import { ChainLive, type Chain } from "./chain/index.ts";
 import { composeServerModules } from "./compose.ts";
 import * as Db from "./db/Db.ts";
 import { runMigrations } from "./db/migrations.ts";
@@ -38,6 +39,8 @@ export interface ServerOptions {
   readonly now?: () => number;
   /** Log one line per request. */
   readonly logRequests?: boolean;
+  /** The Chain service handlers get; default: from CHAIN_API_URL / CHAIN_API_KEY (the devnet locally). */
+  readonly chain?: Layer.Layer<Chain>;
 }
 
 export interface RunningServer {
@@ -67,7 +70,7 @@ export const makeServerLayer = (options: ServerOptions) => {
   const groups = modules.flatMap((module) => module.groups) as unknown as [HttpApiGroup.Constraint, ...Array<HttpApiGroup.Constraint>];
   const api = HttpApi.make(ApiId).add(...groups);
 
-  const Base = Layer.mergeAll(Db.layer(options.database), Layer.succeed(ServerConfig, config));
+  const Base = Layer.mergeAll(Db.layer(options.database), Layer.succeed(ServerConfig, config), options.chain ?? ChainLive);
 
   const Boot = Layer.effectDiscard(
     Effect.gen(function* () {

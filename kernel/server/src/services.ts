@@ -3,6 +3,7 @@
  */
 import { Context, type Redacted } from "effect";
 import type { SqlClient } from "effect/sql";
+import type { Chain } from "./chain/index.ts";
 
 export interface ServerConfigShape {
   /** The bot token initData is signed with. Never logged. */
@@ -29,4 +30,4 @@ export const defaultTtls = {
 } as const;
 
 /** What a server module's handlers may require. */
-export type ServerServices = SqlClient.SqlClient | ServerConfig;
+export type ServerServices = SqlClient.SqlClient | ServerConfig | Chain;
