@@ -1,10 +1,12 @@
 /**
  * Which server modules to compose: the region file (`host/regions/<id>.ts`, default export
  * `{ id, plugins: { [pluginId]: { enabled, config? } } }`) names the enabled plugins; each may ship
- * a server module at `@wallet/plugin-<id>/server` (default export or `serverPlugin`, built with
- * `defineServerPlugin`). A plugin without one is client-only and contributes nothing here.
+ * a server module as its package's `./server` export (`@wallet/plugin-<id>/server`: default export
+ * or `serverPlugin`, built with `defineServerPlugin`). A plugin without one is client-only and
+ * contributes nothing here. Plugins are found in the workspace (`plugins/<id>`), so host/server
+ * needs no dependency per plugin.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerPlugin } from "@wallet/kernel-server";
@@ -29,25 +31,32 @@ export const enabledPluginsOfRegion = async (region: string): Promise<ReadonlyAr
     .map(([id]) => id);
 };
 
-const isMissingModule = (error: unknown, specifier: string): boolean => {
-  const code = (error as { code?: string }).code;
-  const message = error instanceof Error ? error.message : "";
-  return (code === "ERR_MODULE_NOT_FOUND" || code === "ERR_PACKAGE_PATH_NOT_EXPORTED") && message.includes(specifier.split("/server")[0]!);
+type ExportTarget = string | { readonly import?: string; readonly default?: string } | undefined;
+
+/** The file a plugin package exports as `./server`, or undefined for a client-only plugin. */
+const serverEntryOf = (pluginId: string): string | undefined => {
+  const packageFile = join(repoRoot, "plugins", pluginId, "package.json");
+  if (!existsSync(packageFile)) {
+    throw new Error(`plugin "${pluginId}" is enabled but plugins/${pluginId}/package.json does not exist`);
+  }
+  const manifest = JSON.parse(readFileSync(packageFile, "utf8")) as { exports?: Record<string, ExportTarget> };
+  const target = manifest.exports?.["./server"];
+  const file = typeof target === "string" ? target : (target?.import ?? target?.default);
+  return file === undefined ? undefined : join(repoRoot, "plugins", pluginId, file);
 };
 
-/** Loads the server modules of the given plugins; plugins without one are skipped. */
+/**
+ * Loads the server modules of the given plugins from the workspace (`plugins/<id>`, its package's
+ * `./server` export); plugins without one are client-only and skipped.
+ */
 export const loadServerPlugins = async (pluginIds: ReadonlyArray<string>): Promise<ReadonlyArray<ServerPlugin>> => {
   const loaded: Array<ServerPlugin> = [];
   for (const id of pluginIds) {
-    const specifier = `@wallet/plugin-${id}/server`;
-    let module: { default?: ServerPlugin; serverPlugin?: ServerPlugin };
-    try {
-      module = (await import(specifier)) as typeof module;
-    } catch (error) {
-      if (isMissingModule(error, specifier)) continue;
-      throw error;
-    }
+    const entry = serverEntryOf(id);
+    if (entry === undefined) continue;
+    const module = (await import(pathToFileURL(entry).href)) as { default?: ServerPlugin; serverPlugin?: ServerPlugin };
     const plugin = module.default ?? module.serverPlugin;
+    const specifier = `@wallet/plugin-${id}/server`;
     if (plugin === undefined) throw new Error(`${specifier} must export its defineServerPlugin(...) as default or serverPlugin`);
     if (plugin.id !== id) throw new Error(`${specifier} declares id "${plugin.id}", expected "${id}"`);
     loaded.push(plugin);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPostgres, type TestPostgres } from "@wallet/kernel-server/testing";
-import { repoRoot } from "../src/plugins.ts";
+import { enabledPluginsOfRegion, loadServerPlugins, repoRoot } from "../src/plugins.ts";
 import { startServer } from "../src/index.ts";
 
 interface Process {
@@ -88,6 +88,15 @@ describe.each(["pglite", "postgres"] as const)("the server process on %s", (kind
 });
 
 describe("the server process configuration", () => {
+  it("reads the enabled plugins of a region file and loads only server modules that exist", async () => {
+    const enabled = await enabledPluginsOfRegion("default");
+    expect(enabled).toContain("settings");
+    expect(await enabledPluginsOfRegion("no-such-region")).toBeUndefined();
+    expect(await loadServerPlugins(["settings"])).toEqual([]);
+    await expect(loadServerPlugins(["not-a-plugin"])).rejects.toThrow("plugins/not-a-plugin/package.json does not exist");
+    await expect(enabledPluginsOfRegion("../etc")).rejects.toThrow("not a valid file name");
+  });
+
   it("refuses to start outside dev without BOT_TOKEN", async () => {
     await expect(startServer({ port: 0, dataDir: "memory", dev: false })).rejects.toThrow("BOT_TOKEN is required");
   });
