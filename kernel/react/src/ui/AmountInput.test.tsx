@@ -5,7 +5,7 @@ import { AmountInput, type AmountInputProps } from "./AmountInput.tsx";
 
 afterEach(cleanup);
 
-function Controlled(props: Partial<AmountInputProps> & { spy?: (v: string) => void }) {
+function Controlled({ spy, ...props }: Partial<AmountInputProps> & { spy?: (v: string) => void }) {
   const [value, setValue] = useState(props.value ?? "");
   return (
     <AmountInput
@@ -14,7 +14,7 @@ function Controlled(props: Partial<AmountInputProps> & { spy?: (v: string) => vo
       {...props}
       value={value}
       onChange={(v) => {
-        props.spy?.(v);
+        spy?.(v);
         setValue(v);
       }}
     />

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Avatar, initialsOf } from "./Avatar.tsx";
+import { Banner } from "./Badge.tsx";
 import { Button } from "./Button.tsx";
 import { IconButton } from "./IconButton.tsx";
 import { Placeholder } from "./Placeholder.tsx";
@@ -85,5 +86,20 @@ describe("Avatar", () => {
     cleanup();
     render(<Avatar name="Ton Keeper" alt="Ton Keeper" />);
     expect(screen.getByRole("img", { name: "Ton Keeper" })).toBeTruthy();
+  });
+});
+
+describe("Banner", () => {
+  it("warnings are announced; the close button is labelled and calls onClose", () => {
+    const onClose = vi.fn();
+    render(<Banner tone="warning" title="TON space is unavailable" description="We are fixing it" closeLabel="Hide" onClose={onClose} />);
+    expect(screen.getByRole("alert").textContent).toContain("TON space is unavailable");
+    fireEvent.click(screen.getByRole("button", { name: "Hide" }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+  it("info banners are not alerts and have no close button without a label", () => {
+    render(<Banner title="Verify your identity" onClose={() => {}} />);
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.queryByRole("button")).toBeNull();
   });
 });

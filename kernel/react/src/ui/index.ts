@@ -69,6 +69,8 @@ export { Spinner } from "./Spinner.tsx";
 export type { SpinnerProps, SpinnerSize } from "./Spinner.tsx";
 export { Placeholder } from "./Placeholder.tsx";
 export type { PlaceholderProps } from "./Placeholder.tsx";
+export { Badge, Banner } from "./Badge.tsx";
+export type { BadgeProps, BannerProps } from "./Badge.tsx";
 export { Switch } from "./Switch.tsx";
 export type { SwitchProps } from "./Switch.tsx";
 export { SegmentedControl } from "./SegmentedControl.tsx";

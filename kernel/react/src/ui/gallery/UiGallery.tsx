@@ -3,6 +3,7 @@
 // Texts here are demo content, not product copy.
 import { useState } from "react";
 import { Avatar } from "../Avatar.tsx";
+import { Badge, Banner } from "../Badge.tsx";
 import { BottomSheet } from "../BottomSheet.tsx";
 import { Button } from "../Button.tsx";
 import { Cell } from "../Cell.tsx";
@@ -59,9 +60,10 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
             { value: "ton", label: "TON" },
           ]}
         />
+        <Banner tone="warning" title="TON space is temporarily unavailable" description="Your funds are safe. We are working on it." closeLabel="Hide" onClose={() => {}} />
         <Section header="Assets" footer="Rates update every minute.">
           <Cell before={<Avatar name="Toncoin" colorSeed={1} />} title="Toncoin" subtitle="$3.12 · +2.4%" after="12.5 TON" afterSubtitle="$39.00" chevron onClick={() => {}} />
-          <Cell before={<Avatar name="Tether USD" colorSeed={5} />} title="Tether" subtitle="$1.00" after="250 USDT" afterSubtitle="$250.00" chevron onClick={() => {}} />
+          <Cell before={<Avatar name="Tether USD" colorSeed={5} />} title={<>Tether <Badge>NEW</Badge></>} subtitle="$1.00" after="250 USDT" afterSubtitle="$250.00" chevron onClick={() => {}} />
           <Cell before={<Avatar name="Bitcoin" colorSeed={2} />} title="Bitcoin" subtitle="Temporarily unavailable" after="0 BTC" onClick={() => {}} disabled />
         </Section>
         <Section header="Loading">
