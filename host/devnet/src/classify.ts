@@ -223,7 +223,7 @@ export const classifyTrace = (root: TxNode, ctx: ClassifyContext): ClassifyResul
           },
           { name: "Jetton Transfer", description: `Transferring ${describeAmount(t.amount, jetton.decimals, jetton.symbol)}`, value: describeAmount(t.amount, jetton.decimals, jetton.symbol), accounts: [sender, ...(recipient ? [recipient] : []), master] },
           base,
-          [n.account, ...(recipientsWallet ? [recipientsWallet] : []), master],
+          [n.account, ...(recipientsWallet ? [recipientsWallet] : [])], // the master has no transaction in a transfer
           [sender, ...(recipient ? [recipient] : [])],
           [],
           status === "ok" ? [{ owner: sender, master, amount: -t.amount }, ...(recipient ? [{ owner: recipient, master, amount: t.amount }] : [])] : [],

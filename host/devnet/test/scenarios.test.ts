@@ -200,6 +200,28 @@ describe("devnet scenarios", { timeout: 60_000 }, () => {
     expect(await balance(A)).toBeGreaterThan(0n);
   });
 
+  it("emulate risk counts jettons and NFTs leaving the wallet", async () => {
+    const usdt = dn.jetton("usdt");
+    const bobJw = (await api.get(`/v2/accounts/${B}/jettons/${usdt}`)).wallet_address.address;
+    const item = (await api.get(`/v2/accounts/${B}/nfts`)).nft_items[0].address;
+    const nftBody = beginCell().storeUint(0x5fcc3d14, 32).storeUint(2, 64).storeAddress(alice.address).storeAddress(bob.address).storeMaybeRef(null).storeCoins(0n).storeBit(false).endCell();
+    const transfer = bob.createTransfer({
+      seqno: await seqno(B),
+      secretKey: bobKey.secretKey,
+      messages: [
+        internal({ to: Address.parse(bobJw), value: toNano("0.1"), body: jettonTransferBody(5_000_000n, alice.address, bob.address, "back") }),
+        internal({ to: Address.parse(item), value: toNano("0.1"), body: nftBody }),
+      ],
+    });
+    const boc = beginCell().store(storeMessage(external({ to: bob.address, body: transfer }))).endCell().toBoc().toString("base64");
+    const em = await api.post("/v2/wallet/emulate", { boc });
+    expect(em.risk.gram).toBe(200_000_000);
+    expect(em.risk.jettons.map((j: any) => [j.quantity, j.jetton.symbol])).toEqual([["5000000", "USD₮"]]);
+    expect(em.risk.nfts.map((n: any) => n.address)).toEqual([item]);
+    expect(actionTypes(em.event)).toEqual(["JettonTransfer", "NftItemTransfer"]);
+    expect((await api.get(`/v2/nfts/${item}`)).owner.address).toBe(B);
+  });
+
   it("rejects a duplicate BoC within a minute with 400", async () => {
     const transfer = alice.createTransfer({ seqno: await seqno(A), secretKey: aliceKey.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: bob.address, value: toNano("0.01"), bounce: false })] });
     const boc = beginCell().store(storeMessage(external({ to: alice.address, body: transfer }))).endCell().toBoc().toString("base64");
