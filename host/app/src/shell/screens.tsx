@@ -86,7 +86,7 @@ export function OnboardingScreen() {
   const last = step === ONBOARDING_STEPS - 1
   const next = async () => {
     kernel.telegram.haptic({ type: "impact", style: "light" })
-    if (!last) return setStep(step + 1)
+    if (!last) return setStep((current) => Math.min(current + 1, ONBOARDING_STEPS - 1))
     setSaving(true)
     await runEffect(
       kernel,

@@ -1,0 +1,175 @@
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import type { Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+
+let stack: Stack
+beforeAll(async () => {
+  stack = await startStack()
+  mkdirSync(screenshotDir, { recursive: true })
+})
+afterAll(async () => {
+  await stack?.close()
+})
+
+const shot = (launched: LaunchedApp, name: string) => launched.page.screenshot({ path: join(screenshotDir, `${name}.png`) })
+const text = (launched: LaunchedApp) => launched.app().locator("body").innerText()
+
+describe("startup routing", () => {
+  it("an existing user lands on wallet main with the tab bar", async () => {
+    const app = await launch(stack, { user: "balances" })
+    await app.waitForPath("/main")
+    await app.app().getByText("Total balance").waitFor()
+    expect(await app.app().getByRole("navigation").count()).toBeGreaterThan(0)
+    expect(await app.telegram<boolean>("t.backButtonVisible")).toBe(false)
+    await shot(app, "main-light")
+    await app.page.close()
+  })
+
+  it("a new user lands on onboarding and finishes it on main", async () => {
+    const app = await launch(stack, { user: "new" })
+    await app.waitForPath("/wallet-onboarding")
+    await app.app().getByText("Your crypto in Telegram").waitFor()
+    expect(await app.telegram<{ text: string; is_visible: boolean }>("t.mainButton")).toMatchObject({ text: "Next", is_visible: true })
+    await shot(app, "onboarding")
+    for (const title of ["Send to friends", "Stay in control"]) {
+      await app.telegram("t.pressMain()")
+      await app.app().getByText(title).waitFor()
+    }
+    await app.telegram("t.pressMain()")
+    await app.waitForPath("/main")
+    // The button leaves with the onboarding screen, just after the URL changes.
+    await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === false)
+    await app.page.close()
+  })
+
+  it("a user in a restricted region sees the restricted page", async () => {
+    const app = await launch(stack, { user: "restricted" })
+    await app.waitForPath("/unsupported_region")
+    expect(await text(app)).toContain("Not available in your region")
+    await shot(app, "unsupported-region")
+    await app.page.close()
+  })
+
+  it("a user without custody stays in the TON space", async () => {
+    const app = await launch(stack, { user: "no_custody" })
+    await app.waitForPath("/scw")
+    expect(await text(app)).toContain("TON Space")
+    await shot(app, "scw")
+    await app.page.close()
+  })
+
+  it("a blocked user gets the unavailable page", async () => {
+    const app = await launch(stack, { user: "blocked" })
+    await app.waitForPath("/unavailable")
+    expect(await text(app)).toContain("Wallet unavailable")
+    await shot(app, "unavailable")
+    await app.page.close()
+  })
+
+  it("a forged initData shows the error screen", async () => {
+    const app = await launch(stack, { user: "balances", tamper: "signature" })
+    await app.waitForPath("/error")
+    expect(await app.path()).toBe("/error?code=init_failed")
+    expect(await text(app)).toContain("Something went wrong")
+    await shot(app, "error-init-failed")
+    await app.page.close()
+  })
+})
+
+describe("deep links", () => {
+  it("a claimed start param opens its screen, in Russian when asked", async () => {
+    const app = await launch(stack, { user: "balances", startParam: "settings_language", language: "ru" })
+    await app.waitForPath("/settings/language")
+    await app.app().getByRole("heading", { name: "Язык" }).waitFor()
+    await shot(app, "settings-language-ru")
+    await app.page.close()
+  })
+
+  it("an unclaimed start param goes to main", async () => {
+    const app = await launch(stack, { user: "balances", startParam: "p2pCreateOffer" })
+    await app.waitForPath("/main")
+    await app.page.close()
+  })
+})
+
+describe("navigation", () => {
+  it("drops an invalid search param instead of failing: /settings?tab=bogus shows the crypto tab", async () => {
+    const app = await launch(stack, { user: "balances" })
+    await app.waitForPath("/main")
+    await app.app().evaluate(() => {
+      window.history.pushState({}, "", "/settings?tab=bogus")
+      window.dispatchEvent(new PopStateEvent("popstate"))
+    })
+    await app.waitForPath("/settings")
+    const selected = app.app().getByRole("tab", { selected: true })
+    await selected.waitFor()
+    expect(await selected.innerText()).toBe("Crypto Wallet")
+    expect(await text(app)).not.toContain("Something went wrong")
+    await shot(app, "settings")
+    await app.page.close()
+  })
+
+  it("the back button returns to the previous screen, and to main when there is no history", async () => {
+    const app = await launch(stack, { user: "balances" })
+    await app.waitForPath("/main")
+    await app.app().getByRole("button", { name: "Settings" }).click()
+    await app.waitForPath("/settings")
+    await app.page.waitForFunction(() => window.fakeTelegram?.backButtonVisible === true)
+    await app.app().getByRole("button", { name: "Language" }).click()
+    await app.waitForPath("/settings/language")
+    await app.app().getByRole("radio", { name: "English" }).waitFor()
+    await app.telegram("t.pressBack()")
+    await app.waitForPath("/settings")
+    await app.telegram("t.pressBack()")
+    await app.waitForPath("/main")
+    await app.page.waitForFunction(() => window.fakeTelegram?.backButtonVisible === false)
+    await app.page.close()
+
+    const linked = await launch(stack, { user: "balances", startParam: "settings_language" })
+    await linked.waitForPath("/settings/language")
+    await linked.page.waitForFunction(() => window.fakeTelegram?.backButtonVisible === true)
+    await linked.telegram("t.pressBack()")
+    await linked.waitForPath("/main")
+    await linked.page.close()
+  })
+
+  it("Telegram's settings button opens settings and toggles back", async () => {
+    const app = await launch(stack, { user: "balances" })
+    await app.waitForPath("/main")
+    await app.page.waitForFunction(() => window.fakeTelegram?.settingsButtonVisible === true)
+    await app.telegram("t.pressSettings()")
+    await app.waitForPath("/settings")
+    await app.telegram("t.pressSettings()")
+    await app.waitForPath("/main")
+    await app.page.close()
+  })
+})
+
+describe("snackbars and themes", () => {
+  it("a snackbar hides after 6000 ms and is gone 300 ms later (fake clock)", async () => {
+    const app = await launch(stack, { user: "balances", startParam: "settings_language", before: (page: Page) => page.clock.install() })
+    await app.waitForPath("/settings/language")
+    await app.app().getByRole("radio", { name: "Русский" }).click()
+    const snackbar = app.app().getByText("Язык изменён")
+    await snackbar.waitFor()
+    await app.page.clock.runFor(5900)
+    expect(await snackbar.isVisible()).toBe(true)
+    await app.page.clock.runFor(100 + 300 + 50)
+    await snackbar.waitFor({ state: "detached" })
+    await app.page.close()
+  })
+
+  it("follows Telegram's theme: light to dark", async () => {
+    const app = await launch(stack, { user: "balances" })
+    await app.waitForPath("/main")
+    const scheme = () => app.app().evaluate(() => document.documentElement.dataset.colorScheme)
+    expect(await scheme()).toBe("light")
+    await app.telegram("t.setTheme('dark')")
+    await app.app().waitForFunction(() => document.documentElement.dataset.colorScheme === "dark")
+    expect(await app.app().evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--tg-theme-bg-color").trim())).toBe("#17212b")
+    await shot(app, "main-dark")
+    await app.page.close()
+  })
+})

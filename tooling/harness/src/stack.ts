@@ -1,0 +1,125 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core"
+import { build, preview, type PreviewServer } from "vite"
+import { startServer, type HostServer } from "@wallet/host-server"
+import type { ThemeName } from "./themes.ts"
+
+/**
+ * The browser-test stack: the real API server (dev mode, in-memory PGlite), the built mini-app served
+ * by Vite preview with /api proxied to it, and Debian's Chromium driven by playwright-core.
+ */
+export const repoRoot = join(import.meta.dirname, "..", "..", "..")
+const appRoot = join(repoRoot, "host", "app")
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+]
+
+export interface Stack {
+  readonly server: HostServer
+  readonly appUrl: string
+  readonly context: BrowserContext
+  close(): Promise<void>
+}
+
+export async function startStack(options: { readonly accessTokenTtlSeconds?: number } = {}): Promise<Stack> {
+  if (!existsSync(join(appRoot, "dist", "index.html"))) await build({ root: appRoot, configFile: join(appRoot, "vite.config.ts"), logLevel: "warn" })
+  const server = await startServer({ port: 0, dev: true, dataDir: "memory", ...options })
+  let app: PreviewServer | undefined
+  try {
+    app = await preview({
+      root: appRoot,
+      configFile: join(appRoot, "vite.config.ts"),
+      logLevel: "warn",
+      preview: { port: 0, strictPort: false, host: "127.0.0.1", proxy: { "/api": server.url } },
+    })
+    const appUrl = app.resolvedUrls?.local[0]?.replace(/\/$/, "")
+    if (!appUrl) throw new Error("vite preview did not report a URL")
+    const profile = mkdtempSync(join(tmpdir(), "wallet-e2e-"))
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 900, height: 860 } })
+    const previewServer = app
+    return {
+      server,
+      appUrl,
+      context,
+      close: async () => {
+        await context.close()
+        rmSync(profile, { recursive: true, force: true })
+        await previewServer.close()
+        await server.close()
+      },
+    }
+  } catch (error) {
+    await app?.close()
+    await server.close()
+    throw error
+  }
+}
+
+export interface LaunchOptions {
+  readonly user: "new" | "balances" | "restricted" | "no_custody" | "blocked"
+  readonly platform?: "ios" | "android"
+  readonly theme?: ThemeName
+  readonly language?: "en" | "ru"
+  readonly startParam?: string
+  readonly tamper?: "signature" | "expired"
+  /** Runs before the launch page loads (e.g. installing a fake clock). */
+  readonly before?: (page: Page) => Promise<void>
+}
+
+export interface LaunchedApp {
+  readonly page: Page
+  /** The mini-app's frame inside the fake Telegram client. */
+  readonly app: () => Frame
+  readonly path: () => Promise<string>
+  /** Waits until the mini-app shows `pathname`. */
+  readonly waitForPath: (pathname: string) => Promise<void>
+  readonly telegram: <T>(fn: string) => Promise<T>
+}
+
+/** Opens the dev launch page for a demo user and waits for the mini-app inside the fake client. */
+export async function launch(stack: Stack, options: LaunchOptions): Promise<LaunchedApp> {
+  const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
+  const user = users.find((u) => u.kind === options.user)
+  if (!user) throw new Error(`no demo user of kind ${options.user}`)
+  const page = await stack.context.newPage()
+  await options.before?.(page)
+  const query = new URLSearchParams({
+    autostart: "1",
+    user: String(user.id),
+    platform: options.platform ?? "ios",
+    theme: options.theme ?? "light",
+    lang: options.language ?? "en",
+    ...(options.startParam ? { startParam: options.startParam } : {}),
+    ...(options.tamper ? { tamper: options.tamper } : {}),
+  })
+  await page.goto(`${stack.appUrl}/launch.html?${query}`)
+  await page.waitForFunction(() => window.fakeTelegram?.ready === true, undefined, { timeout: 30_000 })
+  const app = () => {
+    const frame = page.frames().find((f) => f !== page.mainFrame())
+    if (!frame) throw new Error("the mini-app frame is missing")
+    return frame
+  }
+  const path = () => app().evaluate(() => window.location.pathname + window.location.search)
+  return {
+    page,
+    app,
+    path,
+    waitForPath: async (pathname) => {
+      await app().waitForFunction((p) => window.location.pathname === p, pathname, { timeout: 20_000 })
+    },
+    telegram: <T,>(fn: string) => page.evaluate(`(() => { const t = window.fakeTelegram; return (${fn}) })()`) as Promise<T>,
+  }
+}
+
+/** Screenshots go here for people to look at (not committed). */
+export const screenshotDir = join(repoRoot, "tooling", "e2e", "screenshots")
