@@ -23,7 +23,7 @@ const initResponse = (expiresAt: string, refreshToken = "r1") => ({
   subdivision_status: null,
   permissions: {
     canBuy: true, canExchange: true, canRaffle: true, canReceive: true, canUseP2p: true,
-    canUseWpayAsPayer: true, canWithdrawInner: true, canWithdrawOuter: true, accessToSavingSettings: true,
+    canUseWpayAsPayer: true, canWithdrawInner: true, canWithdrawOuter: true, accessToSavingSettings: true, accessToSetUserCurrency: true,
   },
   is_custody_available: true,
   created_at: "2026-11-22T00:00:00.000Z",

@@ -24,6 +24,8 @@ export const Permissions = Schema.Struct({
   canWithdrawOuter: Schema.Boolean,
   /** Saving view settings on the server requires it; otherwise changes stay local. */
   accessToSavingSettings: Schema.Boolean,
+  /** Spec 1 §3 access flag: choosing the default fiat currency (gates /settings/default-currency). */
+  accessToSetUserCurrency: Schema.Boolean,
 });
 export type Permissions = typeof Permissions.Type;
 

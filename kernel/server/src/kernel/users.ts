@@ -45,6 +45,7 @@ export const defaultPermissions: Permissions = {
   canWithdrawInner: true,
   canWithdrawOuter: true,
   accessToSavingSettings: true,
+  accessToSetUserCurrency: true,
 };
 
 const json = (value: unknown): Record<string, unknown> => {
