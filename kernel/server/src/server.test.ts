@@ -274,6 +274,20 @@ describe.each(testDatabases)("API server on %s", (kind) => {
       expect(launch.body.issues[0].path).toEqual(["payload", "platform"]);
     });
 
+    it("answers 400 for bodies that are not objects and for wrong nested types; 413 for an oversized body", async () => {
+      const session = await signIn();
+      const auth = bearer(session.access_token);
+      for (const rawBody of ["null", "[]", '"text"', "42", ""]) {
+        const reply = await call(url, "POST", "/api/view-settings", { authorization: auth, rawBody });
+        expect(reply.status, `body ${JSON.stringify(rawBody)}`).toBe(400);
+      }
+      const nested = await call(url, "PUT", "/api/users/me", { authorization: auth, body: { utmTags: { source: 5 } } });
+      expect(nested.status).toBe(400);
+      expect(nested.body.issues[0].path).toEqual(["payload", "utmTags", "source"]);
+      const huge = await call(url, "POST", "/api/visitor-id", { authorization: auth, body: { value: "x".repeat(2 * 1024 * 1024) } });
+      expect(huge.status).toBe(413);
+    });
+
     it("checks the session before the body", async () => {
       const reply = await call(url, "POST", "/api/view-settings", { body: { changedUserFlags: { display_scw: "yes" } } });
       expect(reply.status).toBe(401);

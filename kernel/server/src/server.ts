@@ -5,8 +5,8 @@
  */
 import { createServer } from "node:http";
 import { NodeHttpServer } from "@effect/platform-node";
-import { Context, Effect, Exit, Layer, Redacted, Schedule, Scope } from "effect";
-import { HttpRouter, HttpServer } from "effect/http";
+import { ByteSize, Context, Effect, Exit, Layer, Redacted, Schedule, Scope } from "effect";
+import { HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http";
 import { HttpApi, HttpApiBuilder, type HttpApiGroup } from "effect/http-api";
 import { SqlClient } from "effect/sql";
 import { ApiId, OpenApiPath } from "@wallet/kernel/api";
@@ -39,6 +39,8 @@ export interface ServerOptions {
   readonly now?: () => number;
   /** Log one line per request. */
   readonly logRequests?: boolean;
+  /** Request bodies above this answer 413 (default 1 MiB). */
+  readonly maxBodyBytes?: number;
   /** The Chain service handlers get; default: from CHAIN_API_URL / CHAIN_API_KEY (the devnet locally). */
   readonly chain?: Layer.Layer<Chain>;
 }
@@ -51,6 +53,7 @@ export interface RunningServer {
 }
 
 const HOUSEKEEPING_INTERVAL = "10 minutes";
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export const makeConfig = (options: ServerOptions): ServerConfigShape => ({
   botToken: Redacted.make(options.botToken),
@@ -70,7 +73,13 @@ export const makeServerLayer = (options: ServerOptions) => {
   const groups = modules.flatMap((module) => module.groups) as unknown as [HttpApiGroup.Constraint, ...Array<HttpApiGroup.Constraint>];
   const api = HttpApi.make(ApiId).add(...groups);
 
-  const Base = Layer.mergeAll(Db.layer(options.database), Layer.succeed(ServerConfig, config), options.chain ?? ChainLive);
+  const Base = Layer.mergeAll(
+    Db.layer(options.database),
+    Layer.succeed(ServerConfig, config),
+    options.chain ?? ChainLive,
+    // Unbounded by default in effect/http: cap what a request may make us buffer.
+    Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)),
+  );
 
   const Boot = Layer.effectDiscard(
     Effect.gen(function* () {
