@@ -112,7 +112,7 @@ async function boot() {
   const language = preferences.languageCode ?? languageFromCode(telegram.launchParams.languageCode)
   await runtime.runPromise(services.i18n.changeLanguage(language))
   document.documentElement.lang = language
-  services.i18n.instance.on("languageChanged", (lng) => (document.documentElement.lang = lng))
+  services.i18n.subscribe(() => (document.documentElement.lang = services.i18n.language()))
   await runtime.runPromise(services.i18n.loadNamespace(screens.SHELL))
 
   let user: SessionUser | undefined

@@ -41,3 +41,18 @@ describe("I18n", () => {
     assert.deepStrictEqual(["ru", "en-US", "uk", undefined, "RU"].map(languageFromCode), ["ru", "en", "en", "en", "ru"])
   })
 })
+
+describe("I18n lookups", () => {
+  it.effect("resolves dotted and array paths, shows the key when missing, and notifies subscribers", () =>
+    Effect.gen(function* () {
+      const i18n = yield* I18n
+      let notified = 0
+      i18n.subscribe(() => notified++)
+      yield* i18n.loadNamespace("shell")
+      assert.strictEqual(i18n.t("shell:steps.1.title"), "Second")
+      assert.strictEqual(i18n.t("shell:missing.key"), "missing.key")
+      assert.strictEqual(i18n.t("shell:count", { n: 3 }), "3 items, {{other}} stays")
+      assert.isAbove(notified, 0)
+    }).pipe(Effect.provide(I18n.layerTest("en", { shell: { en: { steps: [{ title: "First" }, { title: "Second" }], count: "{{n}} items, {{other}} stays" } } }))),
+  )
+})

@@ -1,4 +1,3 @@
-import i18next, { type i18n as I18next } from "i18next"
 import { Context, Effect, Layer } from "effect"
 import type { I18nBundle, Language, Lazy } from "./manifest.ts"
 
@@ -15,19 +14,37 @@ export const languageFromCode = (code: string | undefined): Language => {
 
 export type NamespaceBundles = Readonly<Record<Language, Lazy<{ readonly default: I18nBundle }>>>
 
+type Bundle = Readonly<Record<string, unknown>>
+
+/** Looks a dotted key up in a bundle ("onboarding.steps.0.title"). */
+const lookup = (bundle: Bundle | undefined, key: string): string | undefined => {
+  let node: unknown = bundle
+  for (const part of key.split(".")) {
+    if (node === null || typeof node !== "object") return undefined
+    node = (node as Record<string, unknown>)[part]
+  }
+  return typeof node === "string" ? node : undefined
+}
+
+/** `{{name}}` placeholders, as the bundles write them. */
+const interpolate = (text: string, values: Record<string, unknown> | undefined) =>
+  values ? text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => (name in values ? String(values[name]) : match)) : text
+
 /**
- * Translations: one i18next namespace per plugin, loaded on demand; Russian falls back to English
- * key by key, and a language pack that fails to load falls back to the default language.
+ * Translations: one namespace per plugin, loaded on demand; Russian falls back to English key by
+ * key, and a language pack that fails to load falls back to the default language. Keys are
+ * `namespace:dotted.path`; values interpolate `{{name}}`. A missing key shows the key itself.
  */
 export class I18n extends Context.Service<
   I18n,
   {
-    readonly instance: I18next
     readonly language: () => Language
     readonly changeLanguage: (language: Language) => Effect.Effect<void>
     /** Loads a namespace for the current language (and English, the fallback). */
     readonly loadNamespace: (namespace: string) => Effect.Effect<void>
     readonly t: (key: string, options?: Record<string, unknown>) => string
+    /** Called after a language change or a newly loaded bundle; returns the unsubscribe function. */
+    readonly subscribe: (listener: () => void) => () => void
   }
 >()("wallet/I18n") {
   static readonly make = (options: {
@@ -35,58 +52,53 @@ export class I18n extends Context.Service<
     readonly namespaces: ReadonlyMap<string, { readonly bundles: NamespaceBundles }>
     readonly onProblem?: (message: string, cause?: unknown) => void
   }) =>
-    Effect.gen(function* () {
-      const instance = i18next.createInstance()
-      yield* Effect.promise(() =>
-        instance.init({
-          lng: options.language,
-          fallbackLng: DEFAULT_LANGUAGE,
-          supportedLngs: [...LANGUAGES],
-          ns: [],
-          resources: {},
-          interpolation: { escapeValue: false },
-          returnNull: false,
-        }),
-      )
-      const loaded = new Set<string>()
-      const loadBundle = (namespace: string, language: Language) =>
+    Effect.sync(() => {
+      let language = options.language
+      const bundles = new Map<string, Bundle>()
+      const listeners = new Set<() => void>()
+      const notify = () => listeners.forEach((listener) => listener())
+
+      const loadBundle = (namespace: string, lang: Language) =>
         Effect.gen(function* () {
-          const id = `${language}/${namespace}`
-          if (loaded.has(id)) return true
-          const bundles = options.namespaces.get(namespace)?.bundles
-          if (!bundles) {
-            options.onProblem?.(`unknown i18n namespace '${namespace}'`)
-            return false
-          }
-          const bundle = yield* Effect.tryPromise(() => bundles[language]()).pipe(
+          const id = `${lang}/${namespace}`
+          if (bundles.has(id)) return
+          const source = options.namespaces.get(namespace)?.bundles
+          if (!source) return options.onProblem?.(`unknown i18n namespace '${namespace}'`)
+          const bundle = yield* Effect.tryPromise(() => source[lang]()).pipe(
             Effect.map((m) => m.default),
-            Effect.catch((cause) => Effect.sync(() => {
-              options.onProblem?.(`language pack ${id} failed to load`, cause)
-              return undefined
-            })),
+            Effect.catch((cause) => Effect.sync(() => options.onProblem?.(`language pack ${id} failed to load`, cause))),
           )
-          if (!bundle) return false
-          instance.addResourceBundle(language, namespace, bundle, true, true)
-          loaded.add(id)
-          return true
+          if (!bundle) return
+          bundles.set(id, bundle)
+          notify()
         })
       const loadNamespace = (namespace: string) =>
         Effect.gen(function* () {
-          const language = instance.language as Language
           yield* loadBundle(namespace, DEFAULT_LANGUAGE)
           if (language !== DEFAULT_LANGUAGE) yield* loadBundle(namespace, language)
         })
+      const t = (key: string, values?: Record<string, unknown>) => {
+        const split = key.indexOf(":")
+        const namespace = split >= 0 ? key.slice(0, split) : ""
+        const path = split >= 0 ? key.slice(split + 1) : key
+        const text = lookup(bundles.get(`${language}/${namespace}`), path) ?? lookup(bundles.get(`${DEFAULT_LANGUAGE}/${namespace}`), path)
+        return text === undefined ? path : interpolate(text, values)
+      }
       return I18n.of({
-        instance,
-        language: () => instance.language as Language,
-        changeLanguage: (language) =>
+        language: () => language,
+        changeLanguage: (next) =>
           Effect.gen(function* () {
-            const namespaces = [...new Set([...loaded].map((id) => id.split("/")[1]!))]
-            yield* Effect.promise(() => instance.changeLanguage(language))
-            for (const namespace of namespaces) yield* loadNamespace(namespace)
+            const used = [...new Set([...bundles.keys()].map((id) => id.split("/")[1]!))]
+            language = next
+            for (const namespace of used) yield* loadNamespace(namespace)
+            notify()
           }),
         loadNamespace,
-        t: (key, opts) => String(instance.t(key, opts as never)),
+        t,
+        subscribe: (listener) => {
+          listeners.add(listener)
+          return () => void listeners.delete(listener)
+        },
       })
     })
 

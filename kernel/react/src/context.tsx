@@ -34,15 +34,7 @@ export function useKernel(): Kernel {
 export function useT(namespace: string) {
   const { i18n } = useKernel()
   const [, rerender] = useReducer((n: number) => n + 1, 0)
-  useEffect(() => {
-    const instance = i18n.instance
-    instance.on("languageChanged", rerender)
-    instance.store.on("added", rerender)
-    return () => {
-      instance.off("languageChanged", rerender)
-      instance.store.off("added", rerender)
-    }
-  }, [i18n])
+  useEffect(() => i18n.subscribe(rerender), [i18n])
   return (key: string, options?: Record<string, unknown>) => i18n.t(`${namespace}:${key}`, options)
 }
 
