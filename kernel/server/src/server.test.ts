@@ -392,12 +392,16 @@ describe.each(testDatabases)("API server on %s", (kind) => {
         const flags = yield* client.featureFlags.get();
         const settings = yield* client.viewSettings.save({ payload: { changedUserFlags: { send_onboarding_finished: true } } });
         const failure = yield* Effect.flip(client.users.me());
-        return { flags, settings, failure };
+        const created = yield* client.users.upsertMe({ payload: { utmTags: { source: "client" } } });
+        const updated = yield* client.users.upsertMe({ payload: {} });
+        return { flags, settings, failure, created, updated };
       }).pipe(
         Effect.provide(FetchHttpClient.layer),
         Effect.provideService(FetchHttpClient.RequestInit, { headers: { authorization: bearer(session.access_token) } }),
       );
-      const { flags, settings, failure } = await Effect.runPromise(program);
+      const { flags, settings, failure, created, updated } = await Effect.runPromise(program);
+      expect(created).toMatchObject({ created: true, user: { utm_tags: { source: "client" } } });
+      expect(updated.created).toBe(false);
       expect(flags.is_p2p_enabled).toBe(true);
       expect(settings.data.userFlags.send_onboarding_finished).toBe(true);
       expect(failure).toMatchObject({ _tag: "NotFound", code: "user_not_found" });
