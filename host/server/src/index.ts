@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { startServer as startKernelServer, type Db, type RunningServer, type ServerPlugin } from "@wallet/kernel-server";
-import { enabledPluginsOfRegion, loadServerPlugins, repoRoot } from "./plugins.ts";
+import { enabledPluginEntriesOfRegion, loadServerPlugins, repoRoot } from "./plugins.ts";
 
 /** The dev bot token: not a secret, only ever used with WALLET_DEV=1. */
 export const DEV_BOT_TOKEN = "7000000001:DEV-wallet-bot-token-not-a-secret";
@@ -55,7 +55,9 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
     : options.dataDir === "memory"
       ? { kind: "pglite" }
       : { kind: "pglite", dataDir: options.dataDir ?? defaultDataDir };
-  const pluginIds = options.enabledPlugins ?? (await enabledPluginsOfRegion(region)) ?? [];
+  const entries = options.enabledPlugins?.map((id) => ({ id, config: undefined })) ?? (await enabledPluginEntriesOfRegion(region)) ?? [];
+  const pluginIds = entries.map((entry) => entry.id);
+  const pluginConfig = Object.fromEntries(entries.map((entry) => [entry.id, entry.config]));
   const plugins = [...(await loadServerPlugins(pluginIds)), ...(options.plugins ?? [])];
   const server = await startKernelServer({
     port: options.port ?? DEFAULT_PORT,
@@ -66,6 +68,7 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
     region,
     dev,
     plugins,
+    pluginConfig,
     ...(options.accessTokenTtlSeconds !== undefined ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
     ...(options.refreshTokenTtlSeconds !== undefined ? { refreshTokenTtlSeconds: options.refreshTokenTtlSeconds } : {}),
     ...(options.initDataMaxAgeSeconds !== undefined ? { initDataMaxAgeSeconds: options.initDataMaxAgeSeconds } : {}),

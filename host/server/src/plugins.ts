@@ -18,8 +18,17 @@ interface RegionFile {
   readonly plugins: Readonly<Record<string, { readonly enabled: boolean; readonly config?: object }>>;
 }
 
+export interface EnabledPlugin {
+  readonly id: string;
+  readonly config: object | undefined;
+}
+
 /** The enabled plugin ids of a region, or undefined when there is no region file yet. */
-export const enabledPluginsOfRegion = async (region: string): Promise<ReadonlyArray<string> | undefined> => {
+export const enabledPluginsOfRegion = async (region: string): Promise<ReadonlyArray<string> | undefined> =>
+  (await enabledPluginEntriesOfRegion(region))?.map((entry) => entry.id);
+
+/** The enabled plugins of a region with their config, or undefined when there is no region file. */
+export const enabledPluginEntriesOfRegion = async (region: string): Promise<ReadonlyArray<EnabledPlugin> | undefined> => {
   if (!/^[a-z0-9-]+$/.test(region)) throw new Error(`region id "${region}" is not a valid file name`);
   const file = join(repoRoot, "host", "regions", `${region}.ts`);
   if (!existsSync(file)) return undefined;
@@ -28,7 +37,7 @@ export const enabledPluginsOfRegion = async (region: string): Promise<ReadonlyAr
   if (config === undefined || typeof config.plugins !== "object") throw new Error(`${file} must default-export { id, plugins }`);
   return Object.entries(config.plugins)
     .filter(([, entry]) => entry.enabled)
-    .map(([id]) => id);
+    .map(([id, entry]) => ({ id, config: entry.config }));
 };
 
 type ExportTarget = string | { readonly import?: string; readonly default?: string } | undefined;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPostgres, type TestPostgres } from "@wallet/kernel-server/testing";
-import { enabledPluginsOfRegion, loadServerPlugins, repoRoot } from "../src/plugins.ts";
+import { enabledPluginEntriesOfRegion, enabledPluginsOfRegion, loadServerPlugins, repoRoot } from "../src/plugins.ts";
 import { startServer } from "../src/index.ts";
 
 interface Process {
@@ -92,6 +92,8 @@ describe("the server process configuration", () => {
     const enabled = await enabledPluginsOfRegion("default");
     expect(enabled).toContain("settings");
     expect(await enabledPluginsOfRegion("no-such-region")).toBeUndefined();
+    const eu = await enabledPluginEntriesOfRegion("eu");
+    expect(eu?.find((entry) => entry.id === "settings")?.config).toMatchObject({ fiatCurrencies: expect.arrayContaining(["EUR"]) });
     expect(await loadServerPlugins(["settings"])).toEqual([]);
     await expect(loadServerPlugins(["not-a-plugin"])).rejects.toThrow("plugins/not-a-plugin/package.json does not exist");
     await expect(enabledPluginsOfRegion("../etc")).rejects.toThrow("not a valid file name");

@@ -32,6 +32,8 @@ export interface ServerOptions {
   readonly dev?: boolean;
   /** Server modules of the plugins the region enables. */
   readonly plugins?: ReadonlyArray<ServerPlugin>;
+  /** The region's config per plugin id, readable by handlers as `ServerConfig.pluginConfig`. */
+  readonly pluginConfig?: Readonly<Record<string, object | undefined>>;
   readonly accessTokenTtlSeconds?: number;
   readonly refreshTokenTtlSeconds?: number;
   readonly initDataMaxAgeSeconds?: number;
@@ -64,6 +66,7 @@ export const makeConfig = (options: ServerOptions): ServerConfigShape => ({
   refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? defaultTtls.refreshTokenTtlSeconds,
   initDataMaxAgeSeconds: options.initDataMaxAgeSeconds ?? defaultTtls.initDataMaxAgeSeconds,
   now: options.now ?? Date.now,
+  pluginConfig: options.pluginConfig ?? {},
 });
 
 /** The whole server as one layer; building it migrates, seeds (dev) and starts listening. */

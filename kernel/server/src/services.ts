@@ -18,6 +18,8 @@ export interface ServerConfigShape {
   readonly initDataMaxAgeSeconds: number;
   /** Wall clock in ms; injectable so tests can move time. */
   readonly now: () => number;
+  /** The region's config per enabled plugin (`host/regions/<id>.ts` plugins[id].config). */
+  readonly pluginConfig: Readonly<Record<string, object | undefined>>;
 }
 
 export class ServerConfig extends Context.Service<ServerConfig, ServerConfigShape>()("wallet/server/ServerConfig") {}

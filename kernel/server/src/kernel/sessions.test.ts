@@ -32,6 +32,7 @@ describe.each(testDatabases)("sessions and users in SQL on %s", (kind) => {
       refreshTokenTtlSeconds: 30 * 24 * 3600,
       initDataMaxAgeSeconds: 3600,
       now: () => clock.now,
+      pluginConfig: {},
     });
     runtime = ManagedRuntime.make(Layer.mergeAll(Db.layer(database.options), config));
     await run(runMigrations([{ id: "kernel", migrations: kernelMigrations }]));
