@@ -13,7 +13,7 @@ export const DemoUserKind = Schema.Literals(["new", "balances", "restricted", "n
 export type DemoUserKind = typeof DemoUserKind.Type;
 
 export const DemoUser = Schema.Struct({
-  id: Schema.Number,
+  id: Schema.Int,
   kind: DemoUserKind,
   name: Schema.String,
   description: Schema.String,
@@ -26,7 +26,7 @@ export const Theme = Schema.Literals(["light", "dark"]);
 export type Theme = typeof Theme.Type;
 
 export const LaunchRequest = Schema.Struct({
-  userId: Schema.Number.check(Schema.isInt()),
+  userId: Schema.Int,
   platform: Platform,
   theme: Theme,
   language: LanguageCode,
