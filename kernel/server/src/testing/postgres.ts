@@ -80,7 +80,8 @@ export const startTestPostgres = async (): Promise<TestPostgres> => {
         "or set TEST_DATABASE_URL to a server the tests may create databases on",
     );
   }
-  const dir = mkdtempSync(join(tmpdir(), "wallet-pg-"));
+  // The postgres user must reach the directory: a root-only TMPDIR (e.g. under /root) would not do.
+  const dir = mkdtempSync(join(isRoot && existsSync("/tmp") ? "/tmp" : tmpdir(), "wallet-pg-"));
   if (isRoot) {
     const { uid, gid } = postgresUid();
     chownSync(dir, uid, gid);
