@@ -106,14 +106,21 @@ export const startTestPostgres = async (): Promise<TestPostgres> => {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+  let stopped = false;
+  const stopNow = () => {
+    if (stopped) return;
+    stopped = true;
+    process.off("exit", stopNow);
+    try {
+      run(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  // A test run that dies before its afterAll must not leave a cluster behind.
+  process.once("exit", stopNow);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop: async () => {
-      try {
-        run(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+    stop: async () => stopNow(),
   };
 };
