@@ -192,6 +192,23 @@ describe.each(testDatabases)("API server on %s", (kind) => {
       }
     });
 
+    // These two change the database behind the server's back, which only PostgreSQL allows.
+    it.runIf(kind === "postgres")("answers user_not_found for a session whose user is gone, 403 once the user is blocked", async () => {
+      if (database.options.kind !== "postgres") throw new Error("unreachable");
+      const gone = telegramUser();
+      const goneSession = await signIn(gone);
+      await SQL(database.options.url, `delete from kernel_users where id = ${gone.id}`);
+      const missing = await call(url, "GET", "/api/feature-flags", { authorization: bearer(goneSession.access_token) });
+      expect(missing.status).toBe(401);
+      expect(missing.body.code).toBe("user_not_found");
+      const blocked = telegramUser();
+      const blockedSession = await signIn(blocked);
+      await SQL(database.options.url, `update kernel_users set is_blocked = true where id = ${blocked.id}`);
+      const refused = await call(url, "GET", "/api/view-settings", { authorization: bearer(blockedSession.access_token) });
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe("content_unavailable");
+    });
+
     it("rotates the refresh token; the new tokens work", async () => {
       const session = await signIn();
       const refreshed = await call(url, "POST", "/api/auth/refresh", {
