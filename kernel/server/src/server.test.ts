@@ -8,7 +8,6 @@ import { signInitData } from "./kernel/initData.ts";
 import { startServer, type RunningServer } from "./server.ts";
 import { startTestDatabase, testDatabases, type TestDatabase } from "./testing/databases.ts";
 import { bearer, call, tma } from "./testing/http.ts";
-import { SQL } from "./testing/sqlOnce.ts";
 
 const BOT_TOKEN = "1111111111:test-bot-token";
 const ACCESS_TTL = 15 * 60;
@@ -192,18 +191,16 @@ describe.each(testDatabases)("API server on %s", (kind) => {
       }
     });
 
-    // These two change the database behind the server's back, which only PostgreSQL allows.
-    it.runIf(kind === "postgres")("answers user_not_found for a session whose user is gone, 403 once the user is blocked", async () => {
-      if (database.options.kind !== "postgres") throw new Error("unreachable");
+    it("answers user_not_found for a session whose user is gone, 403 once the user is blocked", async () => {
       const gone = telegramUser();
       const goneSession = await signIn(gone);
-      await SQL(database.options.url, `delete from kernel_users where id = ${gone.id}`);
+      await server.sql("delete from kernel_users where id = $1", [gone.id]);
       const missing = await call(url, "GET", "/api/feature-flags", { authorization: bearer(goneSession.access_token) });
       expect(missing.status).toBe(401);
       expect(missing.body.code).toBe("user_not_found");
       const blocked = telegramUser();
       const blockedSession = await signIn(blocked);
-      await SQL(database.options.url, `update kernel_users set is_blocked = true where id = ${blocked.id}`);
+      await server.sql("update kernel_users set is_blocked = true where id = $1", [blocked.id]);
       const refused = await call(url, "GET", "/api/view-settings", { authorization: bearer(blockedSession.access_token) });
       expect(refused.status).toBe(403);
       expect(refused.body.code).toBe("content_unavailable");
@@ -348,12 +345,10 @@ describe.each(testDatabases)("API server on %s", (kind) => {
       expect(reply.body.data.userFlags.is_custody_available).toBe(false);
     });
 
-    // PGlite lives inside the server process, so only PostgreSQL lets the test change a permission.
-    it.runIf(kind === "postgres")("refuses to save view settings without accessToSavingSettings", async () => {
+    it("refuses to save view settings without accessToSavingSettings", async () => {
       const user = telegramUser();
       const session = await signIn(user);
-      if (database.options.kind !== "postgres") throw new Error("unreachable");
-      await SQL(database.options.url, `update kernel_users set permissions = '{"accessToSavingSettings": false}' where id = ${user.id}`);
+      await server.sql(`update kernel_users set permissions = '{"accessToSavingSettings": false}' where id = $1`, [user.id]);
       const reply = await call(url, "POST", "/api/view-settings", { authorization: bearer(session.access_token), body: { changedBanners: { x: true } } });
       expect(reply.status).toBe(403);
       expect(reply.body).toMatchObject({ code: "permission_denied", permission: "accessToSavingSettings" });

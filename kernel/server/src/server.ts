@@ -51,6 +51,8 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly modules: ReadonlyArray<string>;
+  /** Runs SQL on the server's own database connection (tests and tooling; PGlite has no other way in). */
+  sql(statement: string, params?: ReadonlyArray<unknown>): Promise<ReadonlyArray<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
@@ -120,7 +122,10 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     const address = Context.get(context, HttpServer.HttpServer).address;
     if (address._tag === "UnixPathAddress") throw new Error("expected a TCP address");
     const host = options.host === undefined || options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
-    return { url: `http://${host}:${address.port}`, port: address.port, modules, close };
+    const client = Context.get(context, SqlClient.SqlClient);
+    const sql = (statement: string, params: ReadonlyArray<unknown> = []) =>
+      Effect.runPromise(client.unsafe<Record<string, unknown>>(statement, params as Array<unknown>));
+    return { url: `http://${host}:${address.port}`, port: address.port, modules, sql, close };
   } catch (error) {
     await close();
     throw error;
