@@ -8,7 +8,6 @@ import {
   FeatureFlags,
   Http,
   I18n,
-  KernelClient,
   languageFromCode,
   PreferencesStore,
   readLaunchParams,
@@ -26,8 +25,8 @@ import {
   type StartupFailure,
 } from "@wallet/kernel"
 import { buildRouter, KernelProvider, type Kernel, type ShellRoute } from "@wallet/kernel-react"
-import { FetchHttpClient } from "effect/http"
 import { installedPlugins, regionById } from "@wallet/regions"
+import { FeatureFlags as FeatureFlagsSchema } from "@wallet/kernel/api-schema"
 import { RootLayout } from "./shell/RootLayout.tsx"
 import * as screens from "./shell/screens.tsx"
 import { startupTarget } from "./startup.ts"
@@ -61,9 +60,8 @@ const applyTheme = (theme: Readonly<Record<string, string>>) => {
 
 function buildLayer(composition: Composition, telegram: Telegram["Service"]) {
   const baseUrl = window.location.origin
-  const session = Session.layer({ baseUrl, persist: window.sessionStorage }).pipe(Layer.provide(FetchHttpClient.layer))
+  const session = Session.layer({ baseUrl, persist: window.sessionStorage })
   const http = Http.layer().pipe(Layer.provide(Session.tokensLayer), Layer.provide(session))
-  const client = KernelClient.layer(baseUrl).pipe(Layer.provide(http), Layer.provide(FetchHttpClient.layer))
   const i18n = I18n.layer({
     language: "en",
     namespaces: new Map<string, { readonly bundles: NamespaceBundles }>([
@@ -79,7 +77,6 @@ function buildLayer(composition: Composition, telegram: Telegram["Service"]) {
     i18n,
     session,
     http,
-    client,
   )
 }
 
@@ -107,7 +104,7 @@ async function boot() {
   telegram.expandUntilExpanded()
 
   const runtime = ManagedRuntime.make(buildLayer(composition, telegram))
-  const services = await runtime.runPromise(Effect.all({ i18n: I18n, session: Session, flags: FeatureFlags, storage: Storage, client: KernelClient }))
+  const services = await runtime.runPromise(Effect.all({ i18n: I18n, session: Session, flags: FeatureFlags, storage: Storage, http: Http }))
   const preferences = await runtime.runPromise(services.storage.load(PreferencesStore))
   const language = preferences.languageCode ?? languageFromCode(telegram.launchParams.languageCode)
   await runtime.runPromise(services.i18n.changeLanguage(language))
@@ -122,7 +119,7 @@ async function boot() {
     const signedIn = await runtime.runPromise(Effect.result(services.session.signIn(initData)))
     if (signedIn._tag === "Success") {
       user = signedIn.success
-      const flags = await runtime.runPromise(Effect.result(Effect.flatMap(KernelClient, (c) => c.featureFlags.get())))
+      const flags = await runtime.runPromise(Effect.result(services.http.json(FeatureFlagsSchema, `${window.location.origin}/api/feature-flags`)))
       if (flags._tag === "Success") await runtime.runPromise(services.flags.applyServerFlags(flags.success))
     } else {
       failure = startupFailure(signedIn.failure, "auth")
@@ -141,8 +138,10 @@ async function boot() {
     if (choice === "close") telegram.close()
   })
 
+  let api: ReturnType<Kernel["api"]> | undefined
   const kernel: Kernel = {
     composition,
+    api: () => (api ??= import("@wallet/kernel/client").then((m) => runtime.runPromise(m.makeKernelClient(window.location.origin)))),
     runtime,
     telegram,
     i18n: services.i18n,

@@ -1,4 +1,5 @@
-import { Exit, Schema, SemVer, SemVerRange } from "effect"
+import { Exit, Schema } from "effect"
+import { parseRange, parseVersion, satisfies } from "./semver.ts"
 import {
   BUILTIN_PARENTS,
   KERNEL_VERSION,
@@ -128,15 +129,13 @@ export function composePlugins(options: {
   const enabledIds = new Set(Object.entries(region.plugins).filter(([, e]) => e.enabled).map(([id]) => id))
 
   // 2. Kernel range and dependencies; order dependencies first.
-  const kernelSemVer = SemVer.parse(kernelVersion)
-  if (kernelSemVer._tag === "Failure") throw new CompositionError("kernel-range", `Kernel version '${kernelVersion}' is not semver`)
+  if (!parseVersion(kernelVersion)) throw new CompositionError("kernel-range", `Kernel version '${kernelVersion}' is not semver`)
   for (const id of enabledIds) {
     const plugin = byId.get(id)!
-    const range = SemVerRange.parse(plugin.kernel)
-    if (range._tag === "Failure") {
+    if (!parseRange(plugin.kernel)) {
       throw new CompositionError("kernel-range", `Plugin '${id}' declares an invalid kernel range '${plugin.kernel}'`)
     }
-    if (!SemVerRange.matches(range.success, kernelSemVer.success)) {
+    if (!satisfies(kernelVersion, plugin.kernel)) {
       throw new CompositionError("kernel-range", `Plugin '${id}' requires kernel ${plugin.kernel}, but this kernel is ${kernelVersion}`)
     }
     for (const dep of plugin.dependsOn ?? []) {

@@ -1,11 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Option, Ref } from "effect"
+import { Effect, Fiber, Layer, Option, Ref, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import {
   AuthTokens,
   Http,
   HttpError,
-  httpErrorOf,
   httpRetryDelayMs,
   httpStatusClass,
   ReauthenticationRequired,
@@ -41,12 +40,7 @@ const tokens = (state: { token: string; refreshes: number; expired: number; reau
     reauthenticate: (reason) => Effect.sync(() => void state.reauth.push(reason)),
   })
 
-const get = (url: string) =>
-  Effect.gen(function* () {
-    const http = yield* Http
-    const response = yield* http.get(url)
-    return yield* response.json
-  }).pipe(Effect.mapError(httpErrorOf))
+const get = (url: string) => Effect.flatMap(Http, (http) => http.json(Schema.Unknown, url))
 
 const run = (replies: Reply[], state = { token: "token-1", refreshes: 0, expired: 0, reauth: [] as string[] }) => {
   const scripted = scriptedFetch(replies)
@@ -150,6 +144,26 @@ describe("Http policy", () => {
       assert.deepStrictEqual(state.reauth, ["failed to refresh token"])
     }),
   )
+
+  it.effect("decodes with the schema: a body of the wrong shape is ERR_BAD_RESPONSE", () =>
+    Effect.gen(function* () {
+      const { layer } = run([{ status: 200, body: { balance: "12" } }, { status: 200, body: { balance: 12 } }])
+      const Balance = Schema.Struct({ balance: Schema.Number })
+      const call = Effect.flatMap(Http, (http) => http.json(Balance, "http://api.test/balance"))
+      const error = yield* call.pipe(Effect.provide(layer), Effect.flip)
+      assert.strictEqual(error.code, "ERR_BAD_RESPONSE")
+    }),
+  )
+
+  it("as a fetch function, answers with the final response after the policy ran", async () => {
+    const { fetch, calls } = scriptedFetch([{ status: 503 }, { status: 404, body: { code: "not_found" } }])
+    const state = { token: "token-1", refreshes: 0, expired: 0, reauth: [] as string[] }
+    const http = await Effect.runPromise(Effect.provide(Effect.map(Http, (h) => h), Http.layerTest(fetch).pipe(Layer.provide(tokens(state)))))
+    const response = await http.fetch("http://api.test/missing")
+    assert.strictEqual(response.status, 404)
+    assert.deepStrictEqual(await response.json(), { code: "not_found" })
+    assert.strictEqual(calls.length, 2)
+  })
 
   it.effect("times out a hanging request and retries it as a timeout", () =>
     Effect.gen(function* () {

@@ -1,5 +1,4 @@
-import { Context, Data, Duration, Effect, Layer, Option } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientError, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { Context, Data, Duration, Effect, Layer, Option, Schema } from "effect"
 
 /** Spec 1 §8: default retry is 2 times on statuses 429, 500, 503, 504 or timeouts. */
 export const HTTP_RETRY_STATUSES: ReadonlyArray<number> = [429, 500, 503, 504]
@@ -36,7 +35,7 @@ export class HttpError extends Data.TaggedError("HttpError")<{
 /** A 401 survived the refresh: the user must authenticate again. */
 export class ReauthenticationRequired extends Data.TaggedError("ReauthenticationRequired")<{ readonly reason: string }> {}
 
-/** What the Http policy needs from the session (implemented by the kernel's Auth client service). */
+/** What the Http policy needs from the session (implemented by the kernel's Session service). */
 export class AuthTokens extends Context.Service<
   AuthTokens,
   {
@@ -55,124 +54,136 @@ export class AuthTokens extends Context.Service<
   })
 }
 
-const readBody = (response: HttpClientResponse.HttpClientResponse) =>
-  response.json.pipe(
-    Effect.map(Option.some),
-    Effect.catch(() => Effect.succeed(Option.none<unknown>())),
-  )
-
-const isAbort = (error: HttpClientError.HttpClientError) => {
-  const cause = "cause" in error.reason ? error.reason.cause : undefined
-  return cause instanceof Error && (cause.name === "AbortError" || /abort/i.test(cause.message))
+/** The no-session tokens as a value (auth calls themselves carry no bearer token). */
+export const noAuthTokens: AuthTokens["Service"] = {
+  accessToken: Effect.succeed(Option.none()),
+  markExpired: Effect.void,
+  refresh: Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" })),
+  reauthenticate: () => Effect.void,
 }
-
-/** Maps a transport or decoding failure of effect/http to the spec's error classes. */
-export const toHttpError = (error: unknown): HttpError => {
-  if (error instanceof HttpError) return error
-  if (HttpClientError.isHttpClientError(error)) {
-    switch (error.reason._tag) {
-      case "TransportError":
-        return isAbort(error)
-          ? new HttpError({ code: "ECONNABORTED", message: "Request aborted" })
-          : new HttpError({ code: "ERR_NETWORK", message: "Network Error" })
-      case "DecodeError":
-      case "EmptyBodyError":
-        return new HttpError({ code: "ERR_BAD_RESPONSE", message: "Bad response", status: error.response?.status })
-      default: {
-        const status = error.response?.status
-        return new HttpError({ code: "UNKNOWN", message: `Unknown Error: ${status ?? "none"}`, status, statusClass: status ? httpStatusClass(status) : undefined })
-      }
-    }
-  }
-  return new HttpError({ code: "UNKNOWN", message: `Unknown Error: ${String(error)}` })
-}
-
-const statusError = (status: number, body: Option.Option<unknown>) =>
-  new HttpError({ code: "UNKNOWN", message: `Unknown Error: ${status}`, status, statusClass: httpStatusClass(status), body: Option.getOrUndefined(body) })
-
-const isRetryable = (error: HttpError) =>
-  error.timedOut === true || (error.status !== undefined && HTTP_RETRY_STATUSES.includes(error.status))
 
 export interface HttpPolicyOptions {
   readonly timeoutMs?: number
 }
 
+export interface JsonRequest {
+  readonly method?: string
+  readonly headers?: Readonly<Record<string, string>>
+  /** Sent as JSON. */
+  readonly body?: unknown
+}
+
+export interface HttpShape {
+  /** Sends a request under the policy; a non-2xx answer fails with its status and error body. */
+  readonly execute: (request: Request) => Effect.Effect<Response, HttpError>
+  /** A JSON call decoded with `schema` (a body that does not match is ERR_BAD_RESPONSE). */
+  readonly json: <A>(schema: Schema.Codec<A, any, never, never>, url: string, init?: JsonRequest) => Effect.Effect<A, HttpError>
+  /**
+   * The policy as a `fetch` function, for adapters such as effect's HttpApiClient: retries and the
+   * 401 refresh happen inside; the final answer is returned as a Response whatever its status.
+   */
+  readonly fetch: typeof globalThis.fetch
+}
+
+const isAbort = (cause: unknown) => cause instanceof Error && (cause.name === "AbortError" || /abort/i.test(cause.message))
+
+const readBody = (response: Response) =>
+  Effect.tryPromise(() => response.json() as Promise<unknown>).pipe(
+    Effect.map(Option.some),
+    Effect.catch(() => Effect.succeed(Option.none<unknown>())),
+  )
+
+const isRetryable = (error: HttpError) => error.timedOut === true || (error.status !== undefined && HTTP_RETRY_STATUSES.includes(error.status))
+
 /**
- * The spec's HTTP policy as an effect/http client transformer: bearer token, timeout, the retry
- * schedule, non-2xx as `HttpError`, and on a 401 mark-expired + refresh + one retry; a second 401
- * forces re-authentication. Aborts are never retried.
+ * The spec's HTTP policy over `fetch`: bearer token, timeout, the retry schedule, non-2xx as
+ * `HttpError`, and on a 401 mark-expired + refresh + one retry; a second 401 forces
+ * re-authentication. Aborts are never retried.
  */
-export const withHttpPolicy =
-  (auth: AuthTokens["Service"], options: HttpPolicyOptions = {}) =>
-  (client: HttpClient.HttpClient): HttpClient.HttpClient => {
-    const timeout = Duration.millis(options.timeoutMs ?? HTTP_DEFAULT_TIMEOUT_MS)
-    const once = (request: HttpClientRequest.HttpClientRequest) =>
-      Effect.gen(function* () {
-        const token = yield* auth.accessToken
-        const authorised = Option.isSome(token) ? HttpClientRequest.bearerToken(request, token.value) : request
-        const response = yield* client.execute(authorised).pipe(
-          Effect.timeoutOrElse({
-            duration: timeout,
-            orElse: () => Effect.fail(new HttpError({ code: "ECONNABORTED", message: `Request timed out after ${Duration.toMillis(timeout)} ms`, timedOut: true })),
-          }),
-          Effect.mapError(toHttpError),
-        )
-        if (response.status >= 300) return yield* Effect.fail(statusError(response.status, yield* readBody(response)))
-        return response
-      })
-    const withRetries = (request: HttpClientRequest.HttpClientRequest, retry: number): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpError> =>
-      once(request).pipe(
-        Effect.catch((error: HttpError) =>
-          retry < HTTP_MAX_RETRIES && isRetryable(error)
-            ? Effect.sleep(Duration.millis(httpRetryDelayMs(retry + 1))).pipe(Effect.andThen(withRetries(request, retry + 1)))
-            : Effect.fail(error),
-        ),
-      )
-    return HttpClient.make((request) =>
-      withRetries(request, 0).pipe(
-        Effect.catch((error: HttpError) => {
-          if (error.status !== 401) return Effect.fail(error)
-          return auth.markExpired.pipe(
-            Effect.andThen(auth.refresh),
-            Effect.andThen(withRetries(request, 0)),
-            Effect.catch((second: HttpError | ReauthenticationRequired) =>
-              second._tag === "ReauthenticationRequired" || second.status === 401
-                ? auth.reauthenticate(second._tag === "ReauthenticationRequired" ? second.reason : "second 401").pipe(Effect.andThen(Effect.fail(error)))
-                : Effect.fail(second),
-            ),
-          )
+export const makeHttp = (auth: AuthTokens["Service"], fetch: typeof globalThis.fetch, options: HttpPolicyOptions = {}): HttpShape => {
+  const timeoutMs = options.timeoutMs ?? HTTP_DEFAULT_TIMEOUT_MS
+  const once = (request: Request) =>
+    Effect.gen(function* () {
+      const token = yield* auth.accessToken
+      const headers = new Headers(request.headers)
+      if (Option.isSome(token)) headers.set("authorization", `Bearer ${token.value}`)
+      const attempt = new Request(request.clone(), { headers })
+      const response = yield* Effect.tryPromise({
+        try: (signal) => fetch(new Request(attempt, { signal })),
+        catch: (cause) =>
+          isAbort(cause) ? new HttpError({ code: "ECONNABORTED", message: "Request aborted" }) : new HttpError({ code: "ERR_NETWORK", message: "Network Error" }),
+      }).pipe(
+        Effect.timeoutOrElse({
+          duration: Duration.millis(timeoutMs),
+          orElse: () => Effect.fail(new HttpError({ code: "ECONNABORTED", message: `Request timed out after ${timeoutMs} ms`, timedOut: true })),
         }),
-        Effect.mapError((e) => new HttpClientError.HttpClientError({ reason: new HttpClientError.TransportError({ request, cause: e, description: e.message }) })),
+      )
+      if (response.status >= 300) {
+        const body = yield* readBody(response)
+        return yield* Effect.fail(
+          new HttpError({ code: "UNKNOWN", message: `Unknown Error: ${response.status}`, status: response.status, statusClass: httpStatusClass(response.status), body: Option.getOrUndefined(body) }),
+        )
+      }
+      return response
+    })
+  const withRetries = (request: Request, retry: number): Effect.Effect<Response, HttpError> =>
+    once(request).pipe(
+      Effect.catch((error: HttpError) =>
+        retry < HTTP_MAX_RETRIES && isRetryable(error)
+          ? Effect.sleep(Duration.millis(httpRetryDelayMs(retry + 1))).pipe(Effect.andThen(withRetries(request, retry + 1)))
+          : Effect.fail(error),
       ),
     )
+  const execute = (request: Request): Effect.Effect<Response, HttpError> =>
+    withRetries(request, 0).pipe(
+      Effect.catch((error: HttpError) => {
+        if (error.status !== 401) return Effect.fail(error)
+        return auth.markExpired.pipe(
+          Effect.andThen(auth.refresh),
+          Effect.andThen(withRetries(request, 0)),
+          Effect.catch((second: HttpError | ReauthenticationRequired) =>
+            second._tag === "ReauthenticationRequired" || second.status === 401
+              ? auth.reauthenticate(second._tag === "ReauthenticationRequired" ? second.reason : "second 401").pipe(Effect.andThen(Effect.fail(error)))
+              : Effect.fail(second),
+          ),
+        )
+      }),
+    )
+  return {
+    execute,
+    json: (schema, url, init = {}) =>
+      Effect.gen(function* () {
+        const headers: Record<string, string> = { accept: "application/json", ...init.headers }
+        if (init.body !== undefined) headers["content-type"] = "application/json"
+        const request = new Request(url, { method: init.method ?? "GET", headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) })
+        const response = yield* execute(request)
+        const body = yield* Effect.tryPromise({
+          try: () => response.json() as Promise<unknown>,
+          catch: () => new HttpError({ code: "ERR_BAD_RESPONSE", message: "Bad response", status: response.status }),
+        })
+        return yield* Schema.decodeUnknownEffect(schema)(body).pipe(
+          Effect.mapError(() => new HttpError({ code: "ERR_BAD_RESPONSE", message: "Bad response", status: response.status, body })),
+        )
+      }),
+    fetch: (input, init) =>
+      Effect.runPromise(
+        execute(new Request(input, init)).pipe(
+          Effect.catch((error: HttpError) =>
+            error.status !== undefined
+              ? Effect.succeed(new Response(JSON.stringify(error.body ?? null), { status: error.status, headers: { "content-type": "application/json" } }))
+              : Effect.fail(error),
+          ),
+        ),
+      ),
   }
-
-/** Recovers the spec's HttpError from what a policy client failed with. */
-export const httpErrorOf = (error: unknown): HttpError => {
-  if (HttpClientError.isHttpClientError(error) && "cause" in error.reason && error.reason.cause instanceof HttpError) return error.reason.cause
-  return toHttpError(error)
 }
 
 /** The mini-app's HTTP client: fetch plus the policy, with the session's tokens. */
-export class Http extends Context.Service<Http, HttpClient.HttpClient>()("wallet/Http") {
+export class Http extends Context.Service<Http, HttpShape>()("wallet/Http") {
   static readonly layer = (options: HttpPolicyOptions = {}) =>
-    Layer.effect(
-      Http,
-      Effect.gen(function* () {
-        const auth = yield* AuthTokens
-        const client = yield* HttpClient.HttpClient
-        return withHttpPolicy(auth, options)(client)
-      }),
-    ).pipe(Layer.provide(FetchHttpClient.layer))
+    Layer.effect(Http, Effect.map(AuthTokens, (auth) => makeHttp(auth, (input, init) => globalThis.fetch(input, init), options)))
 
   /** Test layer: the same policy over a scripted `fetch`. */
   static readonly layerTest = (fetch: typeof globalThis.fetch, options: HttpPolicyOptions = {}) =>
-    Layer.effect(
-      Http,
-      Effect.gen(function* () {
-        const auth = yield* AuthTokens
-        const client = yield* HttpClient.HttpClient
-        return withHttpPolicy(auth, options)(client)
-      }),
-    ).pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)))
+    Layer.effect(Http, Effect.map(AuthTokens, (auth) => makeHttp(auth, fetch, options)))
 }

@@ -1,6 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
-import { FetchHttpClient } from "effect/http"
+import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { HttpError } from "./http.ts"
 import { refreshDelayMs, Session, startupFailure, type SessionEvent } from "./session.ts"
@@ -40,10 +39,7 @@ const server = (handler: (url: string, init: RequestInit, body: any) => { status
     return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { "content-type": "application/json" } })
   }) as typeof globalThis.fetch
   const backend = persist && { getItem: (k: string) => persist.get(k) ?? null, setItem: (k: string, v: string) => void persist.set(k, v), removeItem: (k: string) => void persist.delete(k) }
-  const layer = Session.layer({ baseUrl: "http://api.test", ...(backend ? { persist: backend } : {}) }).pipe(
-    Layer.provide(FetchHttpClient.layer),
-    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)),
-  )
+  const layer = Session.layer({ baseUrl: "http://api.test", fetch, ...(backend ? { persist: backend } : {}) })
   return { requests, layer }
 }
 

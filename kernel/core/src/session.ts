@@ -1,8 +1,6 @@
 import { Clock, Context, Duration, Effect, Fiber, Layer, Option, Ref, Schema } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
-import { HttpApiClient } from "effect/http-api"
-import { AuthInitResponse, KernelApi, type AuthSession } from "./api/index.ts"
-import { AuthTokens, HttpError, httpErrorOf, ReauthenticationRequired, withHttpPolicy } from "./http.ts"
+import { AuthInitResponse, AuthSession } from "./api/auth-schema.ts"
+import { AuthTokens, HttpError, makeHttp, noAuthTokens, ReauthenticationRequired } from "./http.ts"
 
 const readPersisted = (persist: SessionOptions["persist"], initData: string): PersistedSession | undefined => {
   try {
@@ -85,6 +83,8 @@ interface Tokens {
 
 export interface SessionOptions {
   readonly baseUrl: string
+  /** Default: the global fetch. */
+  readonly fetch?: typeof globalThis.fetch
   /**
    * Where the session survives a page reload (sessionStorage in the app). Telegram hands a reloaded
    * page the same initData, which the server refuses as a replay, so a reload resumes the session.
@@ -120,15 +120,9 @@ export class Session extends Context.Service<
 >()("wallet/Session") {
   static readonly make = (options: SessionOptions) =>
     Effect.gen(function* () {
-      const base = yield* HttpClient.HttpClient
       // Auth calls carry no bearer token and never trigger the refresh loop.
-      const plain = withHttpPolicy({
-        accessToken: Effect.succeed(Option.none()),
-        markExpired: Effect.void,
-        refresh: Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" })),
-        reauthenticate: () => Effect.void,
-      })(base)
-      const client = yield* HttpApiClient.make(KernelApi, { baseUrl: options.baseUrl, transformClient: () => plain })
+      const plain = makeHttp(noAuthTokens, options.fetch ?? ((input, init) => globalThis.fetch(input, init)))
+      const url = (path: string) => `${options.baseUrl}${path}`
       const tokens = yield* Ref.make(Option.none<Tokens>())
       const user = yield* Ref.make(Option.none<SessionUser>())
       const listeners = new Set<(event: SessionEvent) => void>()
@@ -169,10 +163,9 @@ export class Session extends Context.Service<
       const refresh: Effect.Effect<void, ReauthenticationRequired> = Effect.gen(function* () {
         const current = yield* Ref.get(tokens)
         if (Option.isNone(current)) return yield* Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" }))
-        const next = yield* client.auth
-          .refresh({ payload: { session_id: current.value.sessionId, refresh_token: current.value.refreshToken } })
+        const next = yield* plain
+          .json(AuthSession, url("/api/auth/refresh"), { method: "POST", body: { session_id: current.value.sessionId, refresh_token: current.value.refreshToken } })
           .pipe(
-            Effect.mapError((e) => httpErrorOf(e)),
             Effect.catch((error: HttpError) =>
               expire(error.status === 400 ? "logged out" : "failed to refresh token").pipe(
                 Effect.andThen(Effect.fail(new ReauthenticationRequired({ reason: "failed to refresh token" }))),
@@ -223,16 +216,14 @@ export class Session extends Context.Service<
               yield* Ref.set(user, Option.none())
             }
             // initData goes to the server unmodified (PROTOCOLS.md: `Authorization: tma <initData>`).
-            const withInitData = plain.pipe(HttpClient.mapRequest(HttpClientRequest.setHeader("authorization", `tma ${initDataRaw}`)))
-            const initClient = yield* HttpApiClient.make(KernelApi, { baseUrl: options.baseUrl, transformClient: () => withInitData })
-            const response = yield* initClient.auth.init().pipe(Effect.mapError((e) => httpErrorOf(e)))
+            const response = yield* plain.json(AuthInitResponse, url("/api/auth/init"), { method: "POST", headers: { authorization: `tma ${initDataRaw}` } })
             yield* store(response)
             const signedIn = toUser(response)
             yield* Ref.set(user, Option.some(signedIn))
             yield* persist(response)
             yield* schedule
             return signedIn
-          }).pipe(Effect.provideService(HttpClient.HttpClient, base)),
+          }),
         user: Ref.get(user),
         tokens: authTokens,
         refresh,

@@ -74,3 +74,21 @@ describe("Telegram", () => {
     expect(colorSchemeOf({ bg_color: "#ffffff" })).toBe("light")
   })
 })
+
+describe("parseLaunchParams", () => {
+  it("reads Telegram's hash: platform, version, raw initData, theme, start param and the user's language", async () => {
+    const { parseLaunchParams } = await import("./telegram.ts")
+    const initData = new URLSearchParams({ user: JSON.stringify({ id: 7, language_code: "ru" }), auth_date: "1", start_param: "settings", hash: "ab" }).toString()
+    const hash = `#${new URLSearchParams({ tgWebAppData: initData, tgWebAppVersion: "8.0", tgWebAppPlatform: "android", tgWebAppThemeParams: JSON.stringify({ bg_color: "#000000" }) })}`
+    expect(parseLaunchParams(hash)).toEqual({
+      platform: "android",
+      version: "8.0",
+      startParam: "settings",
+      initDataRaw: initData,
+      themeParams: { bg_color: "#000000" },
+      languageCode: "ru",
+      userId: 7,
+    })
+    expect(parseLaunchParams("#foo=bar")).toBeUndefined()
+  })
+})

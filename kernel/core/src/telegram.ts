@@ -1,14 +1,5 @@
 import { Context, Layer } from "effect"
-import {
-  off,
-  on,
-  postEvent as sdkPostEvent,
-  retrieveLaunchParams,
-  retrieveRawInitData,
-  setTargetOrigin,
-  supports as sdkSupports,
-  type MethodName,
-} from "@tma.js/sdk"
+import { off, on, postEvent as sdkPostEvent, setTargetOrigin, supports as sdkSupports, type MethodName } from "@tma.js/sdk"
 
 export type Platform = string
 export type ColorScheme = "light" | "dark"
@@ -237,35 +228,52 @@ export const sdkBridge: TelegramBridge = {
   },
 }
 
-export const readLaunchParams = (): LaunchParams => {
-  const lp = retrieveLaunchParams() as unknown as {
-    tgWebAppPlatform: string
-    tgWebAppVersion: string
-    tgWebAppStartParam?: string
-    tgWebAppThemeParams?: Record<string, string>
-    tgWebAppData?: { user?: { id: number; languageCode?: string; language_code?: string } }
-  }
-  let initDataRaw: string | undefined
+const LAUNCH_PARAMS_KEY = "wallet:launch-params"
+
+/**
+ * Telegram's launch params from the URL hash (`tgWebAppData`, `tgWebAppVersion`, …). The app's
+ * router rewrites the URL, so the first hash is kept in sessionStorage for reloads.
+ */
+export const parseLaunchParams = (hash: string): LaunchParams | undefined => {
+  const params = new URLSearchParams(hash.replace(/^#/, ""))
+  const platform = params.get("tgWebAppPlatform")
+  const version = params.get("tgWebAppVersion")
+  if (!platform || !version) return undefined
+  const initDataRaw = params.get("tgWebAppData") ?? undefined
+  let themeParams: Record<string, string> = {}
   try {
-    initDataRaw = retrieveRawInitData()
+    themeParams = JSON.parse(params.get("tgWebAppThemeParams") ?? "{}") as Record<string, string>
   } catch {
-    initDataRaw = undefined
+    themeParams = {}
   }
-  const user = lp.tgWebAppData?.user
-  const themeParams: Record<string, string> = {}
-  // The SDK camel-cases theme keys; CSS vars and Telegram use snake_case.
-  for (const [key, value] of Object.entries(lp.tgWebAppThemeParams ?? {})) {
-    themeParams[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = String(value)
+  let user: { id?: number; language_code?: string } | undefined
+  try {
+    user = initDataRaw ? (JSON.parse(new URLSearchParams(initDataRaw).get("user") ?? "null") as typeof user) ?? undefined : undefined
+  } catch {
+    user = undefined
   }
+  const startParam = params.get("tgWebAppStartParam") ?? (initDataRaw ? new URLSearchParams(initDataRaw).get("start_param") : null) ?? undefined
   return {
-    platform: lp.tgWebAppPlatform,
-    version: lp.tgWebAppVersion,
-    startParam: lp.tgWebAppStartParam,
-    initDataRaw,
+    platform,
+    version,
+    ...(startParam ? { startParam } : {}),
+    ...(initDataRaw ? { initDataRaw } : {}),
     themeParams,
-    languageCode: user?.languageCode ?? user?.language_code,
-    userId: user?.id,
+    ...(user?.language_code ? { languageCode: user.language_code } : {}),
+    ...(user?.id !== undefined ? { userId: user.id } : {}),
   }
+}
+
+/** Reads the launch params of this page (or of its first load in this tab); throws outside Telegram. */
+export const readLaunchParams = (): LaunchParams => {
+  const fromHash = parseLaunchParams(window.location.hash)
+  if (fromHash) {
+    sessionStorage.setItem(LAUNCH_PARAMS_KEY, window.location.hash)
+    return fromHash
+  }
+  const saved = parseLaunchParams(sessionStorage.getItem(LAUNCH_PARAMS_KEY) ?? "")
+  if (saved) return saved
+  throw new Error("No Telegram launch params: the page was not opened by Telegram")
 }
 
 export const recordingBridge = () => {

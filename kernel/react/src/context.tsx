@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useReducer, type ReactNode } from "react"
 import type { ManagedRuntime } from "effect"
 import type { Composition, FeatureFlags, I18n, Session, SessionUser, Storage, Telegram } from "@wallet/kernel"
+import type { KernelApiClient } from "@wallet/kernel/client"
 
 /** What every screen can reach: the composed app, the services and the signed-in user. */
 export interface Kernel {
@@ -11,6 +12,8 @@ export interface Kernel {
   readonly session: Session["Service"]
   readonly flags: FeatureFlags["Service"]
   readonly storage: Storage["Service"]
+  /** The typed client of the kernel's endpoints, loaded on first use. */
+  readonly api: () => Promise<KernelApiClient>
   /** The signed-in user; undefined before sign-in or after a startup failure. */
   readonly user: () => SessionUser | undefined
 }

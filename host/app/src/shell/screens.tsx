@@ -1,7 +1,6 @@
 import { useState } from "react"
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router"
 import { Effect } from "effect"
-import { KernelClient } from "@wallet/kernel"
 import { Icon, MainButton, runEffect, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Placeholder } from "@wallet/kernel-react/ui"
 import styles from "./shell.module.css"
@@ -88,10 +87,8 @@ export function OnboardingScreen() {
     kernel.telegram.haptic({ type: "impact", style: "light" })
     if (!last) return setStep((current) => Math.min(current + 1, ONBOARDING_STEPS - 1))
     setSaving(true)
-    await runEffect(
-      kernel,
-      Effect.flatMap(KernelClient, (client) => client.viewSettings.save({ payload: { changedUserFlags: { wallet_onboarding_finished: true } } })).pipe(Effect.ignore),
-    )
+    const api = await kernel.api().catch(() => undefined)
+    if (api) await runEffect(kernel, api.viewSettings.save({ payload: { changedUserFlags: { wallet_onboarding_finished: true } } }).pipe(Effect.ignore))
     void navigate({ to: "/main", replace: true } as never)
   }
   return (

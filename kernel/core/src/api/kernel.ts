@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect";
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api";
-import { Instant } from "./auth.ts";
+import { FeatureFlags, Instant } from "./auth-schema.ts";
 import { Forbidden, NotFound } from "./errors.ts";
 import { RequestValidation, SessionAuth } from "./security.ts";
 
@@ -32,9 +32,6 @@ export const KnownFeatureFlags = [
   "is_ton_space_enabled",
 ] as const;
 
-/** Flag name -> on. Unknown names are simply absent (read them as off). */
-export const FeatureFlags = Schema.Record(Schema.String, Schema.Boolean);
-export type FeatureFlags = typeof FeatureFlags.Type;
 
 export const FeatureFlagsGroup = authenticated(
   HttpApiGroup.make("featureFlags").add(HttpApiEndpoint.get("get", "/api/feature-flags", { success: FeatureFlags })),

@@ -1,6 +1,6 @@
 import { useState } from "react"
 import { Effect } from "effect"
-import { KernelClient, LANGUAGES, PreferencesStore, type Language } from "@wallet/kernel"
+import { LANGUAGES, PreferencesStore, type Language } from "@wallet/kernel"
 import { Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import styles from "./settings.module.css"
@@ -22,13 +22,10 @@ export default function LanguageScreen() {
     await runEffect(kernel, kernel.i18n.changeLanguage(language))
     await runEffect(kernel, kernel.storage.update(PreferencesStore, (p) => ({ ...p, languageCode: language })).pipe(Effect.ignore))
     setCurrent(language)
-    const saved = await runEffect(
-      kernel,
-      Effect.flatMap(KernelClient, (client) => client.profile.setLanguage({ payload: { language } })).pipe(
-        Effect.as(true),
-        Effect.catch(() => Effect.succeed(false)),
-      ),
-    )
+    const api = await kernel.api().catch(() => undefined)
+    const saved = api
+      ? await runEffect(kernel, api.profile.setLanguage({ payload: { language } }).pipe(Effect.as(true), Effect.catch(() => Effect.succeed(false))))
+      : false
     setSaving(null)
     snackbar.show({ id: "settings-language", text: saved ? t("languageSaved") : t("saveFailed") })
   }
