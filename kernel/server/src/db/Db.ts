@@ -3,7 +3,7 @@
  * (Postgres in WASM) served on a loopback socket by `PGLiteSocketServer`; `DATABASE_URL` points the
  * same client, SQL and migrations at a real PostgreSQL. See docs/decisions/0200-db-one-driver.md.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -53,23 +53,64 @@ const createPglite = async (dataDir: string | undefined): Promise<PGlite> => {
   return db;
 };
 
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
+  }
+};
+
+/**
+ * PGlite does not lock its data directory, and two processes writing one directory corrupt it:
+ * `<dataDir>.lock` holds the owner's pid; a lock whose process is gone is taken over.
+ */
+const lockDataDir = (dataDir: string): (() => void) => {
+  const lockFile = `${dataDir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockFile, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EEXIST") throw error;
+      const owner = Number(readFileSync(lockFile, "utf8").trim());
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
+        throw new Error(`${dataDir} is in use by another server (pid ${owner}); stop it or set DATABASE_URL`);
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`could not lock ${dataDir}`);
+};
+
 /** Starts PGlite and serves it on an ephemeral loopback port for the lifetime of the scope. */
 const servePglite = (dataDir: string | undefined) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       if (dataDir) mkdirSync(dataDir, { recursive: true });
-      const db = await createPglite(dataDir);
+      const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+      let db: PGlite;
+      try {
+        db = await createPglite(dataDir);
+      } catch (error) {
+        unlock();
+        throw error;
+      }
       // PGlite has one session: the client below keeps a single connection so that statements of
       // different requests never interleave inside one extended-protocol exchange or transaction.
       const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 });
       await server.start();
       const port = Number(server.getServerConn().split(":").pop());
-      return { db, server, port };
+      return { db, server, port, unlock };
     }),
-    ({ db, server }) =>
+    ({ db, server, unlock }) =>
       Effect.promise(async () => {
         await server.stop();
         await db.close();
+        unlock();
       }),
   );
 
