@@ -6,6 +6,8 @@ describe("FeatureFlags", () => {
   it.effect("starts from declared defaults and applies server values, ignoring non-booleans", () =>
     Effect.gen(function* () {
       const flags = yield* FeatureFlags.make([{ key: "xstocks", default: true, description: "" }])
+      const seen: Array<boolean | undefined> = []
+      flags.subscribe((values) => seen.push(values.dev_tools))
       assert.isTrue(yield* flags.isEnabled("xstocks"))
       assert.isFalse(yield* flags.isEnabled("dev_tools"))
       assert.isTrue(yield* flags.isEnabled("is_ton_space_enabled"))
@@ -14,6 +16,7 @@ describe("FeatureFlags", () => {
       assert.isTrue(yield* flags.isEnabled("dev_tools"))
       assert.isFalse(yield* flags.isEnabled("broken"))
       assert.isFalse(yield* flags.isEnabled("never-declared"))
+      assert.deepStrictEqual(seen, [true])
     }),
   )
 })

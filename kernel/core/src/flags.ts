@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, Ref } from "effect"
 import type { FeatureFlagDefinition } from "./manifest.ts"
 
 /** Flags the kernel itself knows (spec 1 §3); plugins add theirs through their manifests. */
@@ -20,24 +20,29 @@ export class FeatureFlags extends Context.Service<
     readonly isEnabled: (key: string) => Effect.Effect<boolean>
     readonly snapshot: Effect.Effect<FlagValues>
     readonly applyServerFlags: (values: Readonly<Record<string, unknown>>) => Effect.Effect<void>
-    readonly changes: SubscriptionRef.SubscriptionRef<FlagValues>
+    /** Called with the new values after the server's flags are applied; returns the unsubscribe function. */
+    readonly subscribe: (listener: (values: FlagValues) => void) => () => void
   }
 >()("wallet/FeatureFlags") {
   static readonly make = (definitions: ReadonlyArray<FeatureFlagDefinition>) =>
     Effect.gen(function* () {
       const defaults: Record<string, boolean> = {}
       for (const flag of [...KERNEL_FEATURE_FLAGS, ...definitions]) defaults[flag.key] = flag.default
-      const ref = yield* SubscriptionRef.make<FlagValues>(defaults)
+      const ref = yield* Ref.make<FlagValues>(defaults)
+      const listeners = new Set<(values: FlagValues) => void>()
       return FeatureFlags.of({
-        isEnabled: (key) => SubscriptionRef.get(ref).pipe(Effect.map((v) => v[key] === true)),
-        snapshot: SubscriptionRef.get(ref),
+        isEnabled: (key) => Ref.get(ref).pipe(Effect.map((v) => v[key] === true)),
+        snapshot: Ref.get(ref),
         applyServerFlags: (values) =>
-          SubscriptionRef.update(ref, (current) => {
+          Ref.updateAndGet(ref, (current) => {
             const next = { ...current }
             for (const [key, value] of Object.entries(values)) if (typeof value === "boolean") next[key] = value
             return next
-          }),
-        changes: ref,
+          }).pipe(Effect.map((next) => listeners.forEach((listener) => listener(next)))),
+        subscribe: (listener) => {
+          listeners.add(listener)
+          return () => void listeners.delete(listener)
+        },
       })
     })
 
