@@ -5,7 +5,7 @@
 import { Schema } from "effect";
 
 /** Settings for the Telegram webview the server may push (open map; no keys defined yet). */
-export const WebviewSettings = Schema.Record(Schema.String, Schema.Union([Schema.Boolean, Schema.String, Schema.Number]));
+export const WebviewSettings = Schema.Record(Schema.String, Schema.Union([Schema.Boolean, Schema.String, Schema.Finite]));
 export type WebviewSettings = typeof WebviewSettings.Type;
 
 /** Permissions object that arrives at init (spec 1 sections 3 and 6). */
@@ -46,7 +46,7 @@ export type AuthSession = typeof AuthSession.Type;
 export const AuthInitResponse = Schema.Struct({
   ...AuthSession.fields,
   webview_settings: WebviewSettings,
-  user_id: Schema.Number,
+  user_id: Schema.Int,
   is_new_user: Schema.Boolean,
   local_currency: Schema.String,
   country_alpha2_ip: Schema.NullOr(Schema.String),

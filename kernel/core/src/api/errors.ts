@@ -58,7 +58,7 @@ export class NotFound extends Schema.TaggedError<NotFound>()(
 
 /** One schema issue: `path` starts with the request slot (payload, query, params, headers). */
 export const RequestIssue = Schema.Struct({
-  path: Schema.Array(Schema.Union([Schema.String, Schema.Number])),
+  path: Schema.Array(Schema.Union([Schema.String, Schema.Int])),
   message: Schema.String,
 });
 export type RequestIssue = typeof RequestIssue.Type;

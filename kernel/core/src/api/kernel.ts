@@ -139,7 +139,7 @@ export const UtmTags = Schema.Struct({
 export type UtmTags = typeof UtmTags.Type;
 
 export const CurrentUser = Schema.Struct({
-  id: Schema.Number,
+  id: Schema.Int,
   first_name: Schema.String,
   last_name: Schema.NullOr(Schema.String),
   username: Schema.NullOr(Schema.String),
