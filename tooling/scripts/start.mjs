@@ -11,7 +11,14 @@ const tsx = ["--import", "tsx"]
 const services = [
   {
     name: "devnet",
-    args: [...tsx, join(root, "host/devnet/src/main.ts"), "--port", String(ports.devnet), ...(process.argv.includes("--reset") ? ["--reset"] : [])],
+    args: [
+      ...tsx,
+      join(root, "host/devnet/src/main.ts"),
+      "--port",
+      String(ports.devnet),
+      ...(process.env.DEVNET_DATA_DIR ? ["--data-dir", process.env.DEVNET_DATA_DIR] : []),
+      ...(process.argv.includes("--reset") ? ["--reset"] : []),
+    ],
     cwd: root,
     ready: /devnet ready (\S+)/,
     env: {},
