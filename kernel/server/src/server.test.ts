@@ -419,6 +419,15 @@ describe.each(testDatabases)("API server on %s", (kind) => {
       expect(failure).toMatchObject({ _tag: "NotFound", code: "user_not_found" });
     });
 
+    it("answers unknown API paths and methods with a JSON 404", async () => {
+      for (const [method, path] of [["GET", "/api/nope"], ["POST", "/api/auth/nope"], ["DELETE", "/api/view-settings"]] as const) {
+        const reply = await call(url, method, path);
+        expect(reply.status, `${method} ${path}`).toBe(404);
+        expect(reply.body).toMatchObject({ code: "not_found" });
+      }
+      expect((await call(url, "GET", "/api/feature-flags")).body.code).toBe("token_missing");
+    });
+
     it("serves the OpenAPI document generated from the API", async () => {
       const reply = await call(url, "GET", "/api/openapi.json");
       expect(reply.status).toBe(200);

@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import { NodeHttpServer } from "@effect/platform-node";
 import { ByteSize, Context, Effect, Exit, Layer, Redacted, Schedule, Scope } from "effect";
-import { HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http";
+import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerResponse } from "effect/http";
 import { HttpApi, HttpApiBuilder, type HttpApiGroup } from "effect/http-api";
 import { SqlClient } from "effect/sql";
 import { ApiId, OpenApiPath } from "@wallet/kernel/api";
@@ -99,7 +99,17 @@ export const makeServerLayer = (options: ServerOptions) => {
   const handlerLayers = modules.map((module) => module.handlers) as unknown as [Layer.Layer<any, any, any>, ...Array<Layer.Layer<any, any, any>>];
   const Handlers = Layer.mergeAll(...handlerLayers).pipe(Layer.provide(kernelMiddleware));
 
-  const App = HttpApiBuilder.layer(api as unknown as HttpApi.Top, { openapiPath: OpenApiPath }).pipe(Layer.provide(Handlers));
+  // Unknown API paths answer with the same error shape as everything else (static routes win).
+  const NotFoundRoute = HttpRouter.add(
+    "*",
+    "/api/*",
+    HttpServerResponse.jsonUnsafe({ _tag: "NotFound", code: "not_found", message: "No such API endpoint" }, { status: 404 }),
+  );
+
+  const App = Layer.mergeAll(
+    HttpApiBuilder.layer(api as unknown as HttpApi.Top, { openapiPath: OpenApiPath }).pipe(Layer.provide(Handlers)),
+    NotFoundRoute,
+  );
 
   return HttpRouter.serve(App as Layer.Layer<never, never, HttpRouter.HttpRouter>, {
     disableLogger: options.logRequests !== true,
