@@ -1,0 +1,50 @@
+import type { Page, Response } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launch, startStack, type Stack } from "@wallet/harness/stack"
+
+// Short-lived access tokens: 125 s, so the client schedules its refresh 65 s after sign-in.
+let stack: Stack
+beforeAll(async () => {
+  stack = await startStack({ accessTokenTtlSeconds: 125 })
+})
+afterAll(async () => {
+  await stack?.close()
+})
+
+describe("session", () => {
+  it("refreshes the access token one minute before it expires (fake clock)", async () => {
+    const auth: Array<{ path: string; status: number }> = []
+    const record = (response: Response) => {
+      const path = new URL(response.url()).pathname
+      if (path.startsWith("/api/auth/")) auth.push({ path, status: response.status() })
+    }
+    const app = await launch(stack, {
+      user: "balances",
+      before: async (page: Page) => {
+        await page.clock.install()
+        page.on("response", record)
+      },
+    })
+    await app.waitForPath("/main")
+    expect(auth).toEqual([{ path: "/api/auth/init", status: 200 }])
+    await app.page.clock.runFor(60_000)
+    expect(auth).toHaveLength(1)
+    await app.page.clock.runFor(6_000)
+    await app.page.waitForResponse((r) => r.url().endsWith("/api/auth/refresh"))
+    await expect.poll(() => auth.map((a) => `${a.path} ${a.status}`)).toEqual(["/api/auth/init 200", "/api/auth/refresh 200"])
+    // The app keeps working on the refreshed token.
+    await app.app().getByRole("button", { name: "Settings" }).click()
+    await app.waitForPath("/settings")
+    await app.page.close()
+  })
+
+  it("a reload resumes the session instead of replaying initData", async () => {
+    const app = await launch(stack, { user: "balances" })
+    await app.waitForPath("/main")
+    await app.app().evaluate(() => window.location.reload())
+    await app.page.waitForTimeout(500)
+    await app.waitForPath("/main")
+    await app.app().getByText("Total balance").waitFor()
+    await app.page.close()
+  })
+})
