@@ -78,7 +78,7 @@ const lockDataDir = (dataDir: string): (() => void) => {
       if ((error as { code?: string }).code !== "EEXIST") throw error;
       const owner = Number(readFileSync(lockFile, "utf8").trim());
       if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
-        throw new Error(`${dataDir} is in use by another server (pid ${owner}); stop it or set DATABASE_URL`);
+        throw new Error(`${dataDir} is in use by another server (pid ${owner}); stop it or set DATABASE_URL`, { cause: error });
       }
       rmSync(lockFile, { force: true });
     }
