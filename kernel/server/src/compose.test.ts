@@ -7,6 +7,7 @@ import { composeServerModules, ServerCompositionError } from "./compose.ts";
 import { signInitData } from "./kernel/initData.ts";
 import { defineServerPlugin } from "./plugin.ts";
 import { startServer, type RunningServer } from "./server.ts";
+import { ServerConfig } from "./services.ts";
 import { startTestDatabase, testDatabases, type TestDatabase } from "./testing/databases.ts";
 import { bearer, call, tma } from "./testing/http.ts";
 
@@ -15,6 +16,7 @@ const NotesGroup = authenticated(
   HttpApiGroup.make("notes").add(
     HttpApiEndpoint.post("add", "/api/notes", { payload: Schema.Struct({ text: Schema.String }), success: Schema.Struct({ count: Schema.Number }) }),
     HttpApiEndpoint.get("list", "/api/notes", { success: Schema.Array(Schema.String) }),
+    HttpApiEndpoint.get("limits", "/api/notes/limits", { success: Schema.Struct({ maxLength: Schema.Int }) }),
   ),
 );
 const NotesApi = HttpApi.make(ApiId).add(NotesGroup);
@@ -50,6 +52,14 @@ const notesPlugin = defineServerPlugin({
           const rows = yield* sql<{ text: string }>`select text from notes_entries where user_id = ${session.userId}`;
           return rows.map((row) => row.text);
         }).pipe(Effect.orDie),
+      )
+      .handle("limits", () =>
+        Effect.gen(function* () {
+          // The region's config for this plugin (host/regions/<id>.ts plugins.notes.config).
+          const config = yield* ServerConfig;
+          const notes = config.pluginConfig.notes as { maxLength?: number } | undefined;
+          return { maxLength: notes?.maxLength ?? 100 };
+        }),
       ),
   ),
 });
@@ -123,7 +133,7 @@ describe.each(testDatabases)("a plugin's server module served on %s", (kind) => 
 
   beforeAll(async () => {
     database = await startTestDatabase(kind);
-    server = await startServer({ port: 0, database: database.options, botToken: token, plugins: [notesPlugin] });
+    server = await startServer({ port: 0, database: database.options, botToken: token, plugins: [notesPlugin], pluginConfig: { notes: { maxLength: 7 } } });
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -147,6 +157,7 @@ describe.each(testDatabases)("a plugin's server module served on %s", (kind) => 
     const bad = await call(server.url, "POST", "/api/notes", { authorization: bearer(first), body: { text: 1 } });
     expect(bad.status).toBe(400);
     expect(bad.body.issues[0].path).toEqual(["payload", "text"]);
+    expect((await call(server.url, "GET", "/api/notes/limits", { authorization: bearer(first) })).body).toEqual({ maxLength: 7 });
     // Without dev, the dev endpoints do not exist.
     expect((await call(server.url, "GET", "/api/dev/demo-users")).status).toBe(404);
   });
