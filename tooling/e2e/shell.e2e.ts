@@ -23,6 +23,10 @@ describe("startup routing", () => {
     await app.app().getByText("Total balance").waitFor()
     expect(await app.app().getByRole("navigation").count()).toBeGreaterThan(0)
     expect(await app.telegram<boolean>("t.backButtonVisible")).toBe(false)
+    // The UI kit's theme is loaded: the body uses the kit's font stack and Telegram's background.
+    const body = await app.app().evaluate(() => ({ font: getComputedStyle(document.body).fontFamily, bg: getComputedStyle(document.body).backgroundColor }))
+    expect(body.font).toContain("BlinkMacSystemFont")
+    expect(body.bg).not.toBe("rgba(0, 0, 0, 0)")
     await shot(app, "main-light")
     await app.page.close()
   })

@@ -11,7 +11,7 @@ import {
   languageFromCode,
   PreferencesStore,
   readLaunchParams,
-  sdkBridge,
+  webBridge,
   setTelegramTargetOrigin,
   Session,
   startupFailure,
@@ -93,10 +93,10 @@ async function boot() {
   let telegram: Telegram["Service"]
   let opened = true
   try {
-    telegram = Telegram.make(readLaunchParams(), sdkBridge)
+    telegram = Telegram.make(readLaunchParams(), webBridge)
   } catch {
     opened = false
-    telegram = Telegram.make({ platform: "unknown", version: "6.0", themeParams: {} }, sdkBridge)
+    telegram = Telegram.make({ platform: "unknown", version: "6.0", themeParams: {} }, webBridge)
   }
   applyTheme(telegram.theme.current())
   telegram.theme.onChange(applyTheme)

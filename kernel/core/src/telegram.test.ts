@@ -92,3 +92,16 @@ describe("parseLaunchParams", () => {
     expect(parseLaunchParams("#foo=bar")).toBeUndefined()
   })
 })
+
+describe("the web bridge's version gate", () => {
+  it("compares versions numerically and refuses unknown methods", async () => {
+    const { versionAtLeast, webBridge } = await import("./telegram.ts")
+    expect(versionAtLeast("6.10", "6.9")).toBe(true)
+    expect(versionAtLeast("6.9", "6.10")).toBe(false)
+    expect(versionAtLeast("7.0", "7")).toBe(true)
+    expect(webBridge.supports("web_app_setup_settings_button", "6.9")).toBe(false)
+    expect(webBridge.supports("web_app_setup_settings_button", "6.10")).toBe(true)
+    expect(webBridge.supports("web_app_setup_secondary_button", "8.0")).toBe(true)
+    expect(webBridge.supports("web_app_made_up", "9.9")).toBe(false)
+  })
+})

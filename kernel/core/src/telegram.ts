@@ -1,5 +1,4 @@
 import { Context, Layer } from "effect"
-import { off, on, postEvent as sdkPostEvent, setTargetOrigin, supports as sdkSupports, type MethodName } from "@tma.js/sdk"
 
 export type Platform = string
 export type ColorScheme = "light" | "dark"
@@ -198,11 +197,11 @@ export class Telegram extends Context.Service<
     })
   }
 
-  /** The real client through @tma.js/sdk. Throws when the page was not opened by Telegram. */
+  /** The real client. Throws when the page was not opened by Telegram. */
   static readonly layer = (options: { targetOrigin?: string } = {}) =>
     Layer.sync(Telegram, () => {
-      if (options.targetOrigin) setTargetOrigin(options.targetOrigin)
-      return Telegram.make(readLaunchParams(), sdkBridge)
+      if (options.targetOrigin) setTelegramTargetOrigin(options.targetOrigin)
+      return Telegram.make(readLaunchParams(), webBridge)
     })
 
   /** A recording bridge for tests: what was called, and a way to emit client events. */
@@ -213,18 +212,122 @@ export class Telegram extends Context.Service<
   }
 }
 
-export const sdkBridge: TelegramBridge = {
-  postEvent: (method, params) => (sdkPostEvent as (m: string, p?: unknown) => void)(method, params),
+/**
+ * The first Telegram client version that has each method (Telegram Mini Apps docs). A method not
+ * listed is treated as unsupported, so it is never sent blind.
+ */
+export const METHOD_MIN_VERSION: Readonly<Record<string, string>> = {
+  web_app_ready: "6.0",
+  web_app_expand: "6.0",
+  web_app_close: "6.0",
+  web_app_request_viewport: "6.0",
+  web_app_request_theme: "6.0",
+  web_app_setup_main_button: "6.0",
+  web_app_data_send: "6.0",
+  web_app_setup_back_button: "6.1",
+  web_app_trigger_haptic_feedback: "6.1",
+  web_app_open_link: "6.1",
+  web_app_open_tg_link: "6.1",
+  web_app_set_header_color: "6.1",
+  web_app_set_background_color: "6.1",
+  web_app_open_invoice: "6.1",
+  web_app_open_popup: "6.2",
+  web_app_setup_closing_behavior: "6.2",
+  web_app_open_scan_qr_popup: "6.4",
+  web_app_close_scan_qr_popup: "6.4",
+  web_app_read_text_from_clipboard: "6.4",
+  web_app_switch_inline_query: "6.7",
+  web_app_invoke_custom_method: "6.9",
+  web_app_request_write_access: "6.9",
+  web_app_request_phone: "6.9",
+  web_app_setup_settings_button: "6.10",
+  web_app_biometry_get_info: "7.2",
+  web_app_biometry_request_access: "7.2",
+  web_app_biometry_request_auth: "7.2",
+  web_app_biometry_update_token: "7.2",
+  web_app_biometry_open_settings: "7.2",
+  web_app_setup_swipe_behavior: "7.7",
+  web_app_share_to_story: "7.8",
+  web_app_setup_secondary_button: "7.10",
+  web_app_set_bottom_bar_color: "7.10",
+  web_app_request_fullscreen: "8.0",
+  web_app_exit_fullscreen: "8.0",
+  web_app_device_storage_save_key: "9.0",
+  web_app_device_storage_get_key: "9.0",
+  web_app_device_storage_clear: "9.0",
+  web_app_secure_storage_save_key: "9.0",
+  web_app_secure_storage_get_key: "9.0",
+  web_app_secure_storage_clear: "9.0",
+}
+
+/** Compares dotted versions numerically ("6.10" > "6.9"). */
+export const versionAtLeast = (version: string, minimum: string): boolean => {
+  const a = version.split(".").map(Number)
+  const b = minimum.split(".").map(Number)
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? 0
+    const y = b[i] ?? 0
+    if (Number.isNaN(x)) return false
+    if (x !== y) return x > y
+  }
+  return true
+}
+
+let targetOrigin = "https://web.telegram.org"
+type EventListener = (payload: any) => void
+const eventListeners = new Map<string, Set<EventListener>>()
+let receiving = false
+
+const deliver = (eventType: string, eventData: unknown) => {
+  for (const listener of [...(eventListeners.get(eventType) ?? [])]) listener(eventData)
+}
+
+/**
+ * Telegram's events reach a mini-app through `window.Telegram.WebView.receiveEvent` (mobile and
+ * desktop clients) or as `{eventType, eventData}` messages from the parent frame (Telegram Web).
+ */
+const startReceiving = () => {
+  if (receiving || typeof window === "undefined") return
+  receiving = true
+  type Receiver = { receiveEvent?: (eventType: string, eventData: unknown) => void }
+  const w = window as unknown as { Telegram?: { WebView?: Receiver }; TelegramGameProxy?: Receiver }
+  const receiveEvent = (eventType: string, eventData: unknown) => deliver(eventType, eventData)
+  w.Telegram = { ...w.Telegram, WebView: { ...w.Telegram?.WebView, receiveEvent } }
+  w.TelegramGameProxy = { ...w.TelegramGameProxy, receiveEvent }
+  window.addEventListener("message", (event) => {
+    if (event.source !== window.parent || typeof event.data !== "string") return
+    try {
+      const message = JSON.parse(event.data) as { eventType?: unknown; eventData?: unknown }
+      if (typeof message.eventType === "string") deliver(message.eventType, message.eventData)
+    } catch {
+      // not a Telegram message
+    }
+  })
+}
+
+/**
+ * The real bridge (Telegram's three transports): `TelegramWebviewProxy.postEvent` in the mobile and
+ * desktop clients, `postMessage` to the parent frame in Telegram Web, `external.notify` in old
+ * Windows clients. Kept in the kernel so the first screen does not load an SDK (ADR 0003).
+ */
+export const webBridge: TelegramBridge = {
+  postEvent: (method, params) => {
+    const w = window as unknown as { TelegramWebviewProxy?: { postEvent: (m: string, p: string) => void }; external?: { notify?: (m: string) => void } }
+    const data = JSON.stringify(params ?? {})
+    if (w.TelegramWebviewProxy) w.TelegramWebviewProxy.postEvent(method, data)
+    else if (window.parent !== window) window.parent.postMessage(JSON.stringify({ eventType: method, eventData: params ?? {} }), targetOrigin)
+    else w.external?.notify?.(JSON.stringify({ eventType: method, eventData: params ?? {} }))
+  },
   on: (event, listener) => {
-    ;(on as (e: string, l: (p: unknown) => void) => void)(event, listener)
-    return () => (off as (e: string, l: (p: unknown) => void) => void)(event, listener)
+    startReceiving()
+    const set = eventListeners.get(event) ?? new Set()
+    set.add(listener)
+    eventListeners.set(event, set)
+    return () => void set.delete(listener)
   },
   supports: (method, version) => {
-    try {
-      return sdkSupports(method as MethodName, version)
-    } catch {
-      return false
-    }
+    const minimum = METHOD_MIN_VERSION[method]
+    return minimum !== undefined && versionAtLeast(version, minimum)
   },
 }
 
@@ -316,4 +419,6 @@ export const colorSchemeOf = (theme: ThemeParams): ColorScheme => {
 
 
 /** Where the app posts bridge messages when it runs in an iframe (Telegram Web: https://web.telegram.org). */
-export const setTelegramTargetOrigin = (origin: string) => setTargetOrigin(origin)
+export const setTelegramTargetOrigin = (origin: string) => {
+  targetOrigin = origin
+}
