@@ -105,3 +105,31 @@ describe("the web bridge's version gate", () => {
     expect(webBridge.supports("web_app_made_up", "9.9")).toBe(false)
   })
 })
+
+describe("Telegram storage", () => {
+  it("saves and reads CloudStorage and DeviceStorage values through req_id round trips", async () => {
+    const recorder = recordingBridge()
+    const telegram = Telegram.make({ platform: "ios", version: "9.0", themeParams: {} }, recorder.bridge)
+    const lastReqId = () => (recorder.calls.at(-1)!.params as { req_id: string }).req_id
+    const saved = telegram.cloudStorage.set("currency", "EUR")
+    expect(recorder.calls.at(-1)).toMatchObject({ method: "web_app_invoke_custom_method", params: { method: "saveStorageValue", params: { key: "currency", value: "EUR" } } })
+    recorder.emit("custom_method_invoked", { req_id: "someone-else", result: true })
+    recorder.emit("custom_method_invoked", { req_id: lastReqId(), result: true })
+    await expect(saved).resolves.toBe(true)
+    const read = telegram.cloudStorage.get("currency")
+    recorder.emit("custom_method_invoked", { req_id: lastReqId(), result: { currency: "EUR" } })
+    await expect(read).resolves.toBe("EUR")
+    const device = telegram.deviceStorage.get("device_id")
+    expect(recorder.calls.at(-1)!.method).toBe("web_app_device_storage_get_key")
+    recorder.emit("device_storage_key_received", { req_id: lastReqId(), value: "abc" })
+    await expect(device).resolves.toBe("abc")
+  })
+
+  it("answers null without calling a client that lacks the method", async () => {
+    const recorder = recordingBridge()
+    recorder.unsupported.add("web_app_device_storage_get_key")
+    const telegram = Telegram.make({ platform: "ios", version: "8.0", themeParams: {} }, recorder.bridge)
+    await expect(telegram.deviceStorage.get("x")).resolves.toBeNull()
+    expect(recorder.calls).toEqual([])
+  })
+})

@@ -56,6 +56,16 @@ export interface TelegramBridge {
 
 type Listener = () => void
 
+/** A key-value store of the Telegram client. Every call resolves to null when the client lacks it. */
+export interface TelegramKeyValue {
+  readonly get: (key: string) => Promise<string | null>
+  readonly set: (key: string, value: string) => Promise<boolean | null>
+  readonly remove: (key: string) => Promise<boolean | null>
+}
+
+/** Spec-free but necessary: a request the client never answers must not hang a screen. */
+export const TELEGRAM_REQUEST_TIMEOUT_MS = 10_000
+
 /**
  * The Telegram client as a service: launch params, theme, viewport, the back / main / secondary /
  * settings buttons, haptics, popups, QR scanning and closing. Every call is gated on the client's
@@ -84,6 +94,10 @@ export class Telegram extends Context.Service<
     readonly viewport: { readonly current: () => ViewportState; readonly onChange: (listener: (state: ViewportState) => void) => () => void }
     readonly close: () => void
     readonly openLink: (url: string) => void
+    /** Telegram CloudStorage (per user, synced; client 6.9+); null when unsupported. */
+    readonly cloudStorage: TelegramKeyValue
+    /** Telegram DeviceStorage (this device; client 9.0+); null when unsupported. */
+    readonly deviceStorage: TelegramKeyValue
   }
 >()("wallet/Telegram") {
   static readonly make = (launchParams: LaunchParams, bridge: TelegramBridge, clock: { setInterval: typeof setInterval; clearInterval: typeof clearInterval } = globalThis) => {
@@ -111,8 +125,49 @@ export class Telegram extends Context.Service<
       ...(params.hasShineEffect !== undefined ? { has_shine_effect: params.hasShineEffect } : {}),
       ...(params.position ? { position: params.position } : {}),
     })
+    let requestCounter = 0
+    /** Sends a method with a req_id and resolves with the first matching answer event. */
+    const request = <A>(method: string, params: Record<string, unknown>, answers: Record<string, (payload: any) => A>): Promise<A | null> =>
+      new Promise((resolve) => {
+        if (!supports(method)) return resolve(null)
+        const reqId = `wallet-${Date.now()}-${++requestCounter}`
+        const stops: Array<() => void> = []
+        const finish = (value: A | null) => {
+          stops.forEach((stop) => stop())
+          clearTimeout(timer)
+          resolve(value)
+        }
+        const timer = setTimeout(() => finish(null), TELEGRAM_REQUEST_TIMEOUT_MS)
+        for (const [event, map] of Object.entries(answers)) {
+          stops.push(bridge.on(event, (payload: { req_id?: string }) => payload?.req_id === reqId && finish(map(payload))))
+        }
+        call(method, { req_id: reqId, ...params })
+      })
+    const cloudStorage: TelegramKeyValue = {
+      get: (key) =>
+        request("web_app_invoke_custom_method", { method: "getStorageValues", params: { keys: [key] } }, {
+          custom_method_invoked: (p: { result?: Record<string, string>; error?: string }) => (p.error ? null : (p.result?.[key] || null)),
+        }).then((v) => v ?? null),
+      set: (key, value) =>
+        request("web_app_invoke_custom_method", { method: "saveStorageValue", params: { key, value } }, { custom_method_invoked: (p: { error?: string }) => !p.error }),
+      remove: (key) =>
+        request("web_app_invoke_custom_method", { method: "deleteStorageValues", params: { keys: [key] } }, { custom_method_invoked: (p: { error?: string }) => !p.error }),
+    }
+    const deviceStorage: TelegramKeyValue = {
+      get: (key) =>
+        request("web_app_device_storage_get_key", { key }, {
+          device_storage_key_received: (p: { value?: string | null }) => p.value ?? null,
+          device_storage_failed: () => null,
+        }).then((v) => v ?? null),
+      set: (key, value) =>
+        request("web_app_device_storage_save_key", { key, value }, { device_storage_key_saved: () => true, device_storage_failed: () => false }),
+      remove: (key) =>
+        request("web_app_device_storage_save_key", { key, value: null }, { device_storage_key_saved: () => true, device_storage_failed: () => false }),
+    }
     return Telegram.of({
       launchParams,
+      cloudStorage,
+      deviceStorage,
       supports,
       call,
       on: bridge.on,

@@ -55,6 +55,9 @@ const STYLE = `
 export class FakeTelegram {
   readonly calls: BridgeCall[] = []
   readonly haptics: Array<Record<string, unknown>> = []
+  /** The client's CloudStorage and DeviceStorage contents. */
+  readonly cloudStorage = new Map<string, string>()
+  readonly deviceStorage = new Map<string, string>()
   backButtonVisible = false
   settingsButtonVisible = false
   mainButton: ButtonState = hiddenButton()
@@ -183,6 +186,29 @@ export class FakeTelegram {
       case "web_app_close":
         this.closed = true
         break
+      case "web_app_invoke_custom_method": {
+        const { req_id, method, params: args } = params as { req_id: string; method: string; params: { key?: string; value?: string; keys?: string[] } }
+        let result: unknown = true
+        if (method === "saveStorageValue" && args.key !== undefined) this.cloudStorage.set(args.key, args.value ?? "")
+        else if (method === "getStorageValues") result = Object.fromEntries((args.keys ?? []).map((k) => [k, this.cloudStorage.get(k) ?? ""]))
+        else if (method === "deleteStorageValues") for (const k of args.keys ?? []) this.cloudStorage.delete(k)
+        else if (method === "getStorageKeys") result = [...this.cloudStorage.keys()]
+        else result = undefined
+        this.emit("custom_method_invoked", result === undefined ? { req_id, error: "UNKNOWN_METHOD" } : { req_id, result })
+        break
+      }
+      case "web_app_device_storage_save_key": {
+        const { req_id, key, value } = params as { req_id: string; key: string; value: string | null }
+        if (value === null) this.deviceStorage.delete(key)
+        else this.deviceStorage.set(key, value)
+        this.emit("device_storage_key_saved", { req_id })
+        break
+      }
+      case "web_app_device_storage_get_key": {
+        const { req_id, key } = params as { req_id: string; key: string }
+        this.emit("device_storage_key_received", { req_id, value: this.deviceStorage.get(key) ?? null })
+        break
+      }
     }
   }
 
