@@ -334,7 +334,8 @@ const eventListeners = new Map<string, Set<EventListener>>()
 let receiving = false
 
 const deliver = (eventType: string, eventData: unknown) => {
-  for (const listener of [...(eventListeners.get(eventType) ?? [])]) listener(eventData)
+  // A copy: a listener may unsubscribe itself while we iterate.
+  for (const listener of Array.from(eventListeners.get(eventType) ?? [])) listener(eventData)
 }
 
 /**

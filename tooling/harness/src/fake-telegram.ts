@@ -187,12 +187,12 @@ export class FakeTelegram {
         this.closed = true
         break
       case "web_app_invoke_custom_method": {
-        const { req_id, method, params: args } = params as { req_id: string; method: string; params: { key?: string; value?: string; keys?: string[] } }
+        const { req_id, method: custom, params: args } = params as { req_id: string; method: string; params: { key?: string; value?: string; keys?: string[] } }
         let result: unknown = true
-        if (method === "saveStorageValue" && args.key !== undefined) this.cloudStorage.set(args.key, args.value ?? "")
-        else if (method === "getStorageValues") result = Object.fromEntries((args.keys ?? []).map((k) => [k, this.cloudStorage.get(k) ?? ""]))
-        else if (method === "deleteStorageValues") for (const k of args.keys ?? []) this.cloudStorage.delete(k)
-        else if (method === "getStorageKeys") result = [...this.cloudStorage.keys()]
+        if (custom === "saveStorageValue" && args.key !== undefined) this.cloudStorage.set(args.key, args.value ?? "")
+        else if (custom === "getStorageValues") result = Object.fromEntries((args.keys ?? []).map((k) => [k, this.cloudStorage.get(k) ?? ""]))
+        else if (custom === "deleteStorageValues") for (const k of args.keys ?? []) this.cloudStorage.delete(k)
+        else if (custom === "getStorageKeys") result = [...this.cloudStorage.keys()]
         else result = undefined
         this.emit("custom_method_invoked", result === undefined ? { req_id, error: "UNKNOWN_METHOD" } : { req_id, result })
         break
