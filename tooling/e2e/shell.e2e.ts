@@ -151,6 +151,42 @@ describe("navigation", () => {
   })
 })
 
+describe("permission gates", () => {
+  it("a route the user lacks a permission for shows the unavailable popup and goes back home", async () => {
+    const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
+    const id = users.find((u) => u.kind === "balances")!.id
+    await stack.server.sql(`update kernel_users set permissions = '{"accessToSetUserCurrency": false}'::jsonb where id = $1`, [id])
+    try {
+      const app = await launch(stack, { user: "balances", startParam: "settings" })
+      await app.waitForPath("/settings")
+      // The settings list leaves out the entry the user may not open.
+      await app.app().getByRole("button", { name: "Language" }).waitFor()
+      expect(await app.app().getByRole("button", { name: "Default currency" }).count()).toBe(0)
+      await app.app().evaluate(() => {
+        window.history.pushState({}, "", "/settings/default-currency")
+        window.dispatchEvent(new PopStateEvent("popstate"))
+      })
+      await app.page.waitForFunction(() => window.fakeTelegram?.popup?.title === "Not available")
+      await app.waitForPath("/main")
+      await app.telegram("t.answerPopup('ok')")
+      await app.page.close()
+    } finally {
+      await stack.server.sql(`update kernel_users set permissions = '{}'::jsonb where id = $1`, [id])
+    }
+  })
+
+  it("with the permission, the default currency can be chosen", async () => {
+    const app = await launch(stack, { user: "balances", startParam: "settings" })
+    await app.waitForPath("/settings")
+    await app.app().getByRole("button", { name: "Default currency" }).click()
+    await app.waitForPath("/settings/default-currency")
+    await app.app().getByRole("radio", { name: /^EUR/ }).click()
+    await app.app().getByText("Default currency is EUR").waitFor()
+    await shot(app, "settings-currency")
+    await app.page.close()
+  })
+})
+
 describe("snackbars and themes", () => {
   it("a snackbar hides after 6000 ms and is gone 300 ms later (fake clock)", async () => {
     const app = await launch(stack, { user: "balances", startParam: "settings_language", before: (page: Page) => page.clock.install() })

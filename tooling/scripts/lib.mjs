@@ -1,7 +1,7 @@
 // Shared steps of the README's two commands: make sure pnpm, the dependencies and the
 // system packages a step needs are present, then run workspace scripts.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -44,4 +44,16 @@ export function ensureDebian(binary, packages) {
   return existsSync(binary);
 }
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+
+/** A PostgreSQL server binary from Debian (any major version), or the default path to install. */
+export function postgresBinary() {
+  const base = "/usr/lib/postgresql"
+  if (existsSync(base)) {
+    for (const version of readdirSync(base).sort().reverse()) {
+      const binary = `${base}/${version}/bin/postgres`
+      if (existsSync(binary)) return binary
+    }
+  }
+  return `${base}/15/bin/postgres`
+};

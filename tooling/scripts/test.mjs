@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The README's test command: typecheck, lint, unit tests, then the browser tests in Chromium.
-import { CHROMIUM, ensureDebian, ensureDependencies, pnpm } from "./lib.mjs";
+import { CHROMIUM, ensureDebian, ensureDependencies, pnpm, postgresBinary } from "./lib.mjs";
 
 ensureDependencies();
-const hasChromium = ensureDebian(CHROMIUM, ["chromium"]);
+const hasChromium = ensureDebian(CHROMIUM, ["chromium"])
+// The server suite runs on PGlite and on a throwaway PostgreSQL cluster.
+ensureDebian(postgresBinary(), ["postgresql"]);
 
 const steps = [
   ["typecheck", ["run", "typecheck"]],
