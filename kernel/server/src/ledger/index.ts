@@ -1,0 +1,31 @@
+/**
+ * `@wallet/kernel-server/ledger`: the double-entry ledger (see README.md in this folder).
+ */
+export { Ledger, makeLedger, type LedgerShape, type LedgerOptions } from "./Ledger.ts";
+export { ledgerModule, ledgerMigrationModule, ledgerMigrations } from "./migrations.ts";
+export { runAudit, formatAuditReport, type AuditReport, type AuditViolation } from "./audit.ts";
+export * from "./errors.ts";
+export {
+  System,
+  systemAccount,
+  userOwner,
+  isSystemOwner,
+  expireKey,
+  parseAmount,
+  formatAmount,
+  type AccountRef,
+  type Balance,
+  type Currency,
+  type Entry,
+  type HistoryEntry,
+  type Hold,
+  type HoldRequest,
+  type HoldStatus,
+  type Leg,
+  type Metadata,
+  type Movement,
+  type MovementKind,
+  type PostHoldRequest,
+  type TransferRequest,
+  type VoidHoldRequest,
+} from "./model.ts";

@@ -1,0 +1,251 @@
+import { Effect, Exit } from "effect";
+import { SqlClient } from "effect/sql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabases } from "../testing/databases.ts";
+import { Ledger, type LedgerShape } from "./Ledger.ts";
+import { formatAmount, parseAmount, System, userOwner, type AccountRef } from "./model.ts";
+import { startTestLedger, type TestLedger } from "./testing.ts";
+
+const ton = (owner: string): AccountRef => ({ owner, currency: "TON" });
+const deposits = ton(System.deposits);
+
+describe("amounts", () => {
+  it("parses and formats decimal strings as integer minor units", () => {
+    expect(parseAmount("1.5", 9)).toBe(1_500_000_000n);
+    expect(parseAmount("0.000000001", 9)).toBe(1n);
+    expect(parseAmount("12", 0)).toBe(12n);
+    expect(parseAmount("0.0000000001", 9)).toBeUndefined();
+    expect(parseAmount("-1", 9)).toBeUndefined();
+    expect(parseAmount("1e3", 9)).toBeUndefined();
+    expect(formatAmount(1_500_000_000n, 9)).toBe("1.5");
+    expect(formatAmount(1n, 9)).toBe("0.000000001");
+    expect(formatAmount(-25n, 1)).toBe("-2.5");
+    // Beyond int8 and 2^53: 18-decimal tokens.
+    expect(formatAmount(parseAmount("123456789.123456789123456789", 18)!, 18)).toBe("123456789.123456789123456789");
+  });
+});
+
+describe.each(testDatabases)("Ledger on %s", (kind) => {
+  let db: TestLedger;
+  let seq = 0;
+  const key = (label: string) => `test:${label}:${++seq}`;
+  const run = <A, E>(f: (ledger: LedgerShape) => Effect.Effect<A, E>) => db.run(Effect.flatMap(Effect.service(Ledger), f));
+  const exit = <A, E>(f: (ledger: LedgerShape) => Effect.Effect<A, E>) => db.run(Effect.exit(Effect.flatMap(Effect.service(Ledger), f)));
+  const failure = async <A, E>(f: (ledger: LedgerShape) => Effect.Effect<A, E>) => {
+    const result = await exit(f);
+    if (Exit.isSuccess(result)) throw new Error("expected a failure");
+    const reason = result.cause.reasons[0];
+    if (reason?._tag !== "Fail") throw new Error(`expected a typed failure, got ${String(result.cause)}`);
+    return reason.error as E & { _tag: string };
+  };
+  const available = async (ref: AccountRef) => (await run((l) => l.balance(ref))).available;
+  const user = async (label: string, deposit = 0n) => {
+    const ref = ton(userOwner(`${label}-${++seq}`));
+    await run((l) => l.openAccount(ref));
+    if (deposit > 0n) await run((l) => l.transfer({ key: key("deposit"), legs: [{ from: deposits, to: ref, amount: deposit }] }));
+    return ref;
+  };
+
+  beforeAll(async () => {
+    db = await startTestLedger(kind);
+    await run((l) => l.defineCurrency({ code: "TON", decimals: 9 }));
+    await run((l) => l.defineCurrency({ code: "ETH", decimals: 18 }));
+  }, 120_000);
+  afterAll(async () => {
+    await db?.stop();
+  });
+
+  it("defines currencies with fixed decimals and opens their system accounts", async () => {
+    expect(await run((l) => l.defineCurrency({ code: "TON", decimals: 9 }))).toEqual({ code: "TON", decimals: 9 });
+    const error = await failure((l) => l.defineCurrency({ code: "TON", decimals: 6 }));
+    expect(error._tag).toBe("InvalidMovement");
+    const system = await Promise.all(Object.values(System).map((owner) => run((l) => l.balance(ton(owner)))));
+    expect(system.map((b) => b.owner).sort()).toEqual(Object.values(System).sort());
+    expect((await failure((l) => l.openAccount({ owner: "user:1", currency: "NOPE" })))._tag).toBe("UnknownCurrency");
+    expect((await failure((l) => l.openAccount(ton("user:neg"), { allowNegative: true })))._tag).toBe("InvalidMovement");
+  });
+
+  it("moves money with balanced entries and keeps balances", async () => {
+    const alice = await user("alice", 1_000n);
+    const bob = await user("bob");
+    const movement = await run((l) =>
+      l.transfer({
+        key: key("pay"),
+        legs: [
+          { from: alice, to: bob, amount: 300n },
+          { from: alice, to: ton(System.fees), amount: 5n },
+        ],
+        memo: "dinner",
+        metadata: { reason: "p2p", n: 1 },
+      }),
+    );
+    expect(movement.kind).toBe("transfer");
+    expect(movement.entries).toEqual([
+      { owner: alice.owner, currency: "TON", amount: -300n },
+      { owner: bob.owner, currency: "TON", amount: 300n },
+      { owner: alice.owner, currency: "TON", amount: -5n },
+      { owner: System.fees, currency: "TON", amount: 5n },
+    ]);
+    expect(movement.entries.reduce((sum, entry) => sum + entry.amount, 0n)).toBe(0n);
+    expect(await available(alice)).toBe(695n);
+    expect(await available(bob)).toBe(300n);
+    const history = await run((l) => l.history(alice));
+    expect(history.map((entry) => entry.amount)).toEqual([-5n, -300n, 1_000n]);
+    expect(history[0]!.memo).toBe("dinner");
+    expect(history[0]!.metadata).toEqual({ reason: "p2p", n: 1 });
+    const page = await run((l) => l.history(alice, { limit: 1, before: history[0]!.entryId }));
+    expect(page.map((entry) => entry.amount)).toEqual([-300n]);
+  });
+
+  it("keeps amounts beyond int8 exact", async () => {
+    const whale = { owner: userOwner(`whale-${++seq}`), currency: "ETH" };
+    await run((l) => l.openAccount(whale));
+    const amount = 123_456_789_000_000_000_000_000_000n; // 1.2e26 wei
+    await run((l) => l.transfer({ key: key("eth"), legs: [{ from: { owner: System.deposits, currency: "ETH" }, to: whale, amount }] }));
+    expect(await available(whale)).toBe(amount);
+    expect((await run((l) => l.balance({ owner: System.deposits, currency: "ETH" }))).available).toBe(-amount);
+  });
+
+  it("refuses to overdraw and writes nothing for a failed movement", async () => {
+    const carol = await user("carol", 100n);
+    const dave = await user("dave");
+    const error = await failure((l) =>
+      l.transfer({
+        key: key("over"),
+        legs: [
+          { from: carol, to: dave, amount: 60n },
+          { from: carol, to: dave, amount: 41n },
+        ],
+      }),
+    );
+    expect(error).toMatchObject({ _tag: "InsufficientFunds", owner: carol.owner, available: 100n, requested: 101n });
+    expect(await available(carol)).toBe(100n);
+    expect(await available(dave)).toBe(0n);
+    await run((l) => l.transfer({ key: key("exact"), legs: [{ from: carol, to: dave, amount: 100n }] }));
+    expect(await available(carol)).toBe(0n);
+  });
+
+  it("rejects unknown accounts and malformed movements", async () => {
+    const erin = await user("erin", 10n);
+    expect(await failure((l) => l.transfer({ key: key("u"), legs: [{ from: erin, to: ton("user:nobody"), amount: 1n }] }))).toMatchObject({
+      _tag: "UnknownAccount",
+      owner: "user:nobody",
+    });
+    for (const legs of [
+      [{ from: erin, to: deposits, amount: 0n }],
+      [{ from: erin, to: deposits, amount: -1n }],
+      [{ from: erin, to: erin, amount: 1n }],
+      [{ from: erin, to: { owner: System.fees, currency: "ETH" }, amount: 1n }],
+      [],
+    ]) {
+      expect((await failure((l) => l.transfer({ key: key("bad"), legs })))._tag).toBe("InvalidMovement");
+    }
+    expect((await failure((l) => l.transfer({ key: "", legs: [{ from: erin, to: deposits, amount: 1n }] })))._tag).toBe("InvalidMovement");
+  });
+
+  it("returns the first result for a retry and refuses another body under the same key", async () => {
+    const frank = await user("frank", 100n);
+    const gina = await user("gina");
+    const k = key("retry");
+    const request = { key: k, legs: [{ from: frank, to: gina, amount: 40n }], metadata: { a: 1, b: "x" } };
+    const first = await run((l) => l.transfer(request));
+    const again = await run((l) => l.transfer({ ...request, metadata: { b: "x", a: 1 } }));
+    expect(again).toEqual(first);
+    expect(await run((l) => l.movement(k))).toEqual(first);
+    expect(await available(gina)).toBe(40n);
+    const conflict = await failure((l) => l.transfer({ ...request, legs: [{ from: frank, to: gina, amount: 41n }] }));
+    expect(conflict).toMatchObject({ _tag: "IdempotencyConflict", key: k });
+    // Concurrent retries of one new key: one movement, every caller gets it.
+    const k2 = key("burst");
+    const burst = await run((l) => Effect.all(Array.from({ length: 12 }, () => l.transfer({ key: k2, legs: [{ from: frank, to: gina, amount: 1n }] })), { concurrency: "unbounded" }));
+    expect(new Set(burst.map((m) => m.transactionId)).size).toBe(1);
+    expect(await available(gina)).toBe(41n);
+  });
+
+  it("holds funds, posts (fully or partly), voids and expires each hold once", async () => {
+    const hank = await user("hank", 1_000n);
+    const withdrawals = ton(System.withdrawals);
+    const before = await available(withdrawals);
+
+    const placed = await run((l) => l.hold({ key: key("hold"), from: hank, to: withdrawals, amount: 400n }));
+    expect(placed.holdId).toBe(placed.transactionId);
+    expect(await run((l) => l.balance(hank))).toMatchObject({ available: 600n, held: 400n });
+    expect((await failure((l) => l.hold({ key: key("hold"), from: hank, to: withdrawals, amount: 601n })))._tag).toBe("InsufficientFunds");
+
+    const postKey = key("post");
+    const posted = await run((l) => l.postHold({ key: postKey, holdId: placed.holdId!, amount: 350n }));
+    expect(posted.entries.filter((e) => e.amount > 0n)).toEqual([
+      { owner: System.withdrawals, currency: "TON", amount: 350n },
+      { owner: hank.owner, currency: "TON", amount: 50n },
+    ]);
+    expect(await run((l) => l.postHold({ key: postKey, holdId: placed.holdId!, amount: 350n }))).toEqual(posted);
+    expect(await run((l) => l.balance(hank))).toMatchObject({ available: 650n, held: 0n });
+    expect(await available(withdrawals)).toBe(before + 350n);
+    expect(await failure((l) => l.voidHold({ key: key("void"), holdId: placed.holdId! }))).toMatchObject({ _tag: "HoldNotPending", status: "posted" });
+    expect(await run((l) => l.getHold(placed.holdId!))).toMatchObject({ status: "posted", postedAmount: 350n, resolvedBy: posted.transactionId });
+
+    const second = await run((l) => l.hold({ key: key("hold"), from: hank, to: withdrawals, amount: 100n }));
+    expect((await failure((l) => l.postHold({ key: key("post"), holdId: second.holdId!, amount: 101n })))._tag).toBe("InvalidMovement");
+    await run((l) => l.voidHold({ key: key("void"), holdId: second.holdId! }));
+    expect(await run((l) => l.balance(hank))).toMatchObject({ available: 650n, held: 0n });
+    expect(await failure((l) => l.postHold({ key: key("post"), holdId: second.holdId! }))).toMatchObject({ _tag: "HoldNotPending", status: "voided" });
+
+    // Racing resolutions: exactly one wins.
+    const third = await run((l) => l.hold({ key: key("hold"), from: hank, to: withdrawals, amount: 10n }));
+    const race = await run((l) =>
+      Effect.all(
+        [
+          Effect.exit(l.postHold({ key: key("post"), holdId: third.holdId! })),
+          Effect.exit(l.voidHold({ key: key("void"), holdId: third.holdId! })),
+          Effect.exit(l.postHold({ key: key("post"), holdId: third.holdId! })),
+        ],
+        { concurrency: "unbounded" },
+      ),
+    );
+    expect(race.filter(Exit.isSuccess)).toHaveLength(1);
+
+    const t0 = new Date("2030-01-01T00:00:00Z");
+    const expiring = await run((l) => l.hold({ key: key("hold"), from: hank, to: withdrawals, amount: 7n, expiresAt: t0 }));
+    expect((await run((l) => l.expireHolds(new Date(t0.getTime() - 1)))).map((m) => m.holdId)).not.toContain(expiring.holdId);
+    const expired = await run((l) => l.expireHolds(t0));
+    expect(expired.map((m) => m.holdId)).toContain(expiring.holdId);
+    expect(await run((l) => l.getHold(expiring.holdId!))).toMatchObject({ status: "expired" });
+    expect((await run((l) => l.expireHolds(t0))).map((m) => m.holdId)).not.toContain(expiring.holdId);
+    expect(await failure((l) => l.postHold({ key: key("post"), holdId: expiring.holdId! }))).toMatchObject({ _tag: "HoldNotPending", status: "expired" });
+    expect(await failure((l) => l.voidHold({ key: key("void"), holdId: "999999999" }))).toMatchObject({ _tag: "UnknownHold" });
+    const statuses = (await run((l) => l.holdsOf(hank.owner))).map((h) => h.status);
+    expect(statuses).toHaveLength(4);
+    expect(statuses).toEqual(expect.arrayContaining(["posted", "voided", "expired"]));
+    expect(await run((l) => l.holdsOf(hank.owner, { status: "pending" }))).toEqual([]);
+  });
+
+  it("serialises concurrent movements on one account without going negative", async () => {
+    const ivan = await user("ivan", 1_000n);
+    const sinks = await Promise.all(Array.from({ length: 5 }, () => user("sink")));
+    const results = await run((l) =>
+      Effect.all(
+        Array.from({ length: 150 }, (_, i) => Effect.exit(l.transfer({ key: key("drain"), legs: [{ from: ivan, to: sinks[i % 5]!, amount: 10n }] }))),
+        { concurrency: "unbounded" },
+      ),
+    );
+    expect(results.filter(Exit.isSuccess)).toHaveLength(100);
+    expect(await available(ivan)).toBe(0n);
+    const received = await Promise.all(sinks.map(available));
+    expect(received.reduce((a, b) => a + b, 0n)).toBe(1_000n);
+  });
+
+  it("audits clean, and reports a tampered balance, a lost entry and a negative account", async () => {
+    expect((await run((l) => l.audit)).violations).toEqual([]);
+    const victim = await user("victim", 50n);
+    const exec = (statement: string) => db.run(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe(statement)));
+    await exec(`alter table ledger_accounts drop constraint ledger_accounts_check`);
+    await exec(`update ledger_accounts set balance = -7 where owner = '${victim.owner}'`);
+    const report = await run((l) => l.audit);
+    expect(report.ok).toBe(false);
+    const failed = report.checks.filter((check) => check.violations > 0).map((check) => check.name);
+    expect(failed).toEqual(expect.arrayContaining(["balances equal the sum of entries", "no negative balance"]));
+    await exec(`update ledger_accounts set balance = 50 where owner = '${victim.owner}'`);
+    await exec(`alter table ledger_accounts add constraint ledger_accounts_check check (allow_negative or balance >= 0)`);
+    expect((await run((l) => l.audit)).ok).toBe(true);
+  });
+});

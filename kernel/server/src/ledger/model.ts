@@ -1,0 +1,292 @@
+/**
+ * The Ledger's public data types, request validation, request hashing and amount helpers.
+ * Amounts are integer minor units (`bigint`) everywhere; never floats.
+ */
+import { createHash } from "node:crypto";
+import { InvalidMovement, UnknownHold } from "./errors.ts";
+
+/** An account is identified by its owner and currency: `{ owner: "user:42", currency: "TON" }`. */
+export interface AccountRef {
+  readonly owner: string;
+  readonly currency: string;
+}
+
+/** The system accounts every currency gets when it is defined. */
+export const System = {
+  /** Money that entered from outside (chain deposits, faucet): the only account that goes negative. */
+  deposits: "system:deposits",
+  /** Money that left to the outside (posted withdrawals). */
+  withdrawals: "system:withdrawals",
+  /** Fees the platform earned. */
+  fees: "system:fees",
+  /** Funds of pending holds (frozen): its balance is the sum of the currency's pending holds. */
+  holds: "system:holds",
+} as const;
+
+export const systemAccount = (owner: (typeof System)[keyof typeof System], currency: string): AccountRef => ({ owner, currency });
+/** The owner string of a Telegram user's accounts. */
+export const userOwner = (userId: number | bigint | string): string => `user:${userId}`;
+export const isSystemOwner = (owner: string): boolean => owner.startsWith("system:");
+
+export interface Currency {
+  readonly code: string;
+  readonly decimals: number;
+}
+
+export type Metadata = Readonly<Record<string, string | number | boolean | null>>;
+
+export interface Leg {
+  readonly from: AccountRef;
+  readonly to: AccountRef;
+  readonly amount: bigint;
+}
+
+interface Described {
+  /** Idempotency key, 1-200 chars, global: namespace it ("custody:send:<uuid>"). */
+  readonly key: string;
+  readonly memo?: string | undefined;
+  readonly metadata?: Metadata | undefined;
+}
+
+/** One movement of one or more legs (e.g. amount to the receiver plus a fee leg), all or nothing. */
+export interface TransferRequest extends Described {
+  readonly legs: ReadonlyArray<Leg>;
+}
+
+/** Moves `amount` from `from` into the currency's holds account until it is posted to `to`, voided or expired. */
+export interface HoldRequest extends Described {
+  readonly from: AccountRef;
+  readonly to: AccountRef;
+  readonly amount: bigint;
+  readonly expiresAt?: Date | undefined;
+}
+
+/** Posts a pending hold to its `to` account: `amount` (default: all of it); the rest returns to `from`. */
+export interface PostHoldRequest extends Described {
+  readonly holdId: string;
+  readonly amount?: bigint | undefined;
+}
+
+/** Returns a pending hold to its `from` account. */
+export interface VoidHoldRequest extends Described {
+  readonly holdId: string;
+}
+
+export type MovementKind = "transfer" | "hold" | "post" | "void" | "expire";
+
+/** One side of a movement: negative debits the account, positive credits it. */
+export interface Entry {
+  readonly owner: string;
+  readonly currency: string;
+  readonly amount: bigint;
+}
+
+/** The committed result of a movement; a retry with the same key returns an equal value. */
+export interface Movement {
+  readonly transactionId: string;
+  readonly key: string;
+  readonly kind: MovementKind;
+  /** The hold placed (kind "hold": equals transactionId) or resolved (post, void, expire). */
+  readonly holdId: string | null;
+  readonly memo: string | null;
+  readonly metadata: Metadata;
+  readonly createdAt: Date;
+  readonly entries: ReadonlyArray<Entry>;
+}
+
+export interface Balance {
+  readonly owner: string;
+  readonly currency: string;
+  /** What the account can spend now. */
+  readonly available: bigint;
+  /** Frozen in its pending holds (not part of `available`). */
+  readonly held: bigint;
+}
+
+export type HoldStatus = "pending" | "posted" | "voided" | "expired";
+
+export interface Hold {
+  readonly id: string;
+  readonly from: AccountRef;
+  readonly to: AccountRef;
+  readonly amount: bigint;
+  readonly status: HoldStatus;
+  readonly postedAmount: bigint | null;
+  readonly expiresAt: Date | null;
+  readonly createdAt: Date;
+  readonly resolvedAt: Date | null;
+  readonly resolvedBy: string | null;
+}
+
+export interface HistoryEntry {
+  readonly entryId: string;
+  readonly transactionId: string;
+  readonly key: string;
+  readonly kind: MovementKind;
+  readonly holdId: string | null;
+  readonly amount: bigint;
+  readonly memo: string | null;
+  readonly metadata: Metadata;
+  readonly createdAt: Date;
+}
+
+// --- internal commands ----------------------------------------------------------------------------
+
+interface CommandBase {
+  readonly key: string;
+  readonly hash: string;
+  readonly memo: string | null;
+  readonly metadata: Metadata;
+}
+
+export type Command =
+  | (CommandBase & { readonly kind: "transfer"; readonly legs: ReadonlyArray<Leg> })
+  | (CommandBase & { readonly kind: "hold"; readonly from: AccountRef; readonly to: AccountRef; readonly amount: bigint; readonly expiresAt: Date | null })
+  | (CommandBase & { readonly kind: "post"; readonly holdId: string; readonly amount: bigint | null })
+  | (CommandBase & { readonly kind: "void"; readonly holdId: string })
+  | (CommandBase & { readonly kind: "expire"; readonly holdId: string; readonly now: Date });
+
+const MAX_LEGS = 64;
+const MAX_MEMO = 1000;
+const HOLD_ID = /^[1-9][0-9]{0,18}$/;
+
+const sortKeys = (metadata: Metadata): Array<[string, unknown]> => Object.keys(metadata).sort().map((key) => [key, metadata[key]]);
+
+/** sha256 of the canonical request body: a retry must hash equal, any other body must not. */
+const hashOf = (body: unknown): string =>
+  createHash("sha256")
+    .update(JSON.stringify(body, (_key, value) => (typeof value === "bigint" ? value.toString() : value)))
+    .digest("base64url");
+
+const refKey = (ref: AccountRef) => [ref.owner, ref.currency];
+
+const checkRef = (ref: AccountRef, what: string): string | undefined =>
+  typeof ref?.owner !== "string" || ref.owner.length === 0 || ref.owner.length > 200 || typeof ref.currency !== "string" || ref.currency.length === 0
+    ? `${what}: owner and currency are required`
+    : undefined;
+
+const checkCommon = (request: Described): string | undefined => {
+  if (typeof request.key !== "string" || request.key.length === 0 || request.key.length > 200) return "key must be 1-200 characters";
+  if (request.memo !== undefined && (typeof request.memo !== "string" || request.memo.length > MAX_MEMO)) return `memo must be at most ${MAX_MEMO} characters`;
+  if (request.metadata !== undefined) {
+    if (typeof request.metadata !== "object" || request.metadata === null || Array.isArray(request.metadata)) return "metadata must be an object";
+    for (const value of Object.values(request.metadata)) {
+      if (value !== null && !["string", "boolean"].includes(typeof value) && !(typeof value === "number" && Number.isFinite(value))) {
+        return "metadata values must be strings, finite numbers, booleans or null";
+      }
+    }
+  }
+  return undefined;
+};
+
+const checkAmount = (amount: unknown, what: string): string | undefined =>
+  typeof amount !== "bigint" || amount <= 0n ? `${what} must be a positive bigint (minor units)` : undefined;
+
+const sameAccount = (a: AccountRef, b: AccountRef) => a.owner === b.owner && a.currency === b.currency;
+
+const base = (request: Described) => ({
+  key: request.key,
+  memo: request.memo === undefined || request.memo === "" ? null : request.memo,
+  metadata: request.metadata ?? {},
+});
+
+export type ValidationError = InvalidMovement | UnknownHold;
+
+export const transferCommand = (request: TransferRequest): Command | ValidationError => {
+  const problem =
+    checkCommon(request) ??
+    (!Array.isArray(request.legs) || request.legs.length === 0 || request.legs.length > MAX_LEGS ? `legs: 1 to ${MAX_LEGS}` : undefined) ??
+    request.legs
+      .map((leg, index) =>
+        checkRef(leg.from, `legs[${index}].from`) ??
+        checkRef(leg.to, `legs[${index}].to`) ??
+        checkAmount(leg.amount, `legs[${index}].amount`) ??
+        (leg.from.currency !== leg.to.currency ? `legs[${index}]: from and to must hold the same currency` : undefined) ??
+        (sameAccount(leg.from, leg.to) ? `legs[${index}]: from and to are the same account` : undefined),
+      )
+      .find((message) => message !== undefined);
+  if (problem !== undefined) return new InvalidMovement({ message: problem });
+  const common = base(request);
+  const legs = request.legs.map((leg) => ({ from: { owner: leg.from.owner, currency: leg.from.currency }, to: { owner: leg.to.owner, currency: leg.to.currency }, amount: leg.amount }));
+  return {
+    kind: "transfer",
+    ...common,
+    legs,
+    hash: hashOf(["transfer", legs.map((leg) => [refKey(leg.from), refKey(leg.to), leg.amount]), common.memo, sortKeys(common.metadata)]),
+  };
+};
+
+export const holdCommand = (request: HoldRequest): Command | ValidationError => {
+  const problem =
+    checkCommon(request) ??
+    checkRef(request.from, "from") ??
+    checkRef(request.to, "to") ??
+    checkAmount(request.amount, "amount") ??
+    (request.from.currency !== request.to.currency ? "from and to must hold the same currency" : undefined) ??
+    (sameAccount(request.from, request.to) ? "from and to are the same account" : undefined) ??
+    (request.expiresAt !== undefined && (!(request.expiresAt instanceof Date) || Number.isNaN(request.expiresAt.getTime())) ? "expiresAt must be a valid Date" : undefined);
+  if (problem !== undefined) return new InvalidMovement({ message: problem });
+  const common = base(request);
+  const from = { owner: request.from.owner, currency: request.from.currency };
+  const to = { owner: request.to.owner, currency: request.to.currency };
+  const expiresAt = request.expiresAt ?? null;
+  return {
+    kind: "hold",
+    ...common,
+    from,
+    to,
+    amount: request.amount,
+    expiresAt,
+    hash: hashOf(["hold", refKey(from), refKey(to), request.amount, expiresAt?.getTime() ?? null, common.memo, sortKeys(common.metadata)]),
+  };
+};
+
+export const postCommand = (request: PostHoldRequest): Command | ValidationError => {
+  const problem = checkCommon(request) ?? (request.amount !== undefined ? checkAmount(request.amount, "amount") : undefined);
+  if (problem !== undefined) return new InvalidMovement({ message: problem });
+  if (typeof request.holdId !== "string" || !HOLD_ID.test(request.holdId)) return new UnknownHold({ holdId: String(request.holdId) });
+  const common = base(request);
+  const amount = request.amount ?? null;
+  return { kind: "post", ...common, holdId: request.holdId, amount, hash: hashOf(["post", request.holdId, amount, common.memo, sortKeys(common.metadata)]) };
+};
+
+export const voidCommand = (request: VoidHoldRequest): Command | ValidationError => {
+  const problem = checkCommon(request);
+  if (problem !== undefined) return new InvalidMovement({ message: problem });
+  if (typeof request.holdId !== "string" || !HOLD_ID.test(request.holdId)) return new UnknownHold({ holdId: String(request.holdId) });
+  const common = base(request);
+  return { kind: "void", ...common, holdId: request.holdId, hash: hashOf(["void", request.holdId, common.memo, sortKeys(common.metadata)]) };
+};
+
+/** The key of the movement that expires a hold: every expirer uses it, so racing expirers replay one result. */
+export const expireKey = (holdId: string) => `ledger:expire:${holdId}`;
+
+export const expireCommand = (holdId: string, now: Date): Command => ({
+  kind: "expire",
+  key: expireKey(holdId),
+  memo: null,
+  metadata: {},
+  holdId,
+  now,
+  hash: hashOf(["expire", holdId]),
+});
+
+// --- amounts ---------------------------------------------------------------------------------------
+
+/** "1.5" with 9 decimals -> 1500000000n. Rejects more fraction digits than the currency has. */
+export const parseAmount = (text: string, decimals: number): bigint | undefined => {
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(text.trim());
+  if (match === null) return undefined;
+  const fraction = match[2] ?? "";
+  if (fraction.length > decimals) return undefined;
+  return BigInt(match[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, "0") || "0");
+};
+
+/** 1500000000n with 9 decimals -> "1.5" (no trailing zeros; "-" for negatives). */
+export const formatAmount = (amount: bigint, decimals: number): string => {
+  const negative = amount < 0n;
+  const digits = (negative ? -amount : amount).toString().padStart(decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
+  return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
+};
