@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react"
 import type { BottomButtonParams } from "@wallet/kernel"
 import { cutBottomButtonText } from "./ui/bottomButtonText.ts"
 import { useKernel } from "./context.tsx"
+import { holdTabBarHidden } from "./chrome.ts"
 
 export type BottomButtonLook = "confirm" | "destructive" | "secondary" | "custom"
 
@@ -54,6 +55,8 @@ function useBottomButton(kind: "mainButton" | "secondaryButton", props: BottomBu
     button.setParams(JSON.parse(key) as BottomButtonParams)
   }, [button, key])
   useEffect(() => () => button.setParams({ text: "", isVisible: false, isActive: false, isProgressVisible: false }), [button])
+  // Spec 1 §2: the tab bar hides while a main button is open.
+  useEffect(() => (kind === "mainButton" ? holdTabBarHidden("mainButton") : undefined), [kind])
 }
 
 /** Telegram's native main button while this component is mounted (text cut to 64 characters). */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react"
 import { Outlet, useLocation, useNavigate, useRouter } from "@tanstack/react-router"
-import { defaultBackTarget, Icon, useKernel, useT } from "@wallet/kernel-react"
+import { defaultBackTarget, Icon, useKernel, useT, useTabBarHiddenByScreens } from "@wallet/kernel-react"
 import { SnackbarProvider, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
 import { SHELL } from "./screens.tsx"
 
@@ -18,6 +18,7 @@ function Chrome() {
   const depth = useRef(0)
   const previous = useRef(pathname)
   const [keyboardOpen, setKeyboardOpen] = useState(false)
+  const hiddenByScreens = useTabBarHiddenByScreens()
   const user = kernel.user()
 
   // In-app history depth decides between history.back() and the default back target.
@@ -74,7 +75,7 @@ function Chrome() {
   const tabs = kernel.composition.tabs.custodial
   const activeTab = tabs.find((tab) => pathname === tab.to)
   const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
-  const hidden = keyboardOpen || (user?.isNew === true && pathname === "/main")
+  const hidden = keyboardOpen || hiddenByScreens || (user?.isNew === true && pathname === "/main")
   if (!activeTab || !user?.isCustodyAvailable) return null
   return (
     <TabBar
