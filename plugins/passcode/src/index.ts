@@ -1,0 +1,2 @@
+export { passcodePlugin, PasscodeRegionConfig } from "./manifest.ts"
+export * from "./api.ts"

@@ -1,0 +1,38 @@
+import { Schema } from "effect"
+import { definePlugin } from "@wallet/kernel"
+
+const count = (min: number) => Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(min)))
+
+/**
+ * The region config of the passcode plugin (`host/regions/<id>.ts` plugins.passcode.config); every
+ * key is optional and falls back to the server's default (docs/decisions/0501).
+ */
+export const PasscodeRegionConfig = Schema.Struct({
+  maxPasscodeAttempts: count(1),
+  unlockDurationSeconds: count(0),
+  emailCodeTtlSeconds: count(1),
+  emailCodeMaxAttempts: count(1),
+  emailCodeMinIntervalSeconds: count(0),
+  emailCodesPerHour: count(1),
+  operationTokenTtlSeconds: count(1),
+  challengeTtlSeconds: count(1),
+  emailChallengeOperations: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** USD cents from which a passcode is forced; 0 turns the rule off. */
+  forcePasscodeUsdCents: count(0),
+})
+export type PasscodeRegionConfig = typeof PasscodeRegionConfig.Type
+
+/**
+ * Passcode, device biometry, recovery email and security challenges (spec 3). The screens come
+ * later; the server module is `@wallet/plugin-passcode/server`, the contract `./api`.
+ */
+export const passcodePlugin = definePlugin({
+  id: "passcode",
+  version: "0.1.0",
+  kernel: "^0.1.0",
+  config: PasscodeRegionConfig,
+  i18n: {
+    namespace: "passcode",
+    bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") },
+  },
+})

@@ -1,0 +1,43 @@
+/**
+ * Secrets at rest: passcodes as scrypt hashes (salted, slow, compared in constant time);
+ * high-entropy tokens (biometry, operation) as SHA-256; email codes as salted SHA-256 (they live
+ * minutes and are guarded by attempt limits, docs/decisions/0500).
+ */
+import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
+import { Effect } from "effect";
+
+/** scrypt cost: N = 2^14, r = 8, p = 1 (16 MiB, tens of ms per hash). */
+const SCRYPT = { N: 16_384, r: 8, p: 1, keyLength: 32, maxmem: 64 * 1024 * 1024 } as const;
+
+const scryptAsync = (secret: string, salt: Buffer, N: number, r: number, p: number, keyLength: number) =>
+  Effect.callback<Buffer>((resume) => {
+    scrypt(secret, salt, keyLength, { N, r, p, maxmem: SCRYPT.maxmem }, (error, key) => {
+      resume(error ? Effect.die(error) : Effect.succeed(key));
+    });
+  });
+
+/** `scrypt$N$r$p$<salt b64>$<hash b64>` */
+export const hashPasscode = (passcode: string) =>
+  Effect.gen(function* () {
+    const salt = randomBytes(16);
+    const key = yield* scryptAsync(passcode, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p, SCRYPT.keyLength);
+    return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64")}$${key.toString("base64")}`;
+  });
+
+export const verifyPasscodeHash = (passcode: string, stored: string) =>
+  Effect.gen(function* () {
+    const [scheme, n, r, p, saltText, hashText] = stored.split("$");
+    if (scheme !== "scrypt" || saltText === undefined || hashText === undefined) return false;
+    const expected = Buffer.from(hashText, "base64");
+    const key = yield* scryptAsync(passcode, Buffer.from(saltText, "base64"), Number(n), Number(r), Number(p), expected.length);
+    return key.length === expected.length && timingSafeEqual(key, expected);
+  });
+
+/** 256 random bits, URL-safe. */
+export const randomToken = () => randomBytes(32).toString("base64url");
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+export const newEmailCode = () => String(randomInt(0, 1_000_000)).padStart(6, "0");
+export const newSalt = () => randomBytes(16).toString("hex");
+export const hashEmailCode = (salt: string, code: string) => sha256(`${salt}:${code}`);
+export const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

@@ -1,0 +1,77 @@
+/** The passcode plugin's tables (all prefixed `passcode_`). */
+import { Effect } from "effect";
+import { SqlClient } from "effect/sql";
+import type { Migration } from "@wallet/kernel-server";
+
+const statements = (...parts: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    for (const part of parts) yield* sql.unsafe(part);
+  });
+
+export const passcodeMigrations: ReadonlyArray<Migration> = [
+  {
+    id: 1,
+    name: "passcodes, recovery emails, email codes, challenges, operation tokens",
+    up: statements(
+      // One passcode per user and device serial; biometry token (SHA-256) on the same row.
+      `create table passcode_passcodes (
+        user_id bigint not null,
+        device_serial text not null,
+        passcode_hash text not null,
+        passcode_type text not null check (passcode_type in ('4-digit', '6-digit')),
+        failed_attempts integer not null default 0,
+        biometry_token_hash text,
+        created_at timestamptz not null,
+        updated_at timestamptz not null,
+        primary key (user_id, device_serial)
+      )`,
+      `create table passcode_recovery_emails (
+        user_id bigint not null,
+        product text not null,
+        email text not null,
+        created_at timestamptz not null,
+        updated_at timestamptz not null,
+        primary key (user_id, product)
+      )`,
+      // Recovery codes (challenge_id null) and challenge codes; newest per (user, product, reason) or per challenge.
+      `create table passcode_email_codes (
+        id bigserial primary key,
+        user_id bigint not null,
+        product text not null,
+        reason text not null,
+        challenge_id text,
+        email text not null,
+        code_salt text not null,
+        code_hash text not null,
+        failed_attempts integer not null default 0,
+        created_at timestamptz not null,
+        expires_at timestamptz not null,
+        used_at timestamptz,
+        voided_at timestamptz
+      )`,
+      `create index passcode_email_codes_user on passcode_email_codes (user_id, created_at desc)`,
+      `create table passcode_challenges (
+        id text primary key,
+        user_id bigint not null,
+        device_serial text not null,
+        operation text not null,
+        method text not null,
+        product text not null,
+        created_at timestamptz not null,
+        expires_at timestamptz not null,
+        completed_at timestamptz
+      )`,
+      `create table passcode_operation_tokens (
+        token_hash text primary key,
+        user_id bigint not null,
+        device_serial text not null,
+        operation text not null,
+        created_at timestamptz not null,
+        expires_at timestamptz not null,
+        used_at timestamptz
+      )`,
+      `create index passcode_operation_tokens_expiry on passcode_operation_tokens (expires_at)`,
+    ),
+  },
+];
