@@ -65,7 +65,7 @@ export interface LedgerShape {
 }
 
 export interface LedgerOptions {
-  /** Worker fibers, i.e. transactions in flight at once (default 4; PGlite has one connection anyway). */
+  /** Worker fibers, i.e. transactions in flight at once (default 2; PGlite has one connection anyway). */
   readonly workers?: number;
   /** Most movements per transaction (default 256; 1 disables group commit). */
   readonly maxBatch?: number;
@@ -155,7 +155,7 @@ export const makeLedger = (options: LedgerOptions = {}) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient;
     const maxBatch = Math.max(1, options.maxBatch ?? 256);
-    const workers = Math.max(1, options.workers ?? 4);
+    const workers = Math.max(1, options.workers ?? 2);
     const queue = yield* Queue.unbounded<Job>();
 
     const worker = Effect.gen(function* () {
