@@ -38,6 +38,25 @@ describe("session", () => {
     await app.page.close()
   })
 
+  it("a revoked session shows the session-expired dialog; 'close wallet' closes the app", async () => {
+    const app = await launch(stack, { user: "no_custody" })
+    await app.waitForPath("/scw")
+    const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
+    const id = users.find((u) => u.kind === "no_custody")!.id
+    await stack.server.sql(`update kernel_sessions set revoked_at = now(), revoked_reason = 'test' where user_id = $1`, [id])
+    // The next call gets 401, the refresh is refused, and the user is asked to start again.
+    await app.app().evaluate(() => {
+      window.history.pushState({}, "", "/settings/language")
+      window.dispatchEvent(new PopStateEvent("popstate"))
+    })
+    await app.app().getByRole("radio", { name: "Русский" }).click()
+    // The language just switched to Russian, so the dialog is in Russian.
+    await app.page.waitForFunction(() => window.fakeTelegram?.popup?.title === "Сессия истекла")
+    await app.telegram("t.answerPopup('close')")
+    await app.page.waitForFunction(() => window.fakeTelegram?.closed === true)
+    await app.page.close()
+  })
+
   it("a reload resumes the session instead of replaying initData", async () => {
     const app = await launch(stack, { user: "balances" })
     await app.waitForPath("/main")

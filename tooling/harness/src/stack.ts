@@ -1,7 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core"
+import { chromium, type Browser, type Frame, type Page } from "playwright-core"
 import { build, preview, type PreviewServer } from "vite"
 import { startServer, type HostServer } from "@wallet/host-server"
 import type { ThemeName } from "./themes.ts"
@@ -27,7 +26,7 @@ export const CHROMIUM_ARGS = [
 export interface Stack {
   readonly server: HostServer
   readonly appUrl: string
-  readonly context: BrowserContext
+  readonly browser: Browser
   close(): Promise<void>
 }
 
@@ -44,16 +43,14 @@ export async function startStack(options: { readonly accessTokenTtlSeconds?: num
     })
     const appUrl = app.resolvedUrls?.local[0]?.replace(/\/$/, "")
     if (!appUrl) throw new Error("vite preview did not report a URL")
-    const profile = mkdtempSync(join(tmpdir(), "wallet-e2e-"))
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 900, height: 860 } })
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
     const previewServer = app
     return {
       server,
       appUrl,
-      context,
+      browser,
       close: async () => {
-        await context.close()
-        rmSync(profile, { recursive: true, force: true })
+        await browser.close()
         await previewServer.close()
         await server.close()
       },
@@ -91,7 +88,10 @@ export async function launch(stack: Stack, options: LaunchOptions): Promise<Laun
   const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
   const user = users.find((u) => u.kind === options.user)
   if (!user) throw new Error(`no demo user of kind ${options.user}`)
-  const page = await stack.context.newPage()
+  // Each launch is a fresh profile (storage included), like a first open on a new device.
+  const context = await stack.browser.newContext({ viewport: { width: 900, height: 860 } })
+  const page = await context.newPage()
+  page.once("close", () => void context.close())
   await options.before?.(page)
   const query = new URLSearchParams({
     autostart: "1",
