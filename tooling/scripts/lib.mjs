@@ -50,7 +50,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 export function postgresBinary() {
   const base = "/usr/lib/postgresql"
   if (existsSync(base)) {
-    for (const version of readdirSync(base).sort().reverse()) {
+    for (const version of readdirSync(base).sort().toReversed()) {
       const binary = `${base}/${version}/bin/postgres`
       if (existsSync(binary)) return binary
     }
