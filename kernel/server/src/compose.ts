@@ -5,13 +5,14 @@
 import type { HttpApiEndpoint } from "effect/http-api";
 import { RequestValidation } from "@wallet/kernel/api";
 import { devModule, kernelModule } from "./kernel/module.ts";
+import { outboxDevModule, outboxModule } from "./outbox/index.ts";
 import type { ServerPlugin } from "./plugin.ts";
 
 export class ServerCompositionError extends Error {
   override readonly name = "ServerCompositionError";
 }
 
-const RESERVED_IDS = new Set(["kernel", "dev"]);
+const RESERVED_IDS = new Set(["kernel", "dev", "outbox", "outbox-dev"]);
 
 /** Orders the modules and checks ids, dependencies, groups, routes and middleware. */
 export const composeServerModules = (
@@ -24,7 +25,9 @@ export const composeServerModules = (
     if (byId.has(plugin.id)) throw new ServerCompositionError(`server plugin "${plugin.id}" is enabled twice`);
     byId.set(plugin.id, plugin);
   }
-  const ordered: Array<ServerPlugin> = [kernelModule, ...(options.dev ? [devModule] : [])];
+  // Kernel modules: the kernel, the Outbox (every server), then the dev-only ones.
+  const ordered: Array<ServerPlugin> = [kernelModule, outboxModule, ...(options.dev ? [devModule, outboxDevModule] : [])];
+  const kernelIds = new Set(ordered.map((module) => module.id));
   const state = new Map<string, "visiting" | "done">();
   const visit = (plugin: ServerPlugin, path: ReadonlyArray<string>) => {
     const seen = state.get(plugin.id);
@@ -32,7 +35,7 @@ export const composeServerModules = (
     if (seen === "visiting") throw new ServerCompositionError(`server plugins depend on each other in a cycle: ${[...path, plugin.id].join(" -> ")}`);
     state.set(plugin.id, "visiting");
     for (const dependency of plugin.dependsOn) {
-      if (dependency === "kernel") continue;
+      if (kernelIds.has(dependency)) continue;
       const target = byId.get(dependency);
       if (target === undefined) {
         throw new ServerCompositionError(`server plugin "${plugin.id}" depends on "${dependency}", which is not enabled in this region`);

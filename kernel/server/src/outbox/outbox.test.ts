@@ -6,7 +6,8 @@ import { defineServerPlugin } from "../plugin.ts";
 import { startServer, type RunningServer } from "../server.ts";
 import { startTestDatabase, testDatabases, type TestDatabase } from "../testing/databases.ts";
 import { call } from "../testing/http.ts";
-import { Outbox, outboxModules } from "./index.ts";
+import { composeServerModules } from "../compose.ts";
+import { Outbox } from "./index.ts";
 
 const clock = { now: Date.UTC(2026, 2, 1, 9, 0, 0) };
 
@@ -40,12 +41,19 @@ describe.each(testDatabases)("Outbox on %s", (kind) => {
 
   beforeAll(async () => {
     database = await startTestDatabase(kind);
-    dev = await startServer({ port: 0, database: database.options, botToken: "1:dev", dev: true, now: () => clock.now, plugins: [...outboxModules({ dev: true }), probePlugin] });
+    dev = await startServer({ port: 0, database: database.options, botToken: "1:dev", dev: true, now: () => clock.now, plugins: [probePlugin] });
   }, 60_000);
   afterAll(async () => {
     await prod?.close();
     await dev?.close();
     await database?.stop();
+  });
+
+  it("is composed by every server, its dev endpoints only by a dev one; a plugin may depend on it", () => {
+    const dependent = defineServerPlugin({ id: "needs-outbox", dependsOn: ["outbox"] });
+    expect(composeServerModules([dependent], { dev: false }).map((m) => m.id)).toEqual(["kernel", "outbox", "needs-outbox"]);
+    expect(composeServerModules([], { dev: true }).map((m) => m.id)).toEqual(["kernel", "outbox", "dev", "outbox-dev"]);
+    expect(() => composeServerModules([defineServerPlugin({ id: "outbox" })], { dev: false })).toThrow("reserved");
   });
 
   it("the dev sender marks messages sent and the dev endpoints list them, newest first, by recipient", async () => {
@@ -73,7 +81,7 @@ describe.each(testDatabases)("Outbox on %s", (kind) => {
 
   it("without dev there are no outbox endpoints and messages wait as pending", async () => {
     await dev.close();
-    prod = await startServer({ port: 0, database: database.options, botToken: "1:prod", dev: false, now: () => clock.now, plugins: [...outboxModules({ dev: false }), probePlugin] });
+    prod = await startServer({ port: 0, database: database.options, botToken: "1:prod", dev: false, now: () => clock.now, plugins: [probePlugin] });
     const sent = await call(prod.url, "POST", "/api/outbox-probe/send", { body: { recipient: "carol@example.com", subject: "S", body: "B" } });
     expect(sent.body.status).toBe("pending");
     expect((await call(prod.url, "GET", "/api/dev/outbox")).status).toBe(404);

@@ -20,6 +20,8 @@ export interface PasscodeServerOptions {
 export const makePasscodeServerPlugin = (options: PasscodeServerOptions = {}): ServerPlugin =>
   defineServerPlugin({
     id: "passcode",
+    // The Outbox is a kernel module (composed by every server); listed for the composition check.
+    dependsOn: ["outbox"],
     migrations: passcodeMigrations,
     groups: [PasscodeGroup, RecoveryEmailGroup, SecurityGroup],
     handlers: makePasscodeHandlers(options.usdBalance),

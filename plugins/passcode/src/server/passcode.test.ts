@@ -4,7 +4,6 @@ import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApiSchema }
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiId, authenticated, CurrentSession } from "@wallet/kernel/api";
 import { defineServerPlugin, signInitData, startServer, type RunningServer } from "@wallet/kernel-server";
-import { outboxModules } from "@wallet/kernel-server/outbox";
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing";
 import { DEVICE_SERIAL_HEADER, OperationTokenError } from "../api.ts";
 import { makePasscodeServerPlugin, OPERATION_TOKEN_HEADER, requireOperationToken } from "./index.ts";
@@ -64,7 +63,6 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       now: () => clock.now,
       accessTokenTtlSeconds: 365 * 24 * 3600,
       plugins: [
-        ...outboxModules({ dev: true }),
         makePasscodeServerPlugin({ usdBalance: { usdCentsOf: (userId) => Effect.succeed(userId === RICH_USER ? THRESHOLD_CENTS : THRESHOLD_CENTS - 1n) } }),
         probePlugin,
       ],
