@@ -39,8 +39,16 @@ describe("session", () => {
   })
 
   it("a revoked session shows the session-expired dialog; 'close wallet' closes the app", async () => {
-    const app = await launch(stack, { user: "no_custody" })
+    let userChecked: Promise<unknown> = Promise.resolve()
+    const app = await launch(stack, {
+      user: "no_custody",
+      before: async (page: Page) => {
+        userChecked = page.waitForResponse((r) => r.url().endsWith("/api/users/me"))
+      },
+    })
     await app.waitForPath("/scw")
+    // Let the post-render current-user check finish on the valid session first.
+    await userChecked
     const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
     const id = users.find((u) => u.kind === "no_custody")!.id
     await stack.server.sql(`update kernel_sessions set revoked_at = now(), revoked_reason = 'test' where user_id = $1`, [id])

@@ -82,6 +82,20 @@ describe("startup routing", () => {
   })
 })
 
+describe("current user", () => {
+  it("a new user's record is created with the start param as UTM operation, firing the user-created callback", async () => {
+    const logs: string[] = []
+    const app = await launch(stack, { user: "new", startParam: "settings", before: async (page: Page) => void page.on("console", (m) => logs.push(m.text())) })
+    await app.waitForPath("/settings")
+    await expect.poll(() => logs.some((l) => l.includes("[analytics] user_created")), { timeout: 15_000 }).toBe(true)
+    const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
+    const rows = await stack.server.sql(`select utm_tags from kernel_users where id = $1`, [users.find((u) => u.kind === "new")!.id])
+    const tags = typeof rows[0]!.utm_tags === "string" ? JSON.parse(rows[0]!.utm_tags as string) : rows[0]!.utm_tags
+    expect(tags).toEqual({ operation: "settings" })
+    await app.page.close()
+  })
+})
+
 describe("deep links", () => {
   it("a claimed start param opens its screen, in Russian when asked", async () => {
     const app = await launch(stack, { user: "balances", startParam: "settings_language", language: "ru" })

@@ -11,7 +11,7 @@ const steps = [
   ["typecheck", ["run", "typecheck"]],
   ["lint", ["run", "lint"]],
   ["unit tests", ["run", "test:unit"]],
-  ["build mini-app", ["run", "build:app"]],
+  // Builds the mini-app first, then runs the browser tests against that build.
   ["browser tests", ["run", "test:e2e"]],
 ];
 for (const [name, args] of steps) {

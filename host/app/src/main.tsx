@@ -174,6 +174,12 @@ async function boot() {
     await router.navigate({ to: target.to, search: target.search ?? {}, replace: true } as never)
   }
 
+  if (user) {
+    void ensureUserRecord(kernel, telegram.launchParams.startParam, () => console.info("[analytics] user_created")).catch((error: unknown) =>
+      console.warn("[user] current user check failed", error),
+    )
+  }
+
   root.render(
     <StrictMode>
       <KernelProvider kernel={kernel}>
@@ -181,6 +187,24 @@ async function boot() {
       </KernelProvider>
     </StrictMode>,
   )
+}
+
+/**
+ * Spec 3 §7.4: get the current user; on user_not_found, upsert it with UTM tags from the launch start
+ * parameter; a 201 fires the user-created callback. Runs after the first screen, on the typed client.
+ * The start param carries no UTM fields of its own (spec silent), so `operation` records it whole.
+ */
+async function ensureUserRecord(kernel: Kernel, startParam: string | undefined, onCreated: () => void) {
+  const api = await kernel.api()
+  const utmTags = startParam ? { operation: startParam.slice(0, 256) } : {}
+  const created = await kernel.runtime.runPromise(
+    api.users.me().pipe(
+      Effect.as(false),
+      Effect.catchTag("NotFound", () => api.users.upsertMe({ payload: { utmTags } }).pipe(Effect.map((r) => r.created))),
+      Effect.catch(() => Effect.succeed(false)),
+    ),
+  )
+  if (created) onCreated()
 }
 
 void boot()
