@@ -18,6 +18,7 @@ import {
 } from "../api.ts";
 import { Schema } from "effect";
 import { PasscodeConfig, UsdBalance, type UsdBalanceShape } from "./config.ts";
+import { PasscodeHousekeeping } from "./housekeeping.ts";
 import { checkEmailCode, consumeEmailCodes, issueEmailCode } from "./emailCodes.ts";
 import { completeChallengeRow, createChallenge, grantOperationToken, openChallenge } from "./operations.ts";
 import { clearBiometryToken, findPasscode, remainingOf, setBiometryToken, storePasscode, verifyCredential } from "./passcodes.ts";
@@ -283,6 +284,6 @@ const SecurityLive = HttpApiBuilder.group(PasscodeApi, "security", (handlers) =>
 
 /** All three groups; `usdBalance` feeds the forced-passcode rule (default: no balances known). */
 export const makePasscodeHandlers = (usdBalance: UsdBalanceShape = UsdBalance.none) =>
-  Layer.mergeAll(PasscodeLive, RecoveryEmailLive, SecurityLive).pipe(
+  Layer.mergeAll(PasscodeLive, RecoveryEmailLive, SecurityLive, PasscodeHousekeeping).pipe(
     Layer.provide(Layer.mergeAll(PasscodeConfig.layer, Outbox.layer, Layer.succeed(UsdBalance, usdBalance))),
   );
