@@ -5,7 +5,7 @@
  * (up to `maxBatch`) and runs it as one database transaction (group commit, see engine.ts). A
  * caller's effect completes when its movement committed (or failed, having written nothing).
  */
-import { Context, Deferred, Effect, Exit, Layer, Queue } from "effect";
+import { Context, Deferred, Effect, Exit, Layer, Option, Queue } from "effect";
 import { SqlClient } from "effect/sql";
 import type { SqlError } from "effect/sql/SqlError";
 import * as Db from "../db/Db.ts";
@@ -178,14 +178,34 @@ export const makeLedger = (options: LedgerOptions = {}) =>
     }).pipe(Effect.forever, Effect.provideService(SqlClient.SqlClient, sql));
     for (let i = 0; i < workers; i++) yield* Effect.forkScoped(worker);
 
+    const queued = (command: Command) =>
+      Effect.suspend(() => {
+        const deferred = Deferred.makeUnsafe<Movement, MovementError | SqlError>();
+        Queue.offerUnsafe(queue, { command, deferred });
+        return Deferred.await(deferred);
+      });
+
+    // Inside the caller's transaction: run there (a savepoint), so the movement commits or rolls
+    // back with the caller's own writes (and PGlite's single connection is not waited for twice).
+    const inline = (command: Command): Effect.Effect<Movement, MovementError | SqlError> =>
+      Effect.gen(function* () {
+        for (let attempt = 1; ; attempt++) {
+          const exit = yield* Effect.exit(runBatch([command]));
+          if (Exit.isSuccess(exit)) {
+            const result = exit.value[0]!;
+            return result.ok ? result.movement : yield* Effect.fail(result.error);
+          }
+          const error = exit.cause.reasons.find((reason) => reason._tag === "Fail")?.error as SqlError | RetryBatch | undefined;
+          if (error !== undefined && isTransient(error) && attempt < MAX_ATTEMPTS) continue;
+          if (error !== undefined && error._tag === "SqlError") return yield* Effect.fail(error);
+          return yield* Effect.die(error ?? new Error(`ledger: ${String(exit.cause)}`));
+        }
+      }).pipe(Effect.provideService(SqlClient.SqlClient, sql));
+
     const submit = (command: Command | ValidationError): Effect.Effect<Movement, MovementError | SqlError> =>
       "_tag" in command
         ? Effect.fail(command)
-        : Effect.suspend(() => {
-            const deferred = Deferred.makeUnsafe<Movement, MovementError | SqlError>();
-            Queue.offerUnsafe(queue, { command, deferred });
-            return Deferred.await(deferred);
-          });
+        : Effect.flatMap(Effect.serviceOption(sql.transactionService), (transaction) => (Option.isSome(transaction) ? inline(command) : queued(command)));
 
     const defineCurrency: LedgerShape["defineCurrency"] = (currency) =>
       Effect.gen(function* () {
@@ -235,7 +255,8 @@ export const makeLedger = (options: LedgerOptions = {}) =>
       Effect.gen(function* () {
         const due = yield* sql<{ id: string }>`
           select id::text as id from ledger_holds where status = 'pending' and expires_at <= ${now} order by expires_at, id limit ${limit}`;
-        const results = yield* Effect.forEach(due, (row) => Effect.result(submit(expireCommand(row.id, now))), { concurrency: "unbounded" });
+        const inTransaction = Option.isSome(yield* Effect.serviceOption(sql.transactionService));
+        const results = yield* Effect.forEach(due, (row) => Effect.result(submit(expireCommand(row.id, now))), { concurrency: inTransaction ? 1 : "unbounded" });
         const movements: Array<Movement> = [];
         for (const result of results) {
           if (result._tag === "Success") movements.push(result.success);

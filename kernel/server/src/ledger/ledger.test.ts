@@ -141,6 +141,11 @@ describe.each(testDatabases)("Ledger on %s", (kind) => {
       expect((await failure((l) => l.transfer({ key: key("bad"), legs })))._tag).toBe("InvalidMovement");
     }
     expect((await failure((l) => l.transfer({ key: "", legs: [{ from: erin, to: deposits, amount: 1n }] })))._tag).toBe("InvalidMovement");
+    // Reserved: the ledger's own keys, and the holds account outside holds.
+    expect((await failure((l) => l.transfer({ key: "ledger:expire:1", legs: [{ from: erin, to: deposits, amount: 1n }] })))._tag).toBe("InvalidMovement");
+    expect((await failure((l) => l.transfer({ key: key("h"), legs: [{ from: erin, to: ton(System.holds), amount: 1n }] })))._tag).toBe("InvalidMovement");
+    expect((await failure((l) => l.hold({ key: key("h"), from: erin, to: ton(System.holds), amount: 1n })))._tag).toBe("InvalidMovement");
+    expect(await available(erin)).toBe(10n);
   });
 
   it("returns the first result for a retry and refuses another body under the same key", async () => {
@@ -217,6 +222,40 @@ describe.each(testDatabases)("Ledger on %s", (kind) => {
     expect(statuses).toHaveLength(4);
     expect(statuses).toEqual(expect.arrayContaining(["posted", "voided", "expired"]));
     expect(await run((l) => l.holdsOf(hank.owner, { status: "pending" }))).toEqual([]);
+  });
+
+  it("joins the caller's transaction: the movement commits or rolls back with the caller's writes", async () => {
+    const jane = await user("jane", 100n);
+    const kim = await user("kim");
+    const inTransaction = <A, E>(body: (ledger: LedgerShape) => Effect.Effect<A, E>) =>
+      db.run(
+        Effect.exit(
+          Effect.gen(function* () {
+            const sql = yield* Effect.service(SqlClient.SqlClient);
+            const ledger = yield* Effect.service(Ledger);
+            return yield* sql.withTransaction(body(ledger));
+          }),
+        ),
+      );
+    const rolledBack = await inTransaction((l) =>
+      Effect.flatMap(l.transfer({ key: key("tx"), legs: [{ from: jane, to: kim, amount: 30n }] }), () => Effect.fail("caller gave up" as const)),
+    );
+    expect(Exit.isFailure(rolledBack)).toBe(true);
+    expect(await available(jane)).toBe(100n);
+    const k = key("tx");
+    const committed = await inTransaction((l) =>
+      Effect.gen(function* () {
+        const first = yield* l.transfer({ key: k, legs: [{ from: jane, to: kim, amount: 30n }] });
+        const overdraft = yield* Effect.exit(l.transfer({ key: key("tx"), legs: [{ from: jane, to: kim, amount: 71n }] }));
+        const again = yield* l.transfer({ key: k, legs: [{ from: jane, to: kim, amount: 30n }] });
+        return { first, overdraft, again };
+      }),
+    );
+    if (!Exit.isSuccess(committed)) throw new Error(String(committed.cause));
+    expect(Exit.isFailure(committed.value.overdraft)).toBe(true);
+    expect(committed.value.again).toEqual(committed.value.first);
+    expect(await available(jane)).toBe(70n);
+    expect(await available(kim)).toBe(30n);
   });
 
   it("serialises concurrent movements on one account without going negative", async () => {

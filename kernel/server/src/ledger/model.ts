@@ -160,13 +160,20 @@ const hashOf = (body: unknown): string =>
 
 const refKey = (ref: AccountRef) => [ref.owner, ref.currency];
 
+/** The holds account moves only through holds (its balance must equal the pending holds). */
 const checkRef = (ref: AccountRef, what: string): string | undefined =>
   typeof ref?.owner !== "string" || ref.owner.length === 0 || ref.owner.length > 200 || typeof ref.currency !== "string" || ref.currency.length === 0
     ? `${what}: owner and currency are required`
-    : undefined;
+    : ref.owner === System.holds
+      ? `${what}: the holds account moves only through hold, postHold and voidHold`
+      : undefined;
+
+/** Keys the Ledger makes itself (expiry) start with this; callers may not use it. */
+const RESERVED_KEY_PREFIX = "ledger:";
 
 const checkCommon = (request: Described): string | undefined => {
   if (typeof request.key !== "string" || request.key.length === 0 || request.key.length > 200) return "key must be 1-200 characters";
+  if (request.key.startsWith(RESERVED_KEY_PREFIX)) return `keys starting with "${RESERVED_KEY_PREFIX}" are reserved for the ledger`;
   if (request.memo !== undefined && (typeof request.memo !== "string" || request.memo.length > MAX_MEMO)) return `memo must be at most ${MAX_MEMO} characters`;
   if (request.metadata !== undefined) {
     if (typeof request.metadata !== "object" || request.metadata === null || Array.isArray(request.metadata)) return "metadata must be an object";
@@ -259,7 +266,7 @@ export const voidCommand = (request: VoidHoldRequest): Command | ValidationError
 };
 
 /** The key of the movement that expires a hold: every expirer uses it, so racing expirers replay one result. */
-export const expireKey = (holdId: string) => `ledger:expire:${holdId}`;
+export const expireKey = (holdId: string) => `${RESERVED_KEY_PREFIX}expire:${holdId}`;
 
 export const expireCommand = (holdId: string, now: Date): Command => ({
   kind: "expire",
