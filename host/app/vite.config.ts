@@ -18,6 +18,7 @@ export default defineConfig({
       input: { app: resolve(import.meta.dirname, "index.html"), launch: resolve(import.meta.dirname, "launch.html") },
     },
   },
-  server: { host: "127.0.0.1", port: 5173, strictPort: true, proxy: { "/api": apiTarget } },
-  preview: { host: "127.0.0.1", port: 5173, strictPort: true, proxy: { "/api": apiTarget } },
+  // The API server also serves the TonConnect bridge (SSE) at /bridge.
+  server: { host: "127.0.0.1", port: 5173, strictPort: true, proxy: { "/api": apiTarget, "/bridge": apiTarget } },
+  preview: { host: "127.0.0.1", port: 5173, strictPort: true, proxy: { "/api": apiTarget, "/bridge": apiTarget } },
 })
