@@ -29,3 +29,5 @@ export {
   type TransferRequest,
   type VoidHoldRequest,
 } from "./model.ts";
+/** Tests only: a migrated PGlite or throwaway PostgreSQL with the Ledger on it. */
+export { startTestLedger, type TestLedger } from "./testing.ts";
