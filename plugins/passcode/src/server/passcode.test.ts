@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { Effect, Schema } from "effect";
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api";
+import { FetchHttpClient } from "effect/http";
+import { HttpApi, HttpApiBuilder, HttpApiClient, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiId, authenticated, CurrentSession } from "@wallet/kernel/api";
 import { defineServerPlugin, signInitData, startServer, type RunningServer } from "@wallet/kernel-server";
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing";
-import { DEVICE_SERIAL_HEADER, OperationTokenError } from "../api.ts";
+import { DEVICE_SERIAL_HEADER, OperationTokenError, PasscodeApi } from "../api.ts";
 import { makePasscodeServerPlugin, OPERATION_TOKEN_HEADER, requireOperationToken } from "./index.ts";
 
 const BOT_TOKEN = "1234567:passcode-test";
@@ -109,6 +110,7 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
     const user = {
       id,
       email,
+      token,
       send,
       post: (path: string, body: unknown, headers?: Record<string, string>) => send("POST", path, body, headers),
       info: (serial: string) => send("GET", "/api/passcode/info", undefined, { [DEVICE_SERIAL_HEADER]: serial }),
@@ -487,6 +489,55 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       expect((await poor.info(device)).body.passcodeForced).toBe(false);
       const granted = await poor.post("/api/security/challenges/begin", { deviceSerial: device, language: "en", operation: { name: "send" } });
       expect(typeof granted.body.operationToken).toBe("string");
+    });
+
+    it("a token raced by two requests is consumed once", async () => {
+      const user = await signIn();
+      const device = serial();
+      await user.withPasscode(device, "7777");
+      const begun = await user.post("/api/security/challenges/begin", { deviceSerial: device, passcode: "7777", language: "en", operation: { name: "send" } });
+      const replies = await Promise.all([1, 2, 3].map(() => run(user, "send", device, begun.body.operationToken)));
+      expect(replies.map((reply) => reply.status).sort()).toEqual([204, 403, 403]);
+    });
+  });
+
+  describe("contract", () => {
+    it("an email code raced by two resets is used once", async () => {
+      const user = await signIn();
+      const device = serial();
+      await user.withPasscode(device, "2222");
+      const code = await user.requestCode("change-passcode");
+      const replies = await Promise.all(
+        ["3333", "4444"].map((newPasscode) => user.post("/api/passcode/update", { emailCode: code, newPasscode, newPasscodeType: "4-digit", deviceSerial: device })),
+      );
+      expect(replies.map((reply) => reply.status).sort()).toEqual([200, 400]);
+      expect(replies.find((reply) => reply.status === 400)!.body.code).toBe("code_used");
+    });
+
+    it("serves a client derived from the contract, typed errors included, and documents it in OpenAPI", async () => {
+      const user = await signIn();
+      const device = serial();
+      await user.withPasscode(device, "909090");
+      const program = Effect.gen(function* () {
+        const client = yield* HttpApiClient.make(PasscodeApi, { baseUrl: server.url });
+        const info = yield* client.passcode.info({ headers: { [DEVICE_SERIAL_HEADER]: device } });
+        const wrong = yield* Effect.flip(client.passcode.verify({ payload: { deviceSerial: device, passcode: "111111" } }));
+        const right = yield* client.passcode.verify({ payload: { deviceSerial: device, passcode: "909090" } });
+        const email = yield* client.recoveryEmail.get({ query: { product: "wallet" } });
+        const began = yield* client.security.beginChallenge({ payload: { deviceSerial: device, passcode: "909090", language: "en", operation: { name: "send" } } });
+        return { info, wrong, right, email, began };
+      }).pipe(
+        Effect.provide(FetchHttpClient.layer),
+        Effect.provideService(FetchHttpClient.RequestInit, { headers: { authorization: `Bearer ${user.token}` } }),
+      );
+      const { info, wrong, right, email, began } = await Effect.runPromise(program);
+      expect(info.passcodeType).toBe("6-digit");
+      expect(wrong).toMatchObject({ _tag: "PasscodeError", code: "passcode_wrong", remainingAttempts: MAX_ATTEMPTS - 1 });
+      expect(right.verified).toBe(true);
+      expect(email.maskedEmail).toBe(`us***${String(user.id).slice(-1)}@example.com`);
+      expect("operationToken" in began).toBe(true);
+      const openapi = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(["/api/passcode/info", "/api/recovery-email/request-code", "/api/security/challenges/complete", "/api/dev/outbox"]));
     });
   });
 });
