@@ -46,6 +46,11 @@ export interface TabEntry {
   readonly icon: string
   readonly order: number
   readonly permissions?: ReadonlyArray<string>
+  /**
+   * A one-off tooltip over this tab (i18n key) and its priority: the highest one shows, once per
+   * session, on wallet main, for a left-to-right language (spec 1 §2: earn before trade).
+   */
+  readonly tooltip?: { readonly textKey: string; readonly priority: number }
 }
 
 /**

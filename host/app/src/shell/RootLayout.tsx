@@ -1,11 +1,15 @@
 import { useEffect, useRef, useState } from "react"
 import { Outlet, useLocation, useNavigate, useRouter } from "@tanstack/react-router"
+import { tabTooltipToShow } from "@wallet/kernel"
 import { defaultBackTarget, Icon, useKernel, useT, useTabBarHiddenByScreens } from "@wallet/kernel-react"
 import { SnackbarProvider, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
 import { SHELL } from "./screens.tsx"
 
 /** Pages where Telegram's back button stays hidden: homes and the top-level status pages. */
 const NO_BACK = ["/", "/main", "/scw", "/error", "/unsupported_region", "/unsupported_app_store", "/unavailable", "/client-connection-error", "/attach-private-chats-error", "/wallet-onboarding"]
+
+/** The tab tooltip shows once per session. */
+const TOOLTIP_SHOWN_KEY = "wallet:tab-tooltip-shown"
 
 /** Spec 1 §2 "System back", tab bar hide rules, Telegram settings button, snackbars on navigation. */
 function Chrome() {
@@ -76,6 +80,8 @@ function Chrome() {
   const activeTab = tabs.find((tab) => pathname === tab.to)
   const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
   const hidden = keyboardOpen || hiddenByScreens || (user?.isNew === true && pathname === "/main")
+  const [tooltipShown, setTooltipShown] = useState(() => sessionStorage.getItem(TOOLTIP_SHOWN_KEY) === "1")
+  const tooltipTab = hidden ? undefined : tabTooltipToShow({ tabs, pathname, language: kernel.i18n.language(), shownThisSession: tooltipShown })
   if (!activeTab || !user?.isCustodyAvailable) return null
   return (
     <TabBar
@@ -86,6 +92,18 @@ function Chrome() {
       platformStyle={/ios|macos/.test(kernel.telegram.launchParams.platform) ? "apple" : "material"}
       onSelect={(id) => void navigate({ to: tabs.find((tab) => tab.id === id)!.to } as never)}
       onActiveTabPress={() => window.scrollTo({ top: 0, behavior: "smooth" })}
+      {...(tooltipTab?.tooltip
+        ? {
+            tooltip: {
+              tabId: tooltipTab.id,
+              content: kernel.i18n.t(`${namespaceOf(tooltipTab.pluginId)}:${tooltipTab.tooltip.textKey}`),
+              onDismiss: () => {
+                sessionStorage.setItem(TOOLTIP_SHOWN_KEY, "1")
+                setTooltipShown(true)
+              },
+            },
+          }
+        : {})}
     />
   )
 }
