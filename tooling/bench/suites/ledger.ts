@@ -8,10 +8,12 @@
  * will add its own cost on top.
  *
  * Both run on one throwaway cluster (the testing helper: fsync off, synchronous_commit off, the
- * same settings for both), one after the other so they do not share the CPU.
+ * same settings for both), one after the other so they do not share the CPU, alternating
+ * `--runs` times (the machine is shared: each pair is measured under similar load); the summary
+ * is the median of the per-pair ratios.
  *
  *   npx tsx tooling/bench/suites/ledger.ts [--seconds 15] [--clients 64] [--accounts 1000]
- *     [--pgbench-clients 8] [--scale 10] [--max-batch 256] [--workers 2] [--connections 8]
+ *     [--pgbench-clients 8] [--scale 10] [--max-batch 256] [--workers 2] [--connections 8] [--runs 3]
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     "max-batch": { type: "string", default: "256" },
     workers: { type: "string", default: "2" },
     connections: { type: "string", default: "8" },
+    runs: { type: "string", default: "3" },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -54,26 +57,35 @@ try {
   console.log(`ledger bench: one throwaway PostgreSQL cluster, ${SECONDS} s per run`);
 
   pgbench(postgres.url, ["-i", "-q", "-s", String(SCALE)]);
-  const out = pgbench(postgres.url, ["-b", "tpcb-like", "-c", String(PGBENCH_CLIENTS), "-j", "2", "-T", String(SECONDS), "-n"]);
-  const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
-  console.log(`pgbench -b tpcb-like -s ${SCALE} -c ${PGBENCH_CLIENTS} -j 2: ${tps.toFixed(0)} tps`);
-
-  const result = await benchTransfers({
-    url: postgres.url,
-    seconds: SECONDS,
-    clients: Number(values.clients),
-    accounts: Number(values.accounts),
-    maxBatch: Number(values["max-batch"]),
-    workers: Number(values.workers),
-    maxConnections: Number(values.connections),
-  });
-  console.log(
-    `ledger transfers (Ledger service, no HTTP; ${values.clients} concurrent clients, ${values.accounts} accounts, max batch ${values["max-batch"]}, ${values.workers} workers): ` +
-      `${result.transfersPerSecond.toFixed(0)} transfers/s (${result.committed} committed, ${result.failed} failed; latency p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms)`,
-  );
-  console.log(`ratio ledger / pgbench: ${(result.transfersPerSecond / tps).toFixed(2)}x (target >= 0.5x)`);
-  console.log(result.auditText);
-  if (!result.auditOk) process.exitCode = 1;
+  const ratios: Array<number> = [];
+  let auditFailed = false;
+  for (let run = 1; run <= Number(values.runs); run++) {
+    const out = pgbench(postgres.url, ["-b", "tpcb-like", "-c", String(PGBENCH_CLIENTS), "-j", "2", "-T", String(SECONDS), "-n"]);
+    const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
+    console.log(`[run ${run}] pgbench -b tpcb-like -s ${SCALE} -c ${PGBENCH_CLIENTS} -j 2: ${tps.toFixed(0)} tps`);
+    const result = await benchTransfers({
+      url: postgres.url,
+      seconds: SECONDS,
+      clients: Number(values.clients),
+      accounts: Number(values.accounts),
+      maxBatch: Number(values["max-batch"]),
+      workers: Number(values.workers),
+      maxConnections: Number(values.connections),
+      runId: String(run),
+    });
+    console.log(
+      `[run ${run}] ledger transfers (Ledger service, no HTTP; ${values.clients} concurrent clients, ${values.accounts} accounts, max batch ${values["max-batch"]}, ${values.workers} workers): ` +
+        `${result.transfersPerSecond.toFixed(0)} transfers/s (${result.committed} committed, ${result.failed} failed; latency p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms)`,
+    );
+    ratios.push(result.transfersPerSecond / tps);
+    console.log(`[run ${run}] ratio ledger / pgbench: ${(result.transfersPerSecond / tps).toFixed(2)}x`);
+    if (!result.auditOk) auditFailed = true;
+    if (run === Number(values.runs) || !result.auditOk) console.log(result.auditText);
+  }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  console.log(`ratio ledger / pgbench (median of ${ratios.length}): ${median.toFixed(2)}x (target >= 0.5x)`);
+  if (auditFailed) process.exitCode = 1;
 } finally {
   await postgres.stop();
 }

@@ -20,6 +20,8 @@ export interface TransferBenchOptions {
   readonly maxBatch: number;
   readonly workers: number;
   readonly maxConnections: number;
+  /** Distinguishes the idempotency keys of repeated runs on one database. */
+  readonly runId: string;
 }
 
 export interface TransferBenchResult {
@@ -76,7 +78,7 @@ export const benchTransfers = async (options: TransferBenchOptions): Promise<Tra
           const j = (i + 1 + Math.floor(random() * (users.length - 1))) % users.length;
           const t0 = performance.now();
           const exit = yield* Effect.exit(
-            ledger.transfer({ key: `bench:t:${sequence++}`, legs: [{ from: users[i]!, to: users[j]!, amount: 1n + BigInt(Math.floor(random() * 1000)) }] }),
+            ledger.transfer({ key: `bench:${options.runId}:t:${sequence++}`, legs: [{ from: users[i]!, to: users[j]!, amount: 1n + BigInt(Math.floor(random() * 1000)) }] }),
           );
           if (Exit.isSuccess(exit)) {
             committed++;

@@ -201,17 +201,45 @@ export const runBatch = (
         }
         const fresh = results.filter((r): r is NewTransaction => "command" in r);
 
-        // 5. write: transactions (key order), entries, balances, holds
+        // 5. write everything in one statement: transactions (key order), entries, balances, holds.
+        // Rows of a key the insert skipped join nothing; the batch then rolls back as a whole.
         const created = new Map<number, { id: string; createdAt: Date }>();
         if (fresh.length > 0) {
           const ordered = [...fresh].sort((a, b) => (a.command.key < b.command.key ? -1 : a.command.key > b.command.key ? 1 : 0));
-          const rows = yield* sql.unsafe<{ id: string; idempotency_key: string; created_at: Date }>(
-            `insert into ledger_transactions (idempotency_key, request_hash, kind, hold_id, memo, metadata)
-             select k, h, kind, nullif(hold, '')::bigint, nullif(memo, ''), meta::jsonb
-               from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality as v(k, h, kind, hold, memo, meta, n)
-              order by n
-             on conflict (idempotency_key) do nothing
-             returning id::text as id, idempotency_key, created_at`,
+          const entries = fresh.flatMap((t) => t.entries.map(([account, amount]) => [t.command.key, account.id, amount.toString()] as const));
+          const touched = [...byId.values()].filter((account) => account.touched);
+          const placed = fresh.filter((t) => t.newHold !== null);
+          const resolving = fresh.filter((t) => t.resolves !== null);
+          const rows = yield* sql.unsafe<{ id: string; idempotency_key: string; created_at: Date; resolved: number }>(
+            `with tx as (
+               insert into ledger_transactions (idempotency_key, request_hash, kind, hold_id, memo, metadata)
+               select k, h, kind, nullif(hold, '')::bigint, nullif(memo, ''), meta::jsonb
+                 from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality as v(k, h, kind, hold, memo, meta, n)
+                order by n
+               on conflict (idempotency_key) do nothing
+               returning id, idempotency_key, created_at
+             ), entries as (
+               insert into ledger_entries (transaction_id, account_id, amount)
+               select tx.id, v.account, v.amount
+                 from unnest($7::text[], $8::bigint[], $9::numeric[]) with ordinality as v(k, account, amount, n)
+                 join tx on tx.idempotency_key = v.k
+                order by v.n
+             ), balances as (
+               update ledger_accounts a set balance = v.balance, held = v.held
+                 from unnest($10::bigint[], $11::numeric[], $12::numeric[]) as v(id, balance, held) where a.id = v.id
+             ), placed as (
+               insert into ledger_holds (id, from_account, to_account, amount, status, expires_at)
+               select tx.id, v.f, v.t, v.amount, 'pending', nullif(v.e, '')::timestamptz
+                 from unnest($13::text[], $14::bigint[], $15::bigint[], $16::numeric[], $17::text[]) as v(k, f, t, amount, e)
+                 join tx on tx.idempotency_key = v.k
+             ), resolved as (
+               update ledger_holds h set status = v.status, resolved_tx = tx.id, posted_amount = nullif(v.posted, '')::numeric, resolved_at = now()
+                 from unnest($18::bigint[], $19::text[], $20::text[], $21::text[]) as v(id, status, k, posted)
+                 join tx on tx.idempotency_key = v.k
+                where h.id = v.id and h.status = 'pending'
+                returning h.id
+             )
+             select id::text as id, idempotency_key, created_at, (select count(*) from resolved)::int as resolved from tx`,
             [
               ordered.map((t) => t.command.key),
               ordered.map((t) => t.command.hash),
@@ -219,69 +247,30 @@ export const runBatch = (
               ordered.map((t) => (t.command.kind === "hold" ? "" : (t.holdId ?? ""))),
               ordered.map((t) => t.command.memo ?? ""),
               ordered.map((t) => JSON.stringify(t.command.metadata)),
+              entries.map((e) => e[0]),
+              entries.map((e) => e[1]),
+              entries.map((e) => e[2]),
+              touched.map((a) => a.id),
+              touched.map((a) => a.balance.toString()),
+              touched.map((a) => a.held.toString()),
+              placed.map((t) => t.command.key),
+              placed.map((t) => t.newHold!.from.id),
+              placed.map((t) => t.newHold!.to.id),
+              placed.map((t) => t.newHold!.amount.toString()),
+              placed.map((t) => t.newHold!.expiresAt?.toISOString() ?? ""),
+              resolving.map((t) => t.resolves!.holdId),
+              resolving.map((t) => t.resolves!.status),
+              resolving.map((t) => t.command.key),
+              resolving.map((t) => t.resolves!.posted?.toString() ?? ""),
             ],
           );
           if (rows.length !== ordered.length) return yield* new RetryBatch({ reason: "an idempotency key was committed concurrently" });
+          // Impossible under the row locks; if it ever happens, nothing of this batch may commit.
+          if (Number(rows[0]!.resolved) !== resolving.length) return yield* Effect.die(new Error("ledger: a locked hold changed state inside its transaction"));
           const byKey = new Map(rows.map((row) => [row.idempotency_key, row]));
           for (const t of fresh) {
             const row = byKey.get(t.command.key)!;
             created.set(t.index, { id: row.id, createdAt: row.created_at });
-          }
-
-          const entryTx: Array<string> = [];
-          const entryAccount: Array<string> = [];
-          const entryAmount: Array<string> = [];
-          for (const t of fresh) {
-            for (const [account, amount] of t.entries) {
-              entryTx.push(created.get(t.index)!.id);
-              entryAccount.push(account.id);
-              entryAmount.push(amount.toString());
-            }
-          }
-          yield* sql.unsafe(
-            `insert into ledger_entries (transaction_id, account_id, amount)
-             select tx, account, amount from unnest($1::bigint[], $2::bigint[], $3::numeric[]) with ordinality as v(tx, account, amount, n) order by n`,
-            [entryTx, entryAccount, entryAmount],
-          );
-
-          const touched = [...byId.values()].filter((account) => account.touched);
-          yield* sql.unsafe(
-            `update ledger_accounts a set balance = v.balance, held = v.held
-               from unnest($1::bigint[], $2::numeric[], $3::numeric[]) as v(id, balance, held) where a.id = v.id`,
-            [touched.map((a) => a.id), touched.map((a) => a.balance.toString()), touched.map((a) => a.held.toString())],
-          );
-
-          const placed = fresh.filter((t) => t.newHold !== null);
-          if (placed.length > 0) {
-            yield* sql.unsafe(
-              `insert into ledger_holds (id, from_account, to_account, amount, status, expires_at)
-               select id, f, t, amount, 'pending', nullif(e, '')::timestamptz
-                 from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::numeric[], $5::text[]) as v(id, f, t, amount, e)`,
-              [
-                placed.map((t) => created.get(t.index)!.id),
-                placed.map((t) => t.newHold!.from.id),
-                placed.map((t) => t.newHold!.to.id),
-                placed.map((t) => t.newHold!.amount.toString()),
-                placed.map((t) => t.newHold!.expiresAt?.toISOString() ?? ""),
-              ],
-            );
-          }
-          const resolving = fresh.filter((t) => t.resolves !== null);
-          if (resolving.length > 0) {
-            const updated = yield* sql.unsafe<{ id: string }>(
-              `update ledger_holds h set status = v.status, resolved_tx = v.tx, posted_amount = nullif(v.posted, '')::numeric, resolved_at = now()
-                 from unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[]) as v(id, status, tx, posted)
-                where h.id = v.id and h.status = 'pending'
-                returning h.id::text as id`,
-              [
-                resolving.map((t) => t.resolves!.holdId),
-                resolving.map((t) => t.resolves!.status),
-                resolving.map((t) => created.get(t.index)!.id),
-                resolving.map((t) => t.resolves!.posted?.toString() ?? ""),
-              ],
-            );
-            // Impossible under the row locks; if it ever happens, nothing of this batch may commit.
-            if (updated.length !== resolving.length) return yield* Effect.die(new Error("ledger: a locked hold changed state inside its transaction"));
           }
         }
 
