@@ -1,6 +1,7 @@
-import { Effect, Exit } from "effect";
+import { Effect, Exit, Layer, ManagedRuntime } from "effect";
 import { SqlClient } from "effect/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as Db from "../db/Db.ts";
 import { testDatabases } from "../testing/databases.ts";
 import { Ledger, type LedgerShape } from "./Ledger.ts";
 import { formatAmount, parseAmount, System, userOwner, type AccountRef } from "./model.ts";
@@ -287,4 +288,55 @@ describe.each(testDatabases)("Ledger on %s", (kind) => {
     await exec(`alter table ledger_accounts add constraint ledger_accounts_check check (allow_negative or balance >= 0)`);
     expect((await run((l) => l.audit)).ok).toBe(true);
   });
+});
+
+describe("Ledger in two server processes on one PostgreSQL", () => {
+  let first: TestLedger;
+  let second: ManagedRuntime.ManagedRuntime<Ledger | SqlClient.SqlClient, unknown>;
+  beforeAll(async () => {
+    first = await startTestLedger("postgres");
+    // A second service with its own connection pool on the same database (as another process would).
+    second = ManagedRuntime.make(Ledger.layer.pipe(Layer.provideMerge(Db.layer({ kind: "postgres", url: first.url!, maxConnections: 4 }))));
+  }, 120_000);
+  afterAll(async () => {
+    await second?.dispose();
+    await first?.stop();
+  });
+
+  it("serialises movements on one account and one key across both", async () => {
+    const source = { owner: userOwner(77), currency: "TON" };
+    const sink = { owner: userOwner(78), currency: "TON" };
+    await first.run(
+      Effect.gen(function* () {
+        const ledger = yield* Effect.service(Ledger);
+        yield* ledger.defineCurrency({ code: "TON", decimals: 9 });
+        yield* ledger.openAccount(source);
+        yield* ledger.openAccount(sink);
+        yield* ledger.transfer({ key: "two:seed", legs: [{ from: { owner: System.deposits, currency: "TON" }, to: source, amount: 500n }] });
+      }),
+    );
+    const burst = (runtime: { runPromise: <A, E>(effect: Effect.Effect<A, E, Ledger>) => Promise<A> }, side: string) =>
+      runtime.runPromise(
+        Effect.flatMap(Effect.service(Ledger), (ledger) =>
+          Effect.all(
+            [
+              ...Array.from({ length: 60 }, (_, i) => Effect.exit(ledger.transfer({ key: `two:${side}:${i}`, legs: [{ from: source, to: sink, amount: 5n }] }))),
+              // The same key from both processes: one movement.
+              ...Array.from({ length: 5 }, () => Effect.exit(ledger.transfer({ key: "two:shared", legs: [{ from: source, to: sink, amount: 1n }] }))),
+            ],
+            { concurrency: "unbounded" },
+          ),
+        ),
+      );
+    const [a, b] = await Promise.all([burst({ runPromise: (e) => first.run(e) }, "a"), burst(second, "b")]);
+    const shared = [...a.slice(60), ...b.slice(60)].filter(Exit.isSuccess).map((exit) => exit.value.transactionId);
+    const transfers = [...a.slice(0, 60), ...b.slice(0, 60)].filter(Exit.isSuccess).length;
+    const sharedOk = new Set(shared).size;
+    expect(sharedOk).toBeLessThanOrEqual(1);
+    const balance = await first.run(Effect.flatMap(Effect.service(Ledger), (l) => l.balance(source)));
+    expect(balance.available).toBe(500n - BigInt(transfers) * 5n - BigInt(sharedOk));
+    expect(balance.available).toBeGreaterThanOrEqual(0n);
+    expect(balance.available).toBeLessThan(5n);
+    expect((await first.run(Effect.flatMap(Effect.service(Ledger), (l) => l.audit))).ok).toBe(true);
+  }, 60_000);
 });
