@@ -1,0 +1,266 @@
+/**
+ * The TonConnect v2 HTTP bridge store and fan-out (`BridgeHub`).
+ *
+ * `bridge_messages` is the source of truth: every posted message is a row kept until its TTL, and
+ * an SSE connection reads the rows of its client ids after its cursor (the last event id). Rows
+ * are inserted one at a time under a transaction-scoped advisory lock, so ids become visible in
+ * id order and a cursor never skips a row that commits later with a smaller id.
+ *
+ * Fan-out only wakes connections up: a post wakes the local subscribers of its recipient, and on
+ * PostgreSQL a `NOTIFY bridge_messages, '<client id>'` in the same transaction wakes them in every
+ * other server process (each process keeps one `LISTEN` connection). PGlite serves one process, so
+ * there the local wake is all there is. See docs/decisions/0700-bridge-table-and-notify.md.
+ */
+import { PgClient } from "@effect/sql-pg";
+import { Context, Effect, Layer, Option, Queue, Schedule } from "effect";
+import { SqlClient } from "effect/sql";
+import type { SqlError } from "effect/sql/SqlError";
+import { decodeInt8 } from "../db/Db.ts";
+import type { Migration } from "../db/migrations.ts";
+import { ServerConfig } from "../services.ts";
+
+export const BRIDGE_CHANNEL = "bridge_messages";
+/** Arbitrary constant key for pg_advisory_xact_lock: "bridge inserts". */
+const INSERT_LOCK_KEY = 7_261_000_700;
+
+/** Limits and timings; a region overrides any of them with `pluginConfig.bridge`. */
+export interface BridgeLimits {
+  /** Largest accepted body of `POST /message`, in bytes (413 above). */
+  readonly maxBodyBytes: number;
+  /** Longest accepted ttl in seconds (the protocol's 300). */
+  readonly maxTtlSeconds: number;
+  /** Open SSE connections per remote address (429 above). */
+  readonly maxConnectionsPerIp: number;
+  /** Client ids one SSE connection may subscribe to. */
+  readonly maxClientIdsPerConnection: number;
+  /** `POST /message` per remote address: a bucket of `burst` refilled at `perSecond`. */
+  readonly messagesPerSecond: number;
+  readonly messagesBurst: number;
+  /** SSE heartbeat period in milliseconds. */
+  readonly heartbeatMs: number;
+  /** How often expired rows are deleted, in milliseconds. */
+  readonly cleanupMs: number;
+  /** Longest topic accepted (characters). */
+  readonly maxTopicLength: number;
+}
+
+export const defaultBridgeLimits: BridgeLimits = {
+  maxBodyBytes: 64 * 1024,
+  maxTtlSeconds: 300,
+  maxConnectionsPerIp: 64,
+  maxClientIdsPerConnection: 64,
+  messagesPerSecond: 20,
+  messagesBurst: 100,
+  heartbeatMs: 15_000,
+  cleanupMs: 60_000,
+  maxTopicLength: 64,
+};
+
+export const bridgeLimits = (pluginConfig: Readonly<Record<string, object | undefined>>): BridgeLimits => {
+  const override = (pluginConfig.bridge ?? {}) as Partial<Record<keyof BridgeLimits, unknown>>;
+  const limits: Record<string, number> = { ...defaultBridgeLimits };
+  for (const key of Object.keys(defaultBridgeLimits)) {
+    const value = override[key as keyof BridgeLimits];
+    if (typeof value === "number" && Number.isFinite(value) && value > 0) limits[key] = value;
+  }
+  return limits as unknown as BridgeLimits;
+};
+
+export const bridgeMigrations: ReadonlyArray<Migration> = [
+  {
+    id: 1,
+    name: "bridge messages",
+    up: Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient;
+      yield* sql.unsafe(`create table bridge_messages (
+        id bigserial primary key,
+        client_id text not null,
+        from_id text not null,
+        topic text,
+        message text not null,
+        expires_at bigint not null,
+        created_at bigint not null
+      )`);
+      yield* sql.unsafe(`create index bridge_messages_client_id on bridge_messages (client_id, id)`);
+      yield* sql.unsafe(`create index bridge_messages_expires_at on bridge_messages (expires_at)`);
+    }),
+  },
+];
+
+export interface BridgeEvent {
+  /** The SSE event id: strictly increasing over the whole bridge. */
+  readonly id: bigint;
+  readonly to: string;
+  readonly from: string;
+  /** The base64 body as posted. */
+  readonly message: string;
+}
+
+export interface BridgePost {
+  readonly from: string;
+  readonly to: string;
+  readonly message: string;
+  readonly ttlSeconds: number;
+  readonly topic: string | undefined;
+}
+
+/** A connection's wake-up signal: any offer means "read after your cursor". */
+export type Wake = Queue.Queue<void>;
+
+export interface BridgeHubShape {
+  readonly limits: BridgeLimits;
+  /** Stores the message, then wakes its recipient's subscribers here and (PostgreSQL) everywhere. */
+  readonly post: (message: BridgePost) => Effect.Effect<bigint, SqlError>;
+  /** Unexpired messages to `clientIds` after `cursor`, oldest first. */
+  readonly read: (clientIds: ReadonlyArray<string>, cursor: bigint, limit?: number) => Effect.Effect<ReadonlyArray<BridgeEvent>, SqlError>;
+  /** Registers `wake` for `clientIds` until `unsubscribe`. */
+  readonly subscribe: (clientIds: ReadonlyArray<string>, wake: Wake) => Effect.Effect<void>;
+  readonly unsubscribe: (clientIds: ReadonlyArray<string>, wake: Wake) => Effect.Effect<void>;
+  /** Takes one connection slot for `ip`; false when the limit is reached. */
+  readonly openConnection: (ip: string) => Effect.Effect<boolean>;
+  readonly closeConnection: (ip: string) => Effect.Effect<void>;
+  /** One token of `ip`'s post bucket; false when empty (429). */
+  readonly takePostToken: (ip: string) => Effect.Effect<boolean>;
+  /** Open SSE connections of `ip` (tests and metrics). */
+  readonly connections: (ip: string) => number;
+  /** Deletes expired rows; resolves with how many. */
+  readonly deleteExpired: Effect.Effect<number, SqlError>;
+}
+
+const CLIENT_ID = /^[0-9a-f]{64}$/;
+export const isClientId = (value: string): boolean => CLIENT_ID.test(value);
+
+export class BridgeHub extends Context.Service<BridgeHub, BridgeHubShape>()("wallet/server/BridgeHub") {
+  static readonly layer = Layer.effect(BridgeHub)(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient;
+      const config = yield* ServerConfig;
+      const pg = yield* Effect.serviceOption(PgClient.PgClient);
+      const limits = bridgeLimits(config.pluginConfig);
+
+      const subscribers = new Map<string, Set<Wake>>();
+      const wakeLocal = (clientId: string) => {
+        const set = subscribers.get(clientId);
+        if (set === undefined) return;
+        for (const wake of set) Queue.offerUnsafe(wake, undefined);
+      };
+      const wakeAll = () => {
+        for (const set of subscribers.values()) for (const wake of set) Queue.offerUnsafe(wake, undefined);
+      };
+
+      // PGlite is one process behind a single connection: a LISTEN there would hold that connection.
+      const [server] = yield* sql<{ version: string }>`select version() as version`;
+      const shared = Option.isSome(pg) && !/pglite/i.test(server?.version ?? "");
+
+      if (shared && Option.isSome(pg)) {
+        const client = pg.value;
+        const listener = Effect.scoped(
+          Effect.gen(function* () {
+            const notifications = yield* client.listen(BRIDGE_CHANNEL);
+            // Anything posted while the listener was down: let every connection re-read.
+            wakeAll();
+            while (true) {
+              const notification = yield* Queue.take(notifications);
+              wakeLocal(notification.payload);
+            }
+          }),
+        );
+        yield* Effect.forkScoped(listener.pipe(Effect.retry(Schedule.spaced("1 second")), Effect.ignore));
+      }
+
+      const post = (message: BridgePost) =>
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const now = config.now();
+            yield* sql`select pg_advisory_xact_lock(${INSERT_LOCK_KEY})`;
+            const rows = yield* sql<{ id: unknown }>`insert into bridge_messages (client_id, from_id, topic, message, expires_at, created_at)
+              values (${message.to}, ${message.from}, ${message.topic ?? null}, ${message.message}, ${now + message.ttlSeconds * 1000}, ${now})
+              returning id`;
+            if (shared) yield* sql`select pg_notify(${BRIDGE_CHANNEL}, ${message.to})`;
+            return decodeInt8(rows[0]!.id);
+          }),
+        ).pipe(Effect.tap(() => Effect.sync(() => wakeLocal(message.to))));
+
+      const read = (clientIds: ReadonlyArray<string>, cursor: bigint, limit = 500) =>
+        Effect.map(
+          sql<{ id: unknown; client_id: string; from_id: string; message: string }>`select id, client_id, from_id, message from bridge_messages
+            where client_id in ${sql.in(clientIds)} and id > ${cursor.toString()} and expires_at > ${config.now()}
+            order by id limit ${limit}`,
+          (rows) => rows.map((row): BridgeEvent => ({ id: decodeInt8(row.id), to: row.client_id, from: row.from_id, message: row.message })),
+        );
+
+      const subscribe = (clientIds: ReadonlyArray<string>, wake: Wake) =>
+        Effect.sync(() => {
+          for (const clientId of clientIds) {
+            let set = subscribers.get(clientId);
+            if (set === undefined) subscribers.set(clientId, (set = new Set()));
+            set.add(wake);
+          }
+        });
+      const unsubscribe = (clientIds: ReadonlyArray<string>, wake: Wake) =>
+        Effect.sync(() => {
+          for (const clientId of clientIds) {
+            const set = subscribers.get(clientId);
+            if (set === undefined) continue;
+            set.delete(wake);
+            if (set.size === 0) subscribers.delete(clientId);
+          }
+        });
+
+      const open = new Map<string, number>();
+      const openConnection = (ip: string) =>
+        Effect.sync(() => {
+          const count = open.get(ip) ?? 0;
+          if (count >= limits.maxConnectionsPerIp) return false;
+          open.set(ip, count + 1);
+          return true;
+        });
+      const closeConnection = (ip: string) =>
+        Effect.sync(() => {
+          const count = (open.get(ip) ?? 1) - 1;
+          if (count <= 0) open.delete(ip);
+          else open.set(ip, count);
+        });
+
+      // Token buckets per address; the wall clock (not ServerConfig.now) measures refills.
+      const buckets = new Map<string, { tokens: number; at: number }>();
+      const takePostToken = (ip: string) =>
+        Effect.sync(() => {
+          const now = Date.now();
+          const bucket = buckets.get(ip) ?? { tokens: limits.messagesBurst, at: now };
+          bucket.tokens = Math.min(limits.messagesBurst, bucket.tokens + ((now - bucket.at) / 1000) * limits.messagesPerSecond);
+          bucket.at = now;
+          buckets.set(ip, bucket);
+          if (bucket.tokens < 1) return false;
+          bucket.tokens -= 1;
+          return true;
+        });
+      const forgetFullBuckets = Effect.sync(() => {
+        const now = Date.now();
+        for (const [ip, bucket] of buckets) {
+          if (bucket.tokens + ((now - bucket.at) / 1000) * limits.messagesPerSecond >= limits.messagesBurst) buckets.delete(ip);
+        }
+      });
+
+      const deleteExpired = Effect.suspend(() =>
+        Effect.map(sql<{ id: unknown }>`delete from bridge_messages where expires_at <= ${config.now()} returning id`, (rows) => rows.length),
+      );
+      yield* Effect.forkScoped(
+        Effect.andThen(forgetFullBuckets, Effect.ignore(deleteExpired)).pipe(Effect.repeat(Schedule.spaced(limits.cleanupMs))),
+      );
+
+      return BridgeHub.of({
+        limits,
+        post,
+        read,
+        subscribe,
+        unsubscribe,
+        openConnection,
+        closeConnection,
+        takePostToken,
+        connections: (ip) => open.get(ip) ?? 0,
+        deleteExpired,
+      });
+    }),
+  );
+}
