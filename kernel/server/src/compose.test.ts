@@ -73,8 +73,8 @@ describe("server module composition", () => {
   it("puts the kernel first and every dependency before its dependents", () => {
     const a = defineServerPlugin({ id: "alpha", dependsOn: ["beta"] });
     const b = defineServerPlugin({ id: "beta" });
-    expect(composeServerModules([a, b], { dev: false }).map((m) => m.id)).toEqual(["kernel", "outbox", "beta", "alpha"]);
-    expect(composeServerModules([b], { dev: true }).map((m) => m.id)).toEqual(["kernel", "outbox", "dev", "outbox-dev", "beta"]);
+    expect(composeServerModules([a, b], { dev: false }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "beta", "alpha"]);
+    expect(composeServerModules([b], { dev: true }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "dev", "outbox-dev", "beta"]);
   });
 
   const refusals: ReadonlyArray<[string, () => unknown, string]> = [
@@ -147,7 +147,7 @@ describe.each(testDatabases)("a plugin's server module served on %s", (kind) => 
   };
 
   it("migrates the plugin's tables and serves its endpoints behind the kernel's auth and validation", async () => {
-    expect(server.modules).toEqual(["kernel", "outbox", "notes"]);
+    expect(server.modules).toEqual(["kernel", "outbox", "bridge", "notes"]);
     const first = await signIn(901);
     const second = await signIn(902);
     expect((await call(server.url, "POST", "/api/notes", { authorization: bearer(first), body: { text: "a" } })).body).toEqual({ count: 1 });
