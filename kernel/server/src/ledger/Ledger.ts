@@ -157,6 +157,16 @@ export const makeLedger = (options: LedgerOptions = {}) =>
     const maxBatch = Math.max(1, options.maxBatch ?? 256);
     const workers = Math.max(1, options.workers ?? 2);
     const queue = yield* Queue.unbounded<Job>();
+    // Jobs submitted and not yet answered: answered with a defect if the service stops first (the
+    // movement may or may not have committed: retry it with the same key).
+    const unanswered = new Set<Job>();
+    const stopped = (cause: unknown) => (job: Job) => Deferred.doneUnsafe(job.deferred, Exit.die(cause));
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        unanswered.forEach(stopped(new Error("ledger: stopped before the movement was answered; retry it with the same key")));
+        unanswered.clear();
+      }),
+    );
 
     const worker = Effect.gen(function* () {
       let pending: ReadonlyArray<Job> = yield* Queue.takeBetween(queue, 1, maxBatch);
@@ -172,7 +182,12 @@ export const makeLedger = (options: LedgerOptions = {}) =>
             now.push(job);
           }
         }
-        yield* execute(now);
+        // execute answers every job; a bug in it must not leave callers waiting or stop this worker.
+        yield* execute(now).pipe(
+          Effect.catchCause((cause) => Effect.sync(() => now.forEach(stopped(new Error(`ledger: internal error: ${String(cause)}`))))),
+          // Not on interruption: then the finalizer answers them.
+          Effect.andThen(Effect.sync(() => now.forEach((job) => unanswered.delete(job)))),
+        );
         pending = later;
       }
     }).pipe(Effect.forever, Effect.provideService(SqlClient.SqlClient, sql));
@@ -181,7 +196,9 @@ export const makeLedger = (options: LedgerOptions = {}) =>
     const queued = (command: Command) =>
       Effect.suspend(() => {
         const deferred = Deferred.makeUnsafe<Movement, MovementError | SqlError>();
-        Queue.offerUnsafe(queue, { command, deferred });
+        const job = { command, deferred };
+        unanswered.add(job);
+        Queue.offerUnsafe(queue, job);
         return Deferred.await(deferred);
       });
 

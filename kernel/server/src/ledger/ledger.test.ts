@@ -1,9 +1,9 @@
-import { Effect, Exit, Layer, ManagedRuntime } from "effect";
+import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect";
 import { SqlClient } from "effect/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Db from "../db/Db.ts";
 import { testDatabases } from "../testing/databases.ts";
-import { Ledger, type LedgerShape } from "./Ledger.ts";
+import { Ledger, makeLedger, type LedgerShape } from "./Ledger.ts";
 import { formatAmount, parseAmount, System, userOwner, type AccountRef } from "./model.ts";
 import { startTestLedger, type TestLedger } from "./testing.ts";
 
@@ -288,6 +288,36 @@ describe.each(testDatabases)("Ledger on %s", (kind) => {
     await exec(`alter table ledger_accounts add constraint ledger_accounts_check check (allow_negative or balance >= 0)`);
     expect((await run((l) => l.audit)).ok).toBe(true);
   });
+});
+
+describe("Ledger service lifecycle", () => {
+  it("answers the movements still queued when the service stops (retry them with the same key)", async () => {
+    const db = await startTestLedger("pglite");
+    try {
+      const ref = { owner: userOwner(5), currency: "TON" };
+      await db.run(Effect.flatMap(Effect.service(Ledger), (l) => Effect.andThen(l.defineCurrency({ code: "TON", decimals: 9 }), l.openAccount(ref))));
+      // A second service in a scope of its own, one movement per transaction, stopped mid-way.
+      const sql = await db.run(Effect.service(SqlClient.SqlClient));
+      const scope = Effect.runSync(Scope.make());
+      const ledger = await Effect.runPromise(makeLedger({ workers: 1, maxBatch: 1 }).pipe(Scope.provide(scope), Effect.provideService(SqlClient.SqlClient, sql)));
+      const calls = Array.from({ length: 200 }, (_, i) =>
+        Effect.runPromise(Effect.exit(ledger.transfer({ key: `stop:${i}`, legs: [{ from: { owner: System.deposits, currency: "TON" }, to: ref, amount: 1n }] }))),
+      );
+      await calls[0];
+      await Effect.runPromise(Scope.close(scope, Exit.void));
+      const exits = await Promise.all(calls);
+      const committed = exits.filter(Exit.isSuccess).length;
+      const told = exits.filter((exit) => Exit.isFailure(exit) && String(exit.cause).includes("retry it with the same key")).length;
+      expect(committed + told).toBe(200);
+      expect(told).toBeGreaterThan(0);
+      // The books hold what was reported committed, plus at most the one movement in flight when it stopped.
+      const balance = await db.run(Effect.flatMap(Effect.service(Ledger), (l) => l.balance(ref)));
+      expect(balance.available - BigInt(committed)).toBeGreaterThanOrEqual(0n);
+      expect(balance.available - BigInt(committed)).toBeLessThanOrEqual(1n);
+    } finally {
+      await db.stop();
+    }
+  }, 60_000);
 });
 
 describe("Ledger in two server processes on one PostgreSQL", () => {
