@@ -59,6 +59,8 @@ export interface LedgerShape {
   readonly holdsOf: (owner: string, options?: { readonly status?: HoldStatus }) => Effect.Effect<ReadonlyArray<Hold>, SqlError>;
   /** An account's entries, newest first; page with `before` (an entryId). */
   readonly history: (ref: AccountRef, options?: { readonly limit?: number; readonly before?: string }) => Effect.Effect<ReadonlyArray<HistoryEntry>, UnknownAccount | SqlError>;
+  /** The entries of all an owner's accounts (every currency), newest first; page with `before`. */
+  readonly ownerHistory: (owner: string, options?: { readonly limit?: number; readonly before?: string }) => Effect.Effect<ReadonlyArray<HistoryEntry>, SqlError>;
   readonly movement: (key: string) => Effect.Effect<Movement | undefined, SqlError>;
   /** Checks every invariant over the whole database (see audit.ts). */
   readonly audit: Effect.Effect<AuditReport, SqlError>;
@@ -315,13 +317,11 @@ export const makeLedger = (options: LedgerOptions = {}) =>
         (rows) => rows.map(holdRow),
       );
 
-    const history: LedgerShape["history"] = (ref, historyOptions) =>
-      Effect.gen(function* () {
-        const limit = Math.min(Math.max(1, historyOptions?.limit ?? 50), 500);
-        const accounts = yield* sql<{ id: string }>`select id::text as id from ledger_accounts where owner = ${ref.owner} and currency = ${ref.currency}`;
-        if (accounts.length === 0) return yield* new UnknownAccount({ owner: ref.owner, currency: ref.currency });
-        const rows = yield* sql.unsafe<{
+    const entriesOf = (accountIds: ReadonlyArray<string>, historyOptions: { readonly limit?: number; readonly before?: string } | undefined) =>
+      Effect.map(
+        sql.unsafe<{
           entry_id: string;
+          currency: string;
           transaction_id: string;
           idempotency_key: string;
           kind: MovementKind;
@@ -331,26 +331,46 @@ export const makeLedger = (options: LedgerOptions = {}) =>
           metadata: unknown;
           created_at: Date;
         }>(
-          `select e.id::text as entry_id, t.id::text as transaction_id, t.idempotency_key, t.kind,
+          `select e.id::text as entry_id, a.currency, t.id::text as transaction_id, t.idempotency_key, t.kind,
                   (case when t.kind = 'hold' then t.id else t.hold_id end)::text as hold_id,
                   e.amount::text as amount, t.memo, t.metadata, t.created_at
-             from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
-            where e.account_id = $1::bigint and ($2 = '' or e.id < nullif($2, '')::bigint)
+             from ledger_entries e
+             join ledger_transactions t on t.id = e.transaction_id
+             join ledger_accounts a on a.id = e.account_id
+            where e.account_id = any($1::bigint[]) and ($2 = '' or e.id < nullif($2, '')::bigint)
             order by e.id desc limit $3`,
-          [accounts[0]!.id, historyOptions?.before ?? "", limit],
-        );
-        return rows.map(
-          (row): HistoryEntry => ({
-            entryId: row.entry_id,
-            transactionId: row.transaction_id,
-            key: row.idempotency_key,
-            kind: row.kind,
-            holdId: row.hold_id,
-            amount: Db.decodeInt8(row.amount),
-            memo: row.memo,
-            metadata: (typeof row.metadata === "string" ? JSON.parse(row.metadata) : (row.metadata ?? {})) as Metadata,
-            createdAt: row.created_at,
-          }),
+          [accountIds, historyOptions?.before ?? "", Math.min(Math.max(1, historyOptions?.limit ?? 50), 500)],
+        ),
+        (rows) =>
+          rows.map(
+            (row): HistoryEntry => ({
+              entryId: row.entry_id,
+              currency: row.currency,
+              transactionId: row.transaction_id,
+              key: row.idempotency_key,
+              kind: row.kind,
+              holdId: row.hold_id,
+              amount: Db.decodeInt8(row.amount),
+              memo: row.memo,
+              metadata: (typeof row.metadata === "string" ? JSON.parse(row.metadata) : (row.metadata ?? {})) as Metadata,
+              createdAt: row.created_at,
+            }),
+          ),
+      );
+
+    const history: LedgerShape["history"] = (ref, historyOptions) =>
+      Effect.gen(function* () {
+        const accounts = yield* sql<{ id: string }>`select id::text as id from ledger_accounts where owner = ${ref.owner} and currency = ${ref.currency}`;
+        if (accounts.length === 0) return yield* new UnknownAccount({ owner: ref.owner, currency: ref.currency });
+        return yield* entriesOf([accounts[0]!.id], historyOptions);
+      });
+
+    const ownerHistory: LedgerShape["ownerHistory"] = (owner, historyOptions) =>
+      Effect.gen(function* () {
+        const accounts = yield* sql<{ id: string }>`select id::text as id from ledger_accounts where owner = ${owner}`;
+        return yield* entriesOf(
+          accounts.map((account) => account.id),
+          historyOptions,
         );
       });
 
@@ -375,6 +395,7 @@ export const makeLedger = (options: LedgerOptions = {}) =>
       getHold,
       holdsOf,
       history,
+      ownerHistory,
       movement,
       audit: Effect.provideService(runAudit, SqlClient.SqlClient, sql),
     });

@@ -96,15 +96,23 @@ describe.each(testDatabases)("Ledger on %s", (kind) => {
     expect(history[0]!.metadata).toEqual({ reason: "p2p", n: 1 });
     const page = await run((l) => l.history(alice, { limit: 1, before: history[0]!.entryId }));
     expect(page.map((entry) => entry.amount)).toEqual([-300n]);
+    // Across currencies: an ETH account of the same owner shows up in the owner's history.
+    const aliceEth = { owner: alice.owner, currency: "ETH" };
+    await run((l) => l.openAccount(aliceEth));
+    await run((l) => l.transfer({ key: key("eth"), legs: [{ from: { owner: System.deposits, currency: "ETH" }, to: aliceEth, amount: 9n }] }));
+    const all = await run((l) => l.ownerHistory(alice.owner));
+    expect(all.map((entry) => `${entry.currency} ${entry.amount}`)).toEqual(["ETH 9", "TON -5", "TON -300", "TON 1000"]);
+    expect((await run((l) => l.ownerHistory(alice.owner, { limit: 2, before: all[1]!.entryId }))).map((entry) => entry.amount)).toEqual([-300n, 1_000n]);
   });
 
   it("keeps amounts beyond int8 exact", async () => {
     const whale = { owner: userOwner(`whale-${++seq}`), currency: "ETH" };
     await run((l) => l.openAccount(whale));
     const amount = 123_456_789_000_000_000_000_000_000n; // 1.2e26 wei
+    const before = (await run((l) => l.balance({ owner: System.deposits, currency: "ETH" }))).available;
     await run((l) => l.transfer({ key: key("eth"), legs: [{ from: { owner: System.deposits, currency: "ETH" }, to: whale, amount }] }));
     expect(await available(whale)).toBe(amount);
-    expect((await run((l) => l.balance({ owner: System.deposits, currency: "ETH" }))).available).toBe(-amount);
+    expect((await run((l) => l.balance({ owner: System.deposits, currency: "ETH" }))).available).toBe(before - amount);
   });
 
   it("refuses to overdraw and writes nothing for a failed movement", async () => {

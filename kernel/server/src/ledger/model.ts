@@ -120,6 +120,7 @@ export interface Hold {
 
 export interface HistoryEntry {
   readonly entryId: string;
+  readonly currency: string;
   readonly transactionId: string;
   readonly key: string;
   readonly kind: MovementKind;
