@@ -8,15 +8,20 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningServer, startServer } from "../server.ts";
 import { startTestDatabase, type TestDatabase, testDatabases } from "../testing/index.ts";
 import { openSse, type SseConnection, type SseEvent } from "./sseClient.ts";
+import { spawnChildServer } from "./spawnChild.ts";
 
-const post = (server: RunningServer, query: string, body: string) =>
+interface Served {
+  readonly url: string;
+}
+
+const post = (server: Served, query: string, body: string) =>
   fetch(`${server.url}/bridge/message?${query}`, { method: "POST", body }).then(async (response) => ({
     status: response.status,
     body: (await response.json()) as { message: string; statusCode: number },
     headers: response.headers,
   }));
 
-const send = async (server: RunningServer, from: string, to: string, message: string, ttl = 300, topic?: string) => {
+const send = async (server: Served, from: string, to: string, message: string, ttl = 300, topic?: string) => {
   const reply = await post(server, `client_id=${from}&to=${to}&ttl=${ttl}${topic === undefined ? "" : `&topic=${topic}`}`, message);
   expect(reply).toMatchObject({ status: 200, body: { statusCode: 200 } });
 };
@@ -32,7 +37,7 @@ describe.each(testDatabases)("TonConnect bridge on %s", (kind) => {
   let reader: RunningServer;
   let offset = 0;
   const open: Array<SseConnection> = [];
-  const events = async (server: RunningServer, ids: ReadonlyArray<string>, extra = "", headers?: Record<string, string>) => {
+  const events = async (server: Served, ids: ReadonlyArray<string>, extra = "", headers?: Record<string, string>) => {
     const connection = await openSse(`${server.url}/bridge/events?client_id=${ids.join(",")}${extra}`, headers ? { headers } : {});
     open.push(connection);
     return connection;
@@ -163,6 +168,28 @@ describe.each(testDatabases)("TonConnect bridge on %s", (kind) => {
     const stored = await poster.sql("select count(*)::int as n from bridge_messages where client_id = $1", [b]);
     expect(stored[0]!.n).toBe(0);
   });
+
+  it.runIf(kind === "postgres")("delivers across two server processes sharing the database", async () => {
+    const child = await spawnChildServer((database.options as { url: string }).url);
+    try {
+      const dapp = new SessionCrypto();
+      const wallet = new SessionCrypto();
+      // The wallet listens on the other process; the dApp listens here.
+      const walletStream = await events(child, [wallet.sessionId]);
+      const dappStream = await events(poster, [dapp.sessionId]);
+      const request = { method: "signData", params: [JSON.stringify({ type: "text", text: "hello" })], id: "7" };
+      await send(poster, dapp.sessionId, wallet.sessionId, Base64.encode(dapp.encrypt(JSON.stringify(request), hexToByteArray(wallet.sessionId))));
+      const envelope = parse(await walletStream.next());
+      expect(JSON.parse(wallet.decrypt(Base64.decode(envelope.message).toUint8Array(), hexToByteArray(envelope.from)))).toEqual(request);
+      const response = { result: { signature: "c2ln" }, id: "7" };
+      await send(child, wallet.sessionId, dapp.sessionId, Base64.encode(wallet.encrypt(JSON.stringify(response), hexToByteArray(dapp.sessionId))));
+      const back = parse(await dappStream.next());
+      expect(JSON.parse(dapp.decrypt(Base64.decode(back.message).toUint8Array(), hexToByteArray(back.from)))).toEqual(response);
+      walletStream.close();
+    } finally {
+      await child.stop();
+    }
+  }, 60_000);
 
   it("answers a CORS preflight for dApp pages", async () => {
     const response = await fetch(`${poster.url}/bridge/message?client_id=x`, { method: "OPTIONS" });
