@@ -259,8 +259,6 @@ describe("KeyVault", () => {
     const t = makeTestVault({ passcode: PASSCODE, store: { "keyvault.plain": plain } })
     return Effect.gen(function* () {
       const vault = yield* KeyVault
-      // Not migrated yet: unlock hands out the plain credentials.
-      expectSecrets(yield* vault.unlockWithPasscode(PASSCODE))
       assert.strictEqual(yield* vault.removePlainAfterBackup(true), false) // no blob yet: keep the only copy
       assert.strictEqual(yield* vault.migratePlain(), "migrated")
       assert.strictEqual(yield* vault.migratePlain(), "already")
@@ -276,6 +274,22 @@ describe("KeyVault", () => {
       assert.strictEqual(yield* vault.removePlainAfterBackup(true), true)
       assert.isFalse(t.store.map.has("keyvault.plain"))
       expectSecrets(yield* vault.unlockWithPasscode(PASSCODE))
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.effect("an unlock over plain credentials seals them first; with the server down the plain ones are used", () => {
+    const plain = JSON.stringify({ address: ADDRESS, mnemonic: MNEMONIC, privateKey: PRIVATE_KEY })
+    const t = makeTestVault({ passcode: PASSCODE, store: { "keyvault.plain": plain } })
+    return Effect.gen(function* () {
+      const vault = yield* KeyVault
+      t.server.state.reachable = false
+      expectSecrets(yield* vault.unlockWithPasscode(PASSCODE))
+      assert.strictEqual((yield* vault.status()).version, 0)
+      t.server.state.reachable = true
+      assert.strictEqual((yield* Effect.flip(vault.unlockWithPasscode("000000")))._tag, "PasscodeRejected")
+      expectSecrets(yield* vault.unlockWithPasscode(PASSCODE))
+      const status = yield* vault.status()
+      assert.deepStrictEqual([status.version, status.passcodeSlots, status.server, status.plain], [2, 1, false, true])
     }).pipe(Effect.provide(t.layer))
   })
 

@@ -436,6 +436,20 @@ const makeVault = (
     return info
   })
 
+  /** Background step: seals stored plain credentials under a new device key (no passcode needed). */
+  const migrate = Effect.gen(function* () {
+    if ((yield* store.get(blobKey)) !== null) return "already" as const
+    const plain = yield* readPlain
+    if (plain === null) return "nothing" as const
+    const { externalId, deviceKey } = yield* newDeviceKey(plain.address)
+    const h = { externalId, address: plain.address }
+    const { blob, dataKey } = yield* Effect.promise(() => seal(plain, h))
+    const serverWrap = yield* Effect.promise(() => serverSlot(h, dataKey, deviceKey))
+    yield* writeBlob({ version: 2, blob: { ...blob, slots: { server: serverWrap } } })
+    logger.info("plain.migrated", { version: 2 })
+    return "migrated" as const
+  })
+
   const vault: KeyVault["Service"] = {
     warmUp: () => Effect.sync(() => void sharedTransportKeyPair().catch(() => undefined)),
 
@@ -472,8 +486,19 @@ const makeVault = (
         if (stored === null) {
           const plain = yield* readPlain
           if (plain === null) return yield* new CredsNotFound({ message: MESSAGES.clientCredsNotFound })
-          logger.info("unlock.plain", {})
-          return toCredentials(plain)
+          // Legacy plain credentials: seal them now, then the server checks the passcode as for any
+          // unlock. When the server cannot be reached the plain credentials (already on the device) are used.
+          const sealed = yield* migrate.pipe(
+            Effect.as(true),
+            Effect.catch((error) => {
+              logger.report("plain.migration_failed", { reason: error._tag })
+              return Effect.succeed(false)
+            }),
+          )
+          if (!sealed) {
+            logger.info("unlock.plain", {})
+            return toCredentials(plain)
+          }
         }
         const payload = yield* reconcileWithPlain(openWithPasscode(passcode).pipe(Effect.map((r) => r.payload)))
         logger.info("unlock.ok", { method: "passcode" })
@@ -547,19 +572,7 @@ const makeVault = (
         logger.info("passcode.slot_added", { passcodeSlots: (blob.slots.passcode?.length ?? 0) + 1 })
       }),
 
-    migratePlain: () =>
-      Effect.gen(function* () {
-        if ((yield* store.get(blobKey)) !== null) return "already" as const
-        const plain = yield* readPlain
-        if (plain === null) return "nothing" as const
-        const { externalId, deviceKey } = yield* newDeviceKey(plain.address)
-        const h = { externalId, address: plain.address }
-        const { blob, dataKey } = yield* Effect.promise(() => seal(plain, h))
-        const serverWrap = yield* Effect.promise(() => serverSlot(h, dataKey, deviceKey))
-        yield* writeBlob({ version: 2, blob: { ...blob, slots: { server: serverWrap } } })
-        logger.info("plain.migrated", { version: 2 })
-        return "migrated" as const
-      }),
+    migratePlain: () => migrate,
 
     removePlainAfterBackup: (backupComplete) =>
       Effect.gen(function* () {
