@@ -143,6 +143,7 @@ describe.each(testDatabases)("Ledger on %s", (kind) => {
     for (const legs of [
       [{ from: erin, to: deposits, amount: 0n }],
       [{ from: erin, to: deposits, amount: -1n }],
+      [{ from: erin, to: deposits, amount: 10n ** 70n }],
       [{ from: erin, to: erin, amount: 1n }],
       [{ from: erin, to: { owner: System.fees, currency: "ETH" }, amount: 1n }],
       [],
@@ -150,6 +151,7 @@ describe.each(testDatabases)("Ledger on %s", (kind) => {
       expect((await failure((l) => l.transfer({ key: key("bad"), legs })))._tag).toBe("InvalidMovement");
     }
     expect((await failure((l) => l.transfer({ key: "", legs: [{ from: erin, to: deposits, amount: 1n }] })))._tag).toBe("InvalidMovement");
+    expect((await failure((l) => l.transfer({ key: key("m"), legs: [{ from: erin, to: deposits, amount: 1n }], metadata: { blob: "x".repeat(5000) } })))._tag).toBe("InvalidMovement");
     // Reserved: the ledger's own keys, and the holds account outside holds.
     expect((await failure((l) => l.transfer({ key: "ledger:expire:1", legs: [{ from: erin, to: deposits, amount: 1n }] })))._tag).toBe("InvalidMovement");
     expect((await failure((l) => l.transfer({ key: key("h"), legs: [{ from: erin, to: ton(System.holds), amount: 1n }] })))._tag).toBe("InvalidMovement");

@@ -149,6 +149,7 @@ export type Command =
 
 const MAX_LEGS = 64;
 const MAX_MEMO = 1000;
+const MAX_METADATA = 4096;
 const HOLD_ID = /^[1-9][0-9]{0,18}$/;
 
 const sortKeys = (metadata: Metadata): Array<[string, unknown]> => Object.keys(metadata).sort().map((key) => [key, metadata[key]]);
@@ -178,6 +179,7 @@ const checkCommon = (request: Described): string | undefined => {
   if (request.memo !== undefined && (typeof request.memo !== "string" || request.memo.length > MAX_MEMO)) return `memo must be at most ${MAX_MEMO} characters`;
   if (request.metadata !== undefined) {
     if (typeof request.metadata !== "object" || request.metadata === null || Array.isArray(request.metadata)) return "metadata must be an object";
+    if (JSON.stringify(request.metadata).length > MAX_METADATA) return `metadata must be at most ${MAX_METADATA} characters as JSON`;
     for (const value of Object.values(request.metadata)) {
       if (value !== null && !["string", "boolean"].includes(typeof value) && !(typeof value === "number" && Number.isFinite(value))) {
         return "metadata values must be strings, finite numbers, booleans or null";
@@ -187,8 +189,11 @@ const checkCommon = (request: Described): string | undefined => {
   return undefined;
 };
 
+/** numeric(78,0) holds 78 digits; balances are sums, so single amounts stay well below. */
+const MAX_AMOUNT = 10n ** 60n;
+
 const checkAmount = (amount: unknown, what: string): string | undefined =>
-  typeof amount !== "bigint" || amount <= 0n ? `${what} must be a positive bigint (minor units)` : undefined;
+  typeof amount !== "bigint" || amount <= 0n ? `${what} must be a positive bigint (minor units)` : amount >= MAX_AMOUNT ? `${what} is too large` : undefined;
 
 const sameAccount = (a: AccountRef, b: AccountRef) => a.owner === b.owner && a.currency === b.currency;
 
