@@ -15,7 +15,6 @@ export const MESSAGES = {
   biometryNotAvailable: "biometric is not available",
   biometryAccessNotGranted: "biometric access was not granted",
   biometryNotUpdated: "biometric was not updated",
-  addressMismatch: "Address does not match with mnemonic",
   cancelled: "Cancelled",
 } as const
 

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import { aesDecrypt, aesEncrypt, fromBase64Url, hkdfAesKey, IV_BYTES, pbkdf2AesKey, pbkdf2Bits, randomBytes, SALT_BYTES, toBase64Url, utf8 } from "./crypto.ts"
 import { decodeBlob, encodeBlob, v2AssociatedData, type BlobV2 } from "./format.ts"
 import { makeTestVault } from "./testing.ts"
@@ -42,6 +43,28 @@ describe("KeyVault", () => {
       expectSecrets(creds)
       assert.notInclude(JSON.stringify(creds), "zebra")
       assert.notInclude(String(creds.mnemonic), "zebra")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.effect("lock state: remembered credentials until the unlock time passes; lock and zero clear them", () => {
+    const t = makeTestVault({ passcode: PASSCODE })
+    return Effect.gen(function* () {
+      const vault = yield* KeyVault
+      yield* vault.create({ credentials: credentials(), passcode: PASSCODE })
+      yield* vault.unlockWithPasscode(PASSCODE)
+      assert.isNull(yield* vault.remembered())
+      yield* vault.unlockWithPasscode(PASSCODE, { rememberForMs: 60_000 })
+      expectSecrets((yield* vault.remembered())!)
+      yield* TestClock.adjust("59 seconds")
+      assert.isNotNull(yield* vault.remembered())
+      yield* TestClock.adjust("1 second")
+      assert.isNull(yield* vault.remembered())
+      yield* vault.unlockWithPasscode(PASSCODE, { rememberForMs: 60_000 })
+      yield* vault.lock()
+      assert.isNull(yield* vault.remembered())
+      yield* vault.unlockWithPasscode(PASSCODE, { rememberForMs: 60_000 })
+      yield* vault.unlockWithPasscode(PASSCODE, { rememberForMs: 0 })
+      assert.isNull(yield* vault.remembered())
     }).pipe(Effect.provide(t.layer))
   })
 

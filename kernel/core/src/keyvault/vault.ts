@@ -3,7 +3,7 @@
  * Threat model and key hierarchy: docs/decisions/0600-keyvault-threat-model.md; blob formats:
  * docs/decisions/0601-keyvault-blob-format.md.
  */
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Redacted } from "effect"
 import {
   aesDecrypt,
   aesEncrypt,
@@ -124,6 +124,11 @@ export interface VaultStatus {
   readonly plain: boolean
 }
 
+export interface UnlockOptions {
+  /** Keep the credentials in memory for this long (the passcode info's unlockDuration); 0 or less: not at all. */
+  readonly rememberForMs?: number
+}
+
 export interface KeyVaultOptions {
   /** Store key of the blob; default "keyvault.blob". */
   readonly blobKey?: string
@@ -175,9 +180,9 @@ export class KeyVault extends Context.Service<
      * the device key; both open the data key. A v1 blob is rewritten as v2; a migration slot is
      * replaced by a passcode slot; a stale slot of a passcode change is dropped.
      */
-    readonly unlockWithPasscode: (passcode: string) => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError>
+    readonly unlockWithPasscode: (passcode: string, options?: UnlockOptions) => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError>
     /** Biometric prompt, then the same with the secret the BiometricManager kept. */
-    readonly unlockWithBiometry: () => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError | BiometryFailed | VaultCancelled>
+    readonly unlockWithBiometry: (options?: UnlockOptions) => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError | BiometryFailed | VaultCancelled>
     /** Adds a biometry slot; `serverBiometryToken` is what the passcode plugin's biometry setup returned. */
     readonly enableBiometry: (input: { readonly passcode: string; readonly serverBiometryToken: string }) => Effect.Effect<void, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError | BiometryFailed>
     readonly disableBiometry: () => Effect.Effect<void, StorageError>
@@ -194,6 +199,13 @@ export class KeyVault extends Context.Service<
     readonly exportRecovery: (passcode: string) => Effect.Effect<RecoverySplit, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError>
     /** Logout step "clear credentials": blob, plain credentials and the biometric token (3 retries). */
     readonly clear: () => Effect.Effect<void, StorageError>
+    /**
+     * Lock state (spec 2 section 4): the credentials of the last unlock that asked to be remembered,
+     * while the clock is before its time; null otherwise. Kept in memory only, never stored.
+     */
+    readonly remembered: () => Effect.Effect<Credentials | null>
+    /** Forgets remembered credentials (unlock time zero or less clears it). */
+    readonly lock: () => Effect.Effect<void>
   }
 >()("wallet/KeyVault") {
   static readonly make = (options: KeyVaultOptions = {}) =>
@@ -450,7 +462,23 @@ const makeVault = (
     return "migrated" as const
   })
 
+  let unlocked: { readonly credentials: Credentials; readonly until: number } | null = null
+  const remember = (credentials: Credentials, unlockOptions?: UnlockOptions) =>
+    Effect.gen(function* () {
+      const forMs = unlockOptions?.rememberForMs ?? 0
+      unlocked = forMs > 0 ? { credentials, until: (yield* Clock.currentTimeMillis) + forMs } : null
+      return credentials
+    })
+
   const vault: KeyVault["Service"] = {
+    remembered: () =>
+      Effect.gen(function* () {
+        if (unlocked === null) return null
+        if ((yield* Clock.currentTimeMillis) < unlocked.until) return unlocked.credentials
+        unlocked = null
+        return null
+      }),
+    lock: () => Effect.sync(() => void (unlocked = null)),
     warmUp: () => Effect.sync(() => void sharedTransportKeyPair().catch(() => undefined)),
 
     status: () =>
@@ -480,7 +508,7 @@ const makeVault = (
         logger.info("blob.created", { version: 2 })
       }),
 
-    unlockWithPasscode: (passcode) =>
+    unlockWithPasscode: (passcode, unlockOptions) =>
       Effect.gen(function* () {
         const stored = yield* readBlob
         if (stored === null) {
@@ -502,10 +530,10 @@ const makeVault = (
         }
         const payload = yield* reconcileWithPlain(openWithPasscode(passcode).pipe(Effect.map((r) => r.payload)))
         logger.info("unlock.ok", { method: "passcode" })
-        return toCredentials(payload)
+        return yield* remember(toCredentials(payload), unlockOptions)
       }),
 
-    unlockWithBiometry: () =>
+    unlockWithBiometry: (unlockOptions) =>
       Effect.gen(function* () {
         const info = yield* biometryReady
         if (!info.accessGranted) return yield* new BiometryFailed({ message: MESSAGES.biometryAccessNotGranted })
@@ -538,7 +566,7 @@ const makeVault = (
               })
         const payload = yield* reconcileWithPlain(opened)
         logger.info("unlock.ok", { method: "biometry" })
-        return toCredentials(payload)
+        return yield* remember(toCredentials(payload), unlockOptions)
       }),
 
     enableBiometry: ({ passcode, serverBiometryToken }) =>
@@ -596,6 +624,7 @@ const makeVault = (
 
     clear: () =>
       Effect.gen(function* () {
+        unlocked = null
         const removeAll = Effect.gen(function* () {
           yield* store.remove(blobKey)
           yield* store.remove(plainKey)
