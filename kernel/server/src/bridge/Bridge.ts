@@ -168,18 +168,23 @@ export class BridgeHub extends Context.Service<BridgeHub, BridgeHubShape>()("wal
         yield* Effect.forkScoped(listener.pipe(Effect.retry(Schedule.spaced("1 second")), Effect.ignore));
       }
 
+      // One statement (one round trip, its own transaction): lock, insert, and on PostgreSQL notify.
+      const insertSql = `with locked as (select pg_advisory_xact_lock(${INSERT_LOCK_KEY}) as locked),
+        inserted as (
+          insert into bridge_messages (client_id, from_id, topic, message, expires_at, created_at)
+          select $1::text, $2::text, $3::text, $4::text, $5::bigint, $6::bigint from locked
+          returning id, client_id
+        )
+        select id${shared ? `, pg_notify('${BRIDGE_CHANNEL}', client_id)::text as notified` : ""} from inserted`;
       const post = (message: BridgePost) =>
-        sql.withTransaction(
-          Effect.gen(function* () {
-            const now = config.now();
-            yield* sql`select pg_advisory_xact_lock(${INSERT_LOCK_KEY})`;
-            const rows = yield* sql<{ id: unknown }>`insert into bridge_messages (client_id, from_id, topic, message, expires_at, created_at)
-              values (${message.to}, ${message.from}, ${message.topic ?? null}, ${message.message}, ${now + message.ttlSeconds * 1000}, ${now})
-              returning id`;
-            if (shared) yield* sql`select pg_notify(${BRIDGE_CHANNEL}, ${message.to})`;
-            return decodeInt8(rows[0]!.id);
-          }),
-        ).pipe(Effect.tap(() => Effect.sync(() => wakeLocal(message.to))));
+        Effect.suspend(() => {
+          const now = config.now();
+          const params = [message.to, message.from, message.topic ?? null, message.message, now + message.ttlSeconds * 1000, now];
+          return sql.unsafe<{ id: unknown }>(insertSql, params);
+        }).pipe(
+          Effect.map((rows) => decodeInt8(rows[0]!.id)),
+          Effect.tap(() => Effect.sync(() => wakeLocal(message.to))),
+        );
 
       const read = (clientIds: ReadonlyArray<string>, cursor: bigint, limit = 500) =>
         Effect.map(
