@@ -10,6 +10,10 @@
  * writes nothing and never disturbs the others; then it writes all effects in a few set-based
  * statements. A key that a concurrent transaction committed in the meantime makes the insert skip
  * it: the batch rolls back and runs again (it then sees the key as a replay).
+ *
+ * The statements run unprepared (planned for their actual arrays every time): a prepared statement
+ * that a pooled connection planned while the tables were empty keeps a generic plan with
+ * sequential scans for the connection's lifetime, however large the tables grow.
  */
 import { Effect, Schema } from "effect";
 import { SqlClient } from "effect/sql";
@@ -85,7 +89,7 @@ export const loadMovements = (sql: SqlClient.SqlClient, ids: ReadonlyArray<strin
         where t.id = any($1::bigint[])
         order by t.id, e.id`,
       [ids],
-    );
+    ).unprepared;
     const entries = new Map<string, Array<Entry>>();
     for (const row of rows) {
       let list = entries.get(row.id);
@@ -127,7 +131,7 @@ export const runBatch = (
             `select id::text as id, from_account::text as from_account, to_account::text as to_account, amount::text as amount, status, expires_at
                from ledger_holds where id = any($1::bigint[]) order by id for update`,
             [holdIds],
-          );
+          ).unprepared;
           for (const row of rows) {
             holds.set(row.id, { id: row.id, fromAccount: row.from_account, toAccount: row.to_account, amount: amountOf(row.amount), status: row.status, expiresAt: row.expires_at });
           }
@@ -156,12 +160,18 @@ export const runBatch = (
         const accountRows = yield* sql.unsafe<{ id: string; owner: string; currency: string; allow_negative: boolean; balance: string; held: string }>(
           `select id::text as id, owner, currency, allow_negative, balance::text as balance, held::text as held
              from ledger_accounts
-            where (owner, currency) in (select * from unnest($1::text[], $2::text[]))
-               or id = any($3::bigint[])
-               or (owner = $4 and currency in (select currency from ledger_accounts where id = any($3::bigint[])))
+            where id in (
+              select a.id from unnest($1::text[], $2::text[]) as v(owner, currency)
+                join ledger_accounts a on a.owner = v.owner and a.currency = v.currency
+              union all
+              select unnest($3::bigint[])
+              union all
+              select a.id from ledger_accounts a
+               where a.owner = $4 and a.currency in (select currency from ledger_accounts where id = any($3::bigint[]))
+            )
             order by id for update`,
           [owners, currencies, holdAccountIds, System.holds],
-        );
+        ).unprepared;
         const byRef = new Map<string, AccountState>();
         const byId = new Map<string, AccountState>();
         for (const row of accountRows) {
@@ -184,7 +194,7 @@ export const runBatch = (
           const rows = yield* sql.unsafe<{ idempotency_key: string; id: string; request_hash: string }>(
             `select idempotency_key, id::text as id, request_hash from ledger_transactions where idempotency_key = any($1::text[])`,
             [commands.map((c) => c.key)],
-          );
+          ).unprepared;
           for (const row of rows) existing.set(row.idempotency_key, { id: row.id, hash: row.request_hash });
         }
 
@@ -263,7 +273,7 @@ export const runBatch = (
               resolving.map((t) => t.command.key),
               resolving.map((t) => t.resolves!.posted?.toString() ?? ""),
             ],
-          );
+          ).unprepared;
           if (rows.length !== ordered.length) return yield* new RetryBatch({ reason: "an idempotency key was committed concurrently" });
           // Impossible under the row locks; if it ever happens, nothing of this batch may commit.
           if (Number(rows[0]!.resolved) !== resolving.length) return yield* Effect.die(new Error("ledger: a locked hold changed state inside its transaction"));
