@@ -5,7 +5,7 @@ import { aesDecrypt, aesEncrypt, fromBase64Url, hkdfAesKey, IV_BYTES, pbkdf2AesK
 import { decodeBlob, encodeBlob, v2AssociatedData, type BlobV2 } from "./format.ts"
 import { makeTestVault } from "./testing.ts"
 import { ADDRESS, MNEMONIC, PRIVATE_KEY } from "./fixtures.ts"
-import { KeyVault, openRecoverySplit, toCredentials } from "./vault.ts"
+import { KeyVault, needsForcedLogout, openRecoverySplit, toCredentials } from "./vault.ts"
 
 const PASSCODE = "482915"
 
@@ -156,10 +156,16 @@ describe("KeyVault", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
-  it.effect("no blob and no plain credentials: the spec's not-found text", () => {
+  it.effect("no blob and no plain credentials: the spec's not-found text, and a forced logout when an address exists", () => {
     const t = makeTestVault({ passcode: PASSCODE })
     return Effect.gen(function* () {
-      const error = yield* Effect.flip((yield* KeyVault).unlockWithPasscode(PASSCODE))
+      const vault = yield* KeyVault
+      assert.isTrue(needsForcedLogout(yield* vault.status(), true))
+      assert.isFalse(needsForcedLogout(yield* vault.status(), false))
+      t.store.map.set("keyvault.plain", JSON.stringify({ address: ADDRESS, mnemonic: MNEMONIC, privateKey: PRIVATE_KEY }))
+      assert.isFalse(needsForcedLogout(yield* vault.status(), true))
+      t.store.map.delete("keyvault.plain")
+      const error = yield* Effect.flip(vault.unlockWithPasscode(PASSCODE))
       assert.strictEqual(error._tag, "CredsNotFound")
       assert.strictEqual(error.message, "Client side encrypted wallet creds not found")
     }).pipe(Effect.provide(t.layer))

@@ -647,3 +647,10 @@ export const openRecoverySplit = (split: RecoverySplit): Effect.Effect<Credentia
     if (payload === null) return yield* new DecryptFailed({ message: MESSAGES.decryptFailed })
     return toCredentials(payload)
   })
+
+/**
+ * Spec 2 section 4 "Logout": a forced logout happens when an address exists but there are no
+ * credentials and no server-side encryption (no blob of any kind and no plain credentials).
+ */
+export const needsForcedLogout = (status: VaultStatus, hasAddress: boolean): boolean =>
+  hasAddress && status.version === 0 && !status.plain
