@@ -12,7 +12,7 @@
  * there the local wake is all there is. See docs/decisions/0700-bridge-table-and-notify.md.
  */
 import { PgClient } from "@effect/sql-pg";
-import { Context, Effect, Layer, Option, Queue, Schedule } from "effect";
+import { type Cause, Context, Effect, Layer, Option, Queue, Schedule } from "effect";
 import { SqlClient } from "effect/sql";
 import type { SqlError } from "effect/sql/SqlError";
 import { decodeInt8 } from "../db/Db.ts";
@@ -20,6 +20,8 @@ import type { Migration } from "../db/migrations.ts";
 import { ServerConfig } from "../services.ts";
 
 export const BRIDGE_CHANNEL = "bridge_messages";
+/** How often open streams check that their HTTP server still serves. */
+const SHUTDOWN_CHECK_MS = 250;
 /** Arbitrary constant key for pg_advisory_xact_lock: "bridge inserts". */
 const INSERT_LOCK_KEY = 7_261_000_700;
 
@@ -104,8 +106,8 @@ export interface BridgePost {
   readonly topic: string | undefined;
 }
 
-/** A connection's wake-up signal: any offer means "read after your cursor". */
-export type Wake = Queue.Queue<void>;
+/** A connection's wake-up signal: any offer means "read after your cursor"; its end ends the stream. */
+export type Wake = Queue.Queue<void, Cause.Done>;
 
 export interface BridgeHubShape {
   readonly limits: BridgeLimits;
@@ -113,8 +115,12 @@ export interface BridgeHubShape {
   readonly post: (message: BridgePost) => Effect.Effect<bigint, SqlError>;
   /** Unexpired messages to `clientIds` after `cursor`, oldest first. */
   readonly read: (clientIds: ReadonlyArray<string>, cursor: bigint, limit?: number) => Effect.Effect<ReadonlyArray<BridgeEvent>, SqlError>;
-  /** Registers `wake` for `clientIds` until `unsubscribe`. */
-  readonly subscribe: (clientIds: ReadonlyArray<string>, wake: Wake) => Effect.Effect<void>;
+  /**
+   * Registers `wake` for `clientIds` until `unsubscribe`. `isServing` tells whether the HTTP server
+   * still accepts connections: once it stops (shutdown), the hub ends `wake` so the stream finishes
+   * instead of holding the server's graceful close open.
+   */
+  readonly subscribe: (clientIds: ReadonlyArray<string>, wake: Wake, isServing?: () => boolean) => Effect.Effect<void>;
   readonly unsubscribe: (clientIds: ReadonlyArray<string>, wake: Wake) => Effect.Effect<void>;
   /** Takes one connection slot for `ip`; false when the limit is reached. */
   readonly openConnection: (ip: string) => Effect.Effect<boolean>;
@@ -194,8 +200,10 @@ export class BridgeHub extends Context.Service<BridgeHub, BridgeHubShape>()("wal
           (rows) => rows.map((row): BridgeEvent => ({ id: decodeInt8(row.id), to: row.client_id, from: row.from_id, message: row.message })),
         );
 
-      const subscribe = (clientIds: ReadonlyArray<string>, wake: Wake) =>
+      const serving = new Map<Wake, () => boolean>();
+      const subscribe = (clientIds: ReadonlyArray<string>, wake: Wake, isServing?: () => boolean) =>
         Effect.sync(() => {
+          if (isServing !== undefined) serving.set(wake, isServing);
           for (const clientId of clientIds) {
             let set = subscribers.get(clientId);
             if (set === undefined) subscribers.set(clientId, (set = new Set()));
@@ -204,6 +212,7 @@ export class BridgeHub extends Context.Service<BridgeHub, BridgeHubShape>()("wal
         });
       const unsubscribe = (clientIds: ReadonlyArray<string>, wake: Wake) =>
         Effect.sync(() => {
+          serving.delete(wake);
           for (const clientId of clientIds) {
             const set = subscribers.get(clientId);
             if (set === undefined) continue;
@@ -252,6 +261,16 @@ export class BridgeHub extends Context.Service<BridgeHub, BridgeHubShape>()("wal
       );
       yield* Effect.forkScoped(
         Effect.andThen(forgetFullBuckets, Effect.ignore(deleteExpired)).pipe(Effect.repeat(Schedule.spaced(limits.cleanupMs))),
+      );
+
+      yield* Effect.forkScoped(
+        Effect.sync(() => {
+          for (const [wake, isServing] of serving) {
+            if (isServing()) continue;
+            serving.delete(wake);
+            Queue.endUnsafe(wake);
+          }
+        }).pipe(Effect.repeat(Schedule.spaced(SHUTDOWN_CHECK_MS))),
       );
 
       return BridgeHub.of({

@@ -248,3 +248,14 @@ describe("TonConnect bridge limits", () => {
     );
   });
 });
+
+describe("TonConnect bridge on shutdown", () => {
+  it("ends open event streams when the server closes instead of holding the close open", async () => {
+    const server = await startServer({ port: 0, database: { kind: "pglite" }, botToken: "123:bridge-test" });
+    const stream = await openSse(`${server.url}/bridge/events?client_id=${randomId()}`);
+    expect((await stream.next({ includeHeartbeats: true })).event).toBe("heartbeat");
+    // Without the bridge ending its streams, close() waits out the server's 20 s grace period.
+    await server.close();
+    await expect(stream.next()).rejects.toThrow();
+  }, 15_000);
+});

@@ -10,7 +10,7 @@
  * topic or body), 413 (body too large) and 429 (too many connections or posts from one address).
  * Every answer allows any origin: dApps call the bridge from their own pages.
  */
-import { Effect, Layer, Option, Queue, Stream } from "effect";
+import { type Cause, Effect, Layer, Option, Queue, Stream } from "effect";
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http";
 import { type BridgeEvent, BridgeHub, type BridgeHubShape, isClientId } from "./Bridge.ts";
 
@@ -60,8 +60,13 @@ const events = (hub: BridgeHubShape, request: HttpServerRequest.HttpServerReques
     const body = Stream.unwrap(
       Effect.gen(function* () {
         yield* Effect.addFinalizer(() => hub.closeConnection(ip));
-        const wake = yield* Queue.sliding<void>(1);
-        yield* Effect.acquireRelease(hub.subscribe(clientIds, wake), () => hub.unsubscribe(clientIds, wake));
+        const wake = yield* Queue.sliding<void, Cause.Done>(1);
+        // Node's server stops listening as soon as it starts closing: end the stream then.
+        const socket = (request.source as { readonly socket?: { readonly server?: { readonly listening?: boolean }; end?: () => void } }).socket;
+        const isServing = () => socket?.server?.listening !== false;
+        // A keep-alive socket left idle after close() began would hold the close for its timeout.
+        yield* Effect.addFinalizer(() => Effect.sync(() => (isServing() ? undefined : socket?.end?.())));
+        yield* Effect.acquireRelease(hub.subscribe(clientIds, wake, isServing), () => hub.unsubscribe(clientIds, wake));
         // The first read replays what is stored after the cursor.
         Queue.offerUnsafe(wake, undefined);
         let cursor = rawLast === "" ? 0n : BigInt(rawLast.trim());
@@ -81,7 +86,7 @@ const events = (hub: BridgeHubShape, request: HttpServerRequest.HttpServerReques
           Stream.filter((chunk) => chunk !== ""),
         );
         const heartbeats = Stream.tick(hub.limits.heartbeatMs).pipe(Stream.map(() => HEARTBEAT));
-        return Stream.merge(messages, heartbeats).pipe(Stream.encodeText);
+        return Stream.merge(messages, heartbeats, { haltStrategy: "left" }).pipe(Stream.encodeText);
       }),
     );
     return HttpServerResponse.stream(body, {
