@@ -273,7 +273,7 @@ export const makeLedger = (options: LedgerOptions = {}) =>
     const expireHolds: LedgerShape["expireHolds"] = (now, limit = 500) =>
       Effect.gen(function* () {
         const due = yield* sql<{ id: string }>`
-          select id::text as id from ledger_holds where status = 'pending' and expires_at <= ${now} order by expires_at, id limit ${limit}`;
+          select id::text as id from ledger_holds where status = 'pending' and expires_at <= ${now} order by expires_at, id limit ${limit}`.unprepared;
         const inTransaction = Option.isSome(yield* Effect.serviceOption(sql.transactionService));
         const results = yield* Effect.forEach(due, (row) => Effect.result(submit(expireCommand(row.id, now))), { concurrency: inTransaction ? 1 : "unbounded" });
         const movements: Array<Movement> = [];
@@ -288,7 +288,7 @@ export const makeLedger = (options: LedgerOptions = {}) =>
     const balance: LedgerShape["balance"] = (ref) =>
       Effect.gen(function* () {
         const rows = yield* sql<{ owner: string; currency: string; balance: string; held: string }>`
-          select owner, currency, balance::text as balance, held::text as held from ledger_accounts where owner = ${ref.owner} and currency = ${ref.currency}`;
+          select owner, currency, balance::text as balance, held::text as held from ledger_accounts where owner = ${ref.owner} and currency = ${ref.currency}`.unprepared;
         if (rows.length === 0) return yield* new UnknownAccount({ owner: ref.owner, currency: ref.currency });
         return balanceRow(rows[0]!);
       });
@@ -296,24 +296,30 @@ export const makeLedger = (options: LedgerOptions = {}) =>
     const balances: LedgerShape["balances"] = (owner) =>
       Effect.map(
         sql<{ owner: string; currency: string; balance: string; held: string }>`
-          select owner, currency, balance::text as balance, held::text as held from ledger_accounts where owner = ${owner} order by currency`,
+          select owner, currency, balance::text as balance, held::text as held from ledger_accounts where owner = ${owner} order by currency`.unprepared,
         (rows) => rows.map(balanceRow),
       );
 
     const getHold: LedgerShape["getHold"] = (holdId) =>
       Effect.gen(function* () {
         if (!/^[1-9][0-9]{0,18}$/.test(holdId)) return yield* new UnknownHold({ holdId });
-        const rows = yield* sql.unsafe<HoldRow>(`select ${holdColumns} where h.id = $1::bigint`, [holdId]);
+        const rows = yield* sql.unsafe<HoldRow>(`select ${holdColumns} where h.id = $1::bigint`, [holdId]).unprepared;
         if (rows.length === 0) return yield* new UnknownHold({ holdId });
         return holdRow(rows[0]!);
       });
 
     const holdsOf: LedgerShape["holdsOf"] = (owner, holdOptions) =>
       Effect.map(
-        sql.unsafe<HoldRow>(`select ${holdColumns} where (f.owner = $1 or t.owner = $1) and ($2 = '' or h.status = $2) order by h.id desc limit 1000`, [
-          owner,
-          holdOptions?.status ?? "",
-        ]),
+        sql.unsafe<HoldRow>(
+          `select ${holdColumns}
+            where h.id in (
+              select x.id from ledger_accounts a join ledger_holds x on x.from_account = a.id where a.owner = $1
+              union
+              select x.id from ledger_accounts a join ledger_holds x on x.to_account = a.id where a.owner = $1
+            ) and ($2 = '' or h.status = $2)
+            order by h.id desc limit 1000`,
+          [owner, holdOptions?.status ?? ""],
+        ).unprepared,
         (rows) => rows.map(holdRow),
       );
 
@@ -340,7 +346,7 @@ export const makeLedger = (options: LedgerOptions = {}) =>
             where e.account_id = any($1::bigint[]) and ($2 = '' or e.id < nullif($2, '')::bigint)
             order by e.id desc limit $3`,
           [accountIds, historyOptions?.before ?? "", Math.min(Math.max(1, historyOptions?.limit ?? 50), 500)],
-        ),
+        ).unprepared,
         (rows) =>
           rows.map(
             (row): HistoryEntry => ({
@@ -360,14 +366,14 @@ export const makeLedger = (options: LedgerOptions = {}) =>
 
     const history: LedgerShape["history"] = (ref, historyOptions) =>
       Effect.gen(function* () {
-        const accounts = yield* sql<{ id: string }>`select id::text as id from ledger_accounts where owner = ${ref.owner} and currency = ${ref.currency}`;
+        const accounts = yield* sql<{ id: string }>`select id::text as id from ledger_accounts where owner = ${ref.owner} and currency = ${ref.currency}`.unprepared;
         if (accounts.length === 0) return yield* new UnknownAccount({ owner: ref.owner, currency: ref.currency });
         return yield* entriesOf([accounts[0]!.id], historyOptions);
       });
 
     const ownerHistory: LedgerShape["ownerHistory"] = (owner, historyOptions) =>
       Effect.gen(function* () {
-        const accounts = yield* sql<{ id: string }>`select id::text as id from ledger_accounts where owner = ${owner}`;
+        const accounts = yield* sql<{ id: string }>`select id::text as id from ledger_accounts where owner = ${owner}`.unprepared;
         return yield* entriesOf(
           accounts.map((account) => account.id),
           historyOptions,
@@ -376,7 +382,7 @@ export const makeLedger = (options: LedgerOptions = {}) =>
 
     const movement: LedgerShape["movement"] = (key) =>
       Effect.gen(function* () {
-        const rows = yield* sql<{ id: string }>`select id::text as id from ledger_transactions where idempotency_key = ${key}`;
+        const rows = yield* sql<{ id: string }>`select id::text as id from ledger_transactions where idempotency_key = ${key}`.unprepared;
         if (rows.length === 0) return undefined;
         return (yield* loadMovements(sql, [rows[0]!.id])).get(rows[0]!.id);
       });

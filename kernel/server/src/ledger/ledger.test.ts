@@ -233,6 +233,8 @@ describe.each(testDatabases)("Ledger on %s", (kind) => {
     expect(statuses).toHaveLength(4);
     expect(statuses).toEqual(expect.arrayContaining(["posted", "voided", "expired"]));
     expect(await run((l) => l.holdsOf(hank.owner, { status: "pending" }))).toEqual([]);
+    // The receiving side sees them too.
+    expect((await run((l) => l.holdsOf(System.withdrawals))).map((h) => h.id)).toEqual(expect.arrayContaining([placed.holdId, second.holdId]));
   });
 
   it("joins the caller's transaction: the movement commits or rolls back with the caller's writes", async () => {

@@ -79,6 +79,11 @@ export const ledgerMigrations: ReadonlyArray<Migration> = [
       `create index ledger_holds_pending_expiry on ledger_holds (expires_at) where status = 'pending'`,
     ),
   },
+  {
+    id: 2,
+    name: "holds by receiving account",
+    up: statements(`create index ledger_holds_to_account on ledger_holds (to_account)`),
+  },
 ];
 
 /** For `runMigrations` directly (tests, tooling). */
