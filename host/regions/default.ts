@@ -5,6 +5,7 @@ export default defineRegion({
   id: "default",
   plugins: {
     home: { enabled: true },
+    passcode: { enabled: true },
     settings: { enabled: true },
   },
   defaults: { language: "en", fiatCurrency: "USD" },

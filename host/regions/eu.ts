@@ -8,6 +8,7 @@ export default defineRegion({
   id: "eu",
   plugins: {
     home: { enabled: true },
+    passcode: { enabled: true },
     settings: { enabled: true, config: { fiatCurrencies: ["EUR", "USD", "GBP", "PLN", "CZK", "CHF", "SEK", "DKK", "NOK", "HUF", "RON", "BGN"] } },
   },
   defaults: { language: "en", fiatCurrency: "EUR" },

@@ -1,11 +1,12 @@
 import type { PluginManifest, RegionConfig } from "@wallet/kernel"
 import { homePlugin } from "@wallet/plugin-home"
+import { passcodePlugin } from "@wallet/plugin-passcode/manifest"
 import { settingsPlugin } from "@wallet/plugin-settings"
 import defaultRegion from "./default.ts"
 import eu from "./eu.ts"
 
 /** The plugins this build installs (their manifests: static data plus lazy code). */
-export const installedPlugins: ReadonlyArray<PluginManifest> = [homePlugin, settingsPlugin]
+export const installedPlugins: ReadonlyArray<PluginManifest> = [homePlugin, settingsPlugin, passcodePlugin]
 
 export const regions: Readonly<Record<string, RegionConfig>> = { default: defaultRegion, eu }
 
