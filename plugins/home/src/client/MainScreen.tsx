@@ -6,8 +6,16 @@ import { IconButton, Placeholder } from "@wallet/kernel-react/ui"
 import styles from "./main.module.css"
 
 
-const formatFiat = (minor: bigint, currency: string, language: string) =>
-  new Intl.NumberFormat(language, { style: "currency", currency }).format(Number(minor) / 100)
+/** Formats an amount in minor units with the currency's own number of digits (JPY has none). */
+export const formatFiat = (minor: bigint, currency: string, language: string): string => {
+  const format = new Intl.NumberFormat(language, { style: "currency", currency })
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2
+  const scale = 10n ** BigInt(digits)
+  const whole = minor / scale
+  const fraction = (minor < 0n ? -minor : minor) % scale
+  // Intl formats a decimal string exactly, without going through a float.
+  return format.format(`${whole}${digits > 0 ? `.${fraction.toString().padStart(digits, "0")}` : ""}` as unknown as number)
+}
 
 /** Wallet main: the crypto/TON switch (custody users only), settings, and the balance. */
 export default function MainScreen() {
