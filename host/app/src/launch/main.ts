@@ -56,6 +56,7 @@ async function main() {
     el("label", { className: "field" }, el("span", { textContent: "Start param (optional)" }), el("input", { name: "startParam", id: "startParam", value: params.get("startParam") ?? "", placeholder: "e.g. settings_language", pattern: "[\\w-]{0,512}" })),
     el("button", { type: "submit", textContent: "Open mini-app" }),
     status,
+    el("p", { className: "hint" }, "Emails the app sends (recovery codes) land in the ", el("a", { href: "/api/dev/outbox.html", target: "_blank", textContent: "dev outbox" }), "."),
   )
   const stage = el("section", { className: "stage", ariaLabel: "Telegram" })
   root.replaceChildren(el("div", { className: "layout" }, form, stage))
