@@ -137,7 +137,11 @@ export const runBatch = (
           }
         }
 
-        // 2. accounts, in id order: named ones, the holds' own, and the holds accounts of their currencies
+        // 2. accounts, in id order: named ones, the holds' own, and the holds accounts of their currencies.
+        // The ids are computed once (an InitPlan) and the locking scan's only condition is
+        // `id = any(<that array>)`: when a row was updated while we waited for its lock, PostgreSQL
+        // re-checks the condition on the new version, and a join there (e.g. `id in (select ...)`)
+        // can drop the row, as if the account did not exist.
         const owners: Array<string> = [];
         const currencies: Array<string> = [];
         const want = (ref: AccountRef) => {
@@ -160,7 +164,7 @@ export const runBatch = (
         const accountRows = yield* sql.unsafe<{ id: string; owner: string; currency: string; allow_negative: boolean; balance: string; held: string }>(
           `select id::text as id, owner, currency, allow_negative, balance::text as balance, held::text as held
              from ledger_accounts
-            where id in (
+            where id = any(array(
               select a.id from unnest($1::text[], $2::text[]) as v(owner, currency)
                 join ledger_accounts a on a.owner = v.owner and a.currency = v.currency
               union all
@@ -168,7 +172,7 @@ export const runBatch = (
               union all
               select a.id from ledger_accounts a
                where a.owner = $4 and a.currency in (select currency from ledger_accounts where id = any($3::bigint[]))
-            )
+            ))
             order by id for update`,
           [owners, currencies, holdAccountIds, System.holds],
         ).unprepared;

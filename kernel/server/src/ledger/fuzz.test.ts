@@ -11,6 +11,7 @@
  *   - afterwards every balance and held amount equals the model, and the audit is clean.
  */
 import { Effect, Exit } from "effect";
+import { SqlClient } from "effect/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabases, type TestDatabaseKind } from "../testing/databases.ts";
 import type { MovementError } from "./errors.ts";
@@ -106,6 +107,8 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
         }
       }
       const users = (currency: string) => accounts.filter((a) => a.currency === currency && a.owner.startsWith("user:"));
+      // Production-like plans: with statistics the planner joins differently than on empty tables.
+      await db.run(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql`analyze`));
 
       let sequence = 0;
       const stats = { ops: 0, ok: 0, insufficient: 0, conflicts: 0, notPending: 0, replays: 0, expired: 0 };
