@@ -87,6 +87,14 @@ export const bridgeMigrations: ReadonlyArray<Migration> = [
       yield* sql.unsafe(`create index bridge_messages_expires_at on bridge_messages (expires_at)`);
     }),
   },
+  {
+    id: 2,
+    name: "bridge message trace ids",
+    up: Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient;
+      yield* sql.unsafe(`alter table bridge_messages add column trace_id text`);
+    }),
+  },
 ];
 
 export interface BridgeEvent {
@@ -96,6 +104,8 @@ export interface BridgeEvent {
   readonly from: string;
   /** The base64 body as posted. */
   readonly message: string;
+  /** The sender's `trace_id`, passed on to the recipient (the SDK reads it). */
+  readonly traceId: string | undefined;
 }
 
 export interface BridgePost {
@@ -104,6 +114,7 @@ export interface BridgePost {
   readonly message: string;
   readonly ttlSeconds: number;
   readonly topic: string | undefined;
+  readonly traceId?: string | undefined;
 }
 
 /** A connection's wake-up signal: any offer means "read after your cursor"; its end ends the stream. */
@@ -177,15 +188,15 @@ export class BridgeHub extends Context.Service<BridgeHub, BridgeHubShape>()("wal
       // One statement (one round trip, its own transaction): lock, insert, and on PostgreSQL notify.
       const insertSql = `with locked as (select pg_advisory_xact_lock(${INSERT_LOCK_KEY}) as locked),
         inserted as (
-          insert into bridge_messages (client_id, from_id, topic, message, expires_at, created_at)
-          select $1::text, $2::text, $3::text, $4::text, $5::bigint, $6::bigint from locked
+          insert into bridge_messages (client_id, from_id, topic, message, expires_at, created_at, trace_id)
+          select $1::text, $2::text, $3::text, $4::text, $5::bigint, $6::bigint, $7::text from locked
           returning id, client_id
         )
         select id${shared ? `, pg_notify('${BRIDGE_CHANNEL}', client_id)::text as notified` : ""} from inserted`;
       const post = (message: BridgePost) =>
         Effect.suspend(() => {
           const now = config.now();
-          const params = [message.to, message.from, message.topic ?? null, message.message, now + message.ttlSeconds * 1000, now];
+          const params = [message.to, message.from, message.topic ?? null, message.message, now + message.ttlSeconds * 1000, now, message.traceId ?? null];
           return sql.unsafe<{ id: unknown }>(insertSql, params);
         }).pipe(
           Effect.map((rows) => decodeInt8(rows[0]!.id)),
@@ -194,10 +205,10 @@ export class BridgeHub extends Context.Service<BridgeHub, BridgeHubShape>()("wal
 
       const read = (clientIds: ReadonlyArray<string>, cursor: bigint, limit = 500) =>
         Effect.map(
-          sql<{ id: unknown; client_id: string; from_id: string; message: string }>`select id, client_id, from_id, message from bridge_messages
+          sql<{ id: unknown; client_id: string; from_id: string; message: string; trace_id: string | null }>`select id, client_id, from_id, message, trace_id from bridge_messages
             where client_id in ${sql.in(clientIds)} and id > ${cursor.toString()} and expires_at > ${config.now()}
             order by id limit ${limit}`,
-          (rows) => rows.map((row): BridgeEvent => ({ id: decodeInt8(row.id), to: row.client_id, from: row.from_id, message: row.message })),
+          (rows) => rows.map((row): BridgeEvent => ({ id: decodeInt8(row.id), to: row.client_id, from: row.from_id, message: row.message, traceId: row.trace_id ?? undefined })),
         );
 
       const serving = new Map<Wake, () => boolean>();

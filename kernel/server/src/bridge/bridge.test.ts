@@ -124,6 +124,17 @@ describe.each(testDatabases)("TonConnect bridge on %s", (kind) => {
     expect(Buffer.from(parse(await onlyY.next()).message, "base64").toString()).toBe("marker");
   });
 
+  it("passes a sender's trace_id on to the recipient and leaves it out otherwise", async () => {
+    const [to, sender] = [randomId(), randomId()];
+    const traced = await post(poster, `client_id=${sender}&to=${to}&ttl=60&trace_id=0198a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b`, b64("traced"));
+    expect(traced.status).toBe(200);
+    await send(poster, sender, to, b64("plain"));
+    const stream = await events(reader, [to]);
+    expect(JSON.parse((await stream.next()).data)).toEqual({ from: sender, message: b64("traced"), trace_id: "0198a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b" });
+    expect(JSON.parse((await stream.next()).data)).toEqual({ from: sender, message: b64("plain") });
+    expect((await post(poster, `client_id=${sender}&to=${to}&ttl=60&trace_id=${"x".repeat(65)}`, b64("x"))).status).toBe(400);
+  });
+
   it("keeps a message only until its ttl", async () => {
     const [to, sender] = [randomId(), randomId()];
     await send(poster, sender, to, b64("short"), 1);

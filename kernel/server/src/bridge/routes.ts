@@ -4,7 +4,8 @@
  * - `GET /bridge/events?client_id=A[,B]&last_event_id=N` (or the `Last-Event-ID` header): an SSE
  *   stream of `id: <n>` / `data: {"from":..,"message":..}` events for those client ids, replaying
  *   the unexpired messages after N first, plus `event: heartbeat` every `heartbeatMs`.
- * - `POST /bridge/message?client_id=A&to=B&ttl=T&topic=X` with a base64 body.
+ * - `POST /bridge/message?client_id=A&to=B&ttl=T&topic=X[&trace_id=..]` with a base64 body; a
+ *   trace id is passed on in the event data as `trace_id`.
  *
  * Errors are `{"message": "...", "statusCode": n}` with 400 (bad client id, ttl, last event id,
  * topic or body), 413 (body too large) and 429 (too many connections or posts from one address).
@@ -28,13 +29,14 @@ const reply = (statusCode: number, message: string) =>
 
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const DIGITS = /^\d{1,18}$/;
+const TRACE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 const queryOf = (request: HttpServerRequest.HttpServerRequest) => new URL(request.url, "http://bridge.invalid").searchParams;
 const ipOf = (request: HttpServerRequest.HttpServerRequest) => Option.getOrElse(request.remoteAddress, () => "unknown");
 
 /** One SSE event per message: `id` then a single `data` line. */
 export const formatEvent = (event: BridgeEvent): string =>
-  `id: ${event.id}\ndata: ${JSON.stringify({ from: event.from, message: event.message })}\n\n`;
+  `id: ${event.id}\ndata: ${JSON.stringify(event.traceId === undefined ? { from: event.from, message: event.message } : { from: event.from, message: event.message, trace_id: event.traceId })}\n\n`;
 export const HEARTBEAT = "event: heartbeat\ndata: heartbeat\n\n";
 
 /** Parses `a,b,...` into lower-case client ids; undefined when any is not 64 hex characters. */
@@ -108,6 +110,8 @@ const message = (hub: BridgeHubShape, request: HttpServerRequest.HttpServerReque
     if (!Number.isInteger(ttl) || ttl < 1 || ttl > limits.maxTtlSeconds) return reply(400, `ttl must be an integer from 1 to ${limits.maxTtlSeconds}`);
     const topic = query.get("topic") ?? undefined;
     if (topic !== undefined && topic.length > limits.maxTopicLength) return reply(400, `topic must be at most ${limits.maxTopicLength} characters`);
+    const traceId = query.get("trace_id") ?? undefined;
+    if (traceId !== undefined && !TRACE_ID.test(traceId)) return reply(400, "trace_id must be up to 64 letters, digits or dashes");
     if (!(yield* hub.takePostToken(ipOf(request)))) return reply(429, "too many requests");
     const declared = Number(request.headers["content-length"] ?? "0");
     if (declared > limits.maxBodyBytes) return reply(413, `body must be at most ${limits.maxBodyBytes} bytes`);
@@ -116,7 +120,7 @@ const message = (hub: BridgeHubShape, request: HttpServerRequest.HttpServerReque
     const body = text.success.trim();
     if (Buffer.byteLength(body) > limits.maxBodyBytes) return reply(413, `body must be at most ${limits.maxBodyBytes} bytes`);
     if (!BASE64.test(body)) return reply(400, "the body must be the base64 message");
-    yield* Effect.orDie(hub.post({ from: from[0]!, to: to[0]!, message: body, ttlSeconds: ttl, topic }));
+    yield* Effect.orDie(hub.post({ from: from[0]!, to: to[0]!, message: body, ttlSeconds: ttl, topic, traceId }));
     return reply(200, "OK");
   });
 
