@@ -91,7 +91,8 @@ export async function launch(stack: Stack, options: LaunchOptions): Promise<Laun
   // Each launch is a fresh profile (storage included), like a first open on a new device.
   const context = await stack.browser.newContext({ viewport: { width: 900, height: 860 } })
   const page = await context.newPage()
-  page.once("close", () => void context.close())
+  // Closing the page ends its context; at shutdown the browser may already be gone.
+  page.once("close", () => void context.close().catch(() => undefined))
   await options.before?.(page)
   const query = new URLSearchParams({
     autostart: "1",
