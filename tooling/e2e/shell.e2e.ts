@@ -116,6 +116,8 @@ describe("navigation", () => {
   it("drops an invalid search param instead of failing: /settings?tab=bogus shows the crypto tab", async () => {
     const app = await launch(stack, { user: "balances" })
     await app.waitForPath("/main")
+    // Let the router finish loading main before the URL changes under it.
+    await app.app().getByText("Total balance").waitFor()
     await app.app().evaluate(() => {
       window.history.pushState({}, "", "/settings?tab=bogus")
       window.dispatchEvent(new PopStateEvent("popstate"))
