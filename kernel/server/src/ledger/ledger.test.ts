@@ -361,8 +361,8 @@ describe("Ledger on PostgreSQL, one movement per transaction, many in flight", (
       }),
     );
     expect(results.filter(Exit.isFailure).map((exit) => String(exit.cause)).slice(0, 3)).toEqual([]);
-    const deposits = await db.run(Effect.flatMap(Effect.service(Ledger), (l) => l.balance({ owner: System.deposits, currency: "TON" })));
-    expect(deposits.available).toBe(-1000n);
+    const depositsBalance = await db.run(Effect.flatMap(Effect.service(Ledger), (l) => l.balance({ owner: System.deposits, currency: "TON" })));
+    expect(depositsBalance.available).toBe(-1000n);
   }, 60_000);
 });
 
