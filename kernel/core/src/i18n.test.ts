@@ -56,3 +56,27 @@ describe("I18n lookups", () => {
     }).pipe(Effect.provide(I18n.layerTest("en", { shell: { en: { steps: [{ title: "First" }, { title: "Second" }], count: "{{n}} items, {{other}} stays" } } }))),
   )
 })
+
+describe("I18n plurals", () => {
+  it.effect("picks the plural form for count by the language's rules, falling back to _other", () =>
+    Effect.gen(function* () {
+      const i18n = yield* I18n
+      yield* i18n.loadNamespace("p")
+      assert.strictEqual(i18n.t("p:left", { count: 1 }), "Осталась 1 попытка")
+      assert.strictEqual(i18n.t("p:left", { count: 3 }), "Осталось 3 попытки")
+      assert.strictEqual(i18n.t("p:left", { count: 5 }), "Осталось 5 попыток")
+      yield* i18n.changeLanguage("en")
+      assert.strictEqual(i18n.t("p:left", { count: 1 }), "1 attempt left")
+      assert.strictEqual(i18n.t("p:left", { count: 2 }), "2 attempts left")
+    }).pipe(
+      Effect.provide(
+        I18n.layerTest("ru", {
+          p: {
+            en: { left_one: "{{count}} attempt left", left_other: "{{count}} attempts left" },
+            ru: { left_one: "Осталась {{count}} попытка", left_few: "Осталось {{count}} попытки", left_many: "Осталось {{count}} попыток", left_other: "Осталось {{count}} попытки" },
+          },
+        }),
+      ),
+    ),
+  )
+})

@@ -33,7 +33,8 @@ const interpolate = (text: string, values: Record<string, unknown> | undefined) 
 /**
  * Translations: one namespace per plugin, loaded on demand; Russian falls back to English key by
  * key, and a language pack that fails to load falls back to the default language. Keys are
- * `namespace:dotted.path`; values interpolate `{{name}}`. A missing key shows the key itself.
+ * `namespace:dotted.path`; values interpolate `{{name}}`; a `count` picks the plural form
+ * (`key_one`, `key_few`, `key_many`, `key_other`). A missing key shows the key itself.
  */
 export class I18n extends Context.Service<
   I18n,
@@ -77,11 +78,21 @@ export class I18n extends Context.Service<
           yield* loadBundle(namespace, DEFAULT_LANGUAGE)
           if (language !== DEFAULT_LANGUAGE) yield* loadBundle(namespace, language)
         })
+      // Plural forms follow i18next's suffixes (`key_one`, `key_few`, `key_many`, `key_other`).
+      const pluralOf = (lang: Language, path: string, count: unknown) =>
+        typeof count === "number" ? [`${path}_${new Intl.PluralRules(lang).select(count)}`, `${path}_other`, path] : [path]
+      const find = (lang: Language, namespace: string, path: string, count: unknown) => {
+        for (const candidate of pluralOf(lang, path, count)) {
+          const text = lookup(bundles.get(`${lang}/${namespace}`), candidate)
+          if (text !== undefined) return text
+        }
+        return undefined
+      }
       const t = (key: string, values?: Record<string, unknown>) => {
         const split = key.indexOf(":")
         const namespace = split >= 0 ? key.slice(0, split) : ""
         const path = split >= 0 ? key.slice(split + 1) : key
-        const text = lookup(bundles.get(`${language}/${namespace}`), path) ?? lookup(bundles.get(`${DEFAULT_LANGUAGE}/${namespace}`), path)
+        const text = find(language, namespace, path, values?.count) ?? find(DEFAULT_LANGUAGE, namespace, path, values?.count)
         return text === undefined ? path : interpolate(text, values)
       }
       return I18n.of({
