@@ -7,6 +7,7 @@ import { composeServerModules, ServerCompositionError } from "./compose.ts";
 import { signInitData } from "./kernel/initData.ts";
 import { defineServerPlugin } from "./plugin.ts";
 import { startServer, type RunningServer } from "./server.ts";
+import { Ledger, System } from "./ledger/index.ts";
 import { ServerConfig } from "./services.ts";
 import { startTestDatabase, testDatabases, type TestDatabase } from "./testing/databases.ts";
 import { bearer, call, tma } from "./testing/http.ts";
@@ -17,6 +18,7 @@ const NotesGroup = authenticated(
     HttpApiEndpoint.post("add", "/api/notes", { payload: Schema.Struct({ text: Schema.String }), success: Schema.Struct({ count: Schema.Number }) }),
     HttpApiEndpoint.get("list", "/api/notes", { success: Schema.Array(Schema.String) }),
     HttpApiEndpoint.get("limits", "/api/notes/limits", { success: Schema.Struct({ maxLength: Schema.Int }) }),
+    HttpApiEndpoint.post("reward", "/api/notes/reward", { success: Schema.Struct({ available: Schema.String }) }),
   ),
 );
 const NotesApi = HttpApi.make(ApiId).add(NotesGroup);
@@ -53,6 +55,19 @@ const notesPlugin = defineServerPlugin({
           return rows.map((row) => row.text);
         }).pipe(Effect.orDie),
       )
+      // Money moves only through the kernel Ledger, which every handler can reach.
+      .handle("reward", () =>
+        Effect.gen(function* () {
+          const ledger = yield* Ledger;
+          const session = yield* CurrentSession;
+          const account = { owner: `user:${session.userId}`, currency: "NOTE" };
+          yield* ledger.defineCurrency({ code: "NOTE", decimals: 2 });
+          yield* ledger.openAccount(account);
+          yield* ledger.transfer({ key: `notes:reward:${session.userId}`, legs: [{ from: { owner: System.deposits, currency: "NOTE" }, to: account, amount: 150n }] });
+          const balance = yield* ledger.balance(account);
+          return { available: balance.available.toString() };
+        }).pipe(Effect.orDie),
+      )
       .handle("limits", () =>
         Effect.gen(function* () {
           // The region's config for this plugin (host/regions/<id>.ts plugins.notes.config).
@@ -73,8 +88,8 @@ describe("server module composition", () => {
   it("puts the kernel first and every dependency before its dependents", () => {
     const a = defineServerPlugin({ id: "alpha", dependsOn: ["beta"] });
     const b = defineServerPlugin({ id: "beta" });
-    expect(composeServerModules([a, b], { dev: false }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "beta", "alpha"]);
-    expect(composeServerModules([b], { dev: true }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "dev", "outbox-dev", "beta"]);
+    expect(composeServerModules([a, b], { dev: false }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "ledger", "beta", "alpha"]);
+    expect(composeServerModules([b], { dev: true }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "ledger", "dev", "outbox-dev", "beta"]);
   });
 
   const refusals: ReadonlyArray<[string, () => unknown, string]> = [
@@ -147,7 +162,7 @@ describe.each(testDatabases)("a plugin's server module served on %s", (kind) => 
   };
 
   it("migrates the plugin's tables and serves its endpoints behind the kernel's auth and validation", async () => {
-    expect(server.modules).toEqual(["kernel", "outbox", "bridge", "notes"]);
+    expect(server.modules).toEqual(["kernel", "outbox", "bridge", "ledger", "notes"]);
     const first = await signIn(901);
     const second = await signIn(902);
     expect((await call(server.url, "POST", "/api/notes", { authorization: bearer(first), body: { text: "a" } })).body).toEqual({ count: 1 });
@@ -158,6 +173,9 @@ describe.each(testDatabases)("a plugin's server module served on %s", (kind) => 
     expect(bad.status).toBe(400);
     expect(bad.body.issues[0].path).toEqual(["payload", "text"]);
     expect((await call(server.url, "GET", "/api/notes/limits", { authorization: bearer(first) })).body).toEqual({ maxLength: 7 });
+    // The Ledger is in every handler's context; a retried reward (same idempotency key) pays once.
+    expect((await call(server.url, "POST", "/api/notes/reward", { authorization: bearer(first) })).body).toEqual({ available: "150" });
+    expect((await call(server.url, "POST", "/api/notes/reward", { authorization: bearer(first) })).body).toEqual({ available: "150" });
     // Without dev, the dev endpoints do not exist.
     expect((await call(server.url, "GET", "/api/dev/demo-users")).status).toBe(404);
   });

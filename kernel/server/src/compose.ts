@@ -6,6 +6,7 @@ import type { HttpApiEndpoint } from "effect/http-api";
 import { RequestValidation } from "@wallet/kernel/api";
 import { devModule, kernelModule } from "./kernel/module.ts";
 import { bridgeModule } from "./bridge/index.ts";
+import { ledgerModule } from "./ledger/index.ts";
 import { outboxDevModule, outboxModule } from "./outbox/index.ts";
 import type { ServerPlugin } from "./plugin.ts";
 
@@ -13,7 +14,7 @@ export class ServerCompositionError extends Error {
   override readonly name = "ServerCompositionError";
 }
 
-const RESERVED_IDS = new Set(["kernel", "dev", "outbox", "outbox-dev", "bridge"]);
+const RESERVED_IDS = new Set(["kernel", "dev", "outbox", "outbox-dev", "bridge", "ledger"]);
 
 /** Orders the modules and checks ids, dependencies, groups, routes and middleware. */
 export const composeServerModules = (
@@ -26,8 +27,8 @@ export const composeServerModules = (
     if (byId.has(plugin.id)) throw new ServerCompositionError(`server plugin "${plugin.id}" is enabled twice`);
     byId.set(plugin.id, plugin);
   }
-  // Kernel modules: the kernel, the Outbox and the TonConnect bridge (every server), then the dev-only ones.
-  const ordered: Array<ServerPlugin> = [kernelModule, outboxModule, bridgeModule, ...(options.dev ? [devModule, outboxDevModule] : [])];
+  // Kernel modules: the kernel, the Outbox, the TonConnect bridge and the Ledger (every server), then the dev-only ones.
+  const ordered: Array<ServerPlugin> = [kernelModule, outboxModule, bridgeModule, ledgerModule, ...(options.dev ? [devModule, outboxDevModule] : [])];
   const kernelIds = new Set(ordered.map((module) => module.id));
   const state = new Map<string, "visiting" | "done">();
   const visit = (plugin: ServerPlugin, path: ReadonlyArray<string>) => {

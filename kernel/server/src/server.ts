@@ -9,6 +9,7 @@ import { ByteSize, Context, Effect, Exit, Layer, Redacted, Schedule, Scope } fro
 import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerResponse } from "effect/http";
 import { HttpApi, HttpApiBuilder, type HttpApiGroup } from "effect/http-api";
 import { SqlClient } from "effect/sql";
+import { Ledger } from "./ledger/index.ts";
 import { ApiId, OpenApiPath } from "@wallet/kernel/api";
 import { ChainLive, type Chain } from "./chain/index.ts";
 import { composeServerModules } from "./compose.ts";
@@ -57,6 +58,8 @@ export interface RunningServer {
 }
 
 const HOUSEKEEPING_INTERVAL = "10 minutes";
+/** Holds past their expiry go back to their owners within a minute. */
+const HOLD_EXPIRY_INTERVAL = "1 minute";
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export const makeConfig = (options: ServerOptions): ServerConfigShape => ({
@@ -93,6 +96,10 @@ export const makeServerLayer = (options: ServerOptions) => {
       yield* Effect.forkScoped(
         pruneExpired.pipe(Effect.ignore, Effect.repeat(Schedule.spaced(HOUSEKEEPING_INTERVAL))),
       );
+      const ledger = yield* Ledger;
+      yield* Effect.forkScoped(
+        Effect.suspend(() => ledger.expireHolds(new Date(config.now()))).pipe(Effect.ignore, Effect.repeat(Schedule.spaced(HOLD_EXPIRY_INTERVAL))),
+      );
     }),
   );
 
@@ -117,7 +124,8 @@ export const makeServerLayer = (options: ServerOptions) => {
   }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "127.0.0.1" })),
     Layer.provide(Boot),
-    Layer.provideMerge(Base),
+    // Money moves only through the Ledger: every handler can reach it.
+    Layer.provideMerge(Ledger.layer.pipe(Layer.provideMerge(Base))),
   );
 };
 

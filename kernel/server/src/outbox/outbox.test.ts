@@ -51,8 +51,8 @@ describe.each(testDatabases)("Outbox on %s", (kind) => {
 
   it("is composed by every server, its dev endpoints only by a dev one; a plugin may depend on it", () => {
     const dependent = defineServerPlugin({ id: "needs-outbox", dependsOn: ["outbox"] });
-    expect(composeServerModules([dependent], { dev: false }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "needs-outbox"]);
-    expect(composeServerModules([], { dev: true }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "dev", "outbox-dev"]);
+    expect(composeServerModules([dependent], { dev: false }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "ledger", "needs-outbox"]);
+    expect(composeServerModules([], { dev: true }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "ledger", "dev", "outbox-dev"]);
     expect(() => composeServerModules([defineServerPlugin({ id: "outbox" })], { dev: false })).toThrow("reserved");
   });
 
