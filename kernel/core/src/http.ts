@@ -35,6 +35,14 @@ export class HttpError extends Data.TaggedError("HttpError")<{
 /** A 401 survived the refresh: the user must authenticate again. */
 export class ReauthenticationRequired extends Data.TaggedError("ReauthenticationRequired")<{ readonly reason: string }> {}
 
+/** The no-session tokens as a value (auth calls themselves carry no bearer token). */
+export const noAuthTokens: AuthTokens["Service"] = {
+  accessToken: Effect.succeed(Option.none()),
+  markExpired: Effect.void,
+  refresh: Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" })),
+  reauthenticate: () => Effect.void,
+}
+
 /** What the Http policy needs from the session (implemented by the kernel's Session service). */
 export class AuthTokens extends Context.Service<
   AuthTokens,
@@ -46,20 +54,7 @@ export class AuthTokens extends Context.Service<
   }
 >()("wallet/AuthTokens") {
   /** No session: calls go out without a token and a 401 is final. */
-  static readonly none = Layer.succeed(AuthTokens, {
-    accessToken: Effect.succeed(Option.none()),
-    markExpired: Effect.void,
-    refresh: Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" })),
-    reauthenticate: () => Effect.void,
-  })
-}
-
-/** The no-session tokens as a value (auth calls themselves carry no bearer token). */
-export const noAuthTokens: AuthTokens["Service"] = {
-  accessToken: Effect.succeed(Option.none()),
-  markExpired: Effect.void,
-  refresh: Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" })),
-  reauthenticate: () => Effect.void,
+  static readonly none = Layer.succeed(AuthTokens, noAuthTokens)
 }
 
 export interface HttpPolicyOptions {

@@ -37,8 +37,6 @@ export const booleanParam = optionalParam(Schema.Union([Schema.Boolean, Schema.L
   })),
 )]))
 
-export const searchSchema = Schema.Struct
-
 /** Decodes raw search params with a lenient schema; never throws for bad values. */
 export const decodeSearch = <S extends Schema.Top>(schema: S, raw: unknown): S["Type"] =>
   Schema.decodeUnknownSync(schema as unknown as Schema.ConstraintDecoder<S["Type"]>)(raw ?? {})

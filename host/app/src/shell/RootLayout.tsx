@@ -71,9 +71,14 @@ function Chrome() {
       const el = document.activeElement
       setKeyboardOpen(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)
     }
+    // Spec 1 §9: keyboard-hide delay 100 ms.
+    const updateLater = () => setTimeout(update, 100)
     document.addEventListener("focusin", update)
-    document.addEventListener("focusout", () => setTimeout(update, 100))
-    return () => document.removeEventListener("focusin", update)
+    document.addEventListener("focusout", updateLater)
+    return () => {
+      document.removeEventListener("focusin", update)
+      document.removeEventListener("focusout", updateLater)
+    }
   }, [])
 
   const tabs = kernel.composition.tabs.custodial
