@@ -3,6 +3,9 @@ import { resolve } from "node:path"
 import { defineConfig } from "vite"
 
 const apiTarget = process.env.WALLET_API_URL ?? "http://127.0.0.1:8090"
+// The chain API (tonapi v2 paths): the local devnet by default; the self-custody wallet reads it same-origin.
+const chainTarget = process.env.CHAIN_API_URL ?? "http://127.0.0.1:8091"
+const proxy = { "/api": apiTarget, "/bridge": apiTarget, "/v2": chainTarget }
 
 export default defineConfig({
   plugins: [react()],
@@ -19,6 +22,6 @@ export default defineConfig({
     },
   },
   // The API server also serves the TonConnect bridge (SSE) at /bridge.
-  server: { host: "127.0.0.1", port: 5173, strictPort: true, proxy: { "/api": apiTarget, "/bridge": apiTarget } },
-  preview: { host: "127.0.0.1", port: 5173, strictPort: true, proxy: { "/api": apiTarget, "/bridge": apiTarget } },
+  server: { host: "127.0.0.1", port: 5173, strictPort: true, proxy },
+  preview: { host: "127.0.0.1", port: 5173, strictPort: true, proxy },
 })

@@ -4,6 +4,7 @@
  */
 import { join } from "node:path";
 import { startServer as startKernelServer, type Db, type RunningServer, type ServerPlugin } from "@wallet/kernel-server";
+import { Chain } from "@wallet/kernel-server/chain";
 import { enabledPluginEntriesOfRegion, loadServerPlugins, repoRoot } from "./plugins.ts";
 
 /** The dev bot token: not a secret, only ever used with WALLET_DEV=1. */
@@ -37,6 +38,8 @@ export interface HostServerOptions {
   readonly initDataMaxAgeSeconds?: number;
   readonly now?: () => number;
   readonly logRequests?: boolean;
+  /** The tonapi-compatible chain API (default: CHAIN_API_URL, else the local devnet on :8091). */
+  readonly chainApiUrl?: string;
 }
 
 export interface HostServer extends RunningServer {
@@ -74,6 +77,7 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
     ...(options.initDataMaxAgeSeconds !== undefined ? { initDataMaxAgeSeconds: options.initDataMaxAgeSeconds } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(options.logRequests !== undefined ? { logRequests: options.logRequests } : {}),
+    ...(options.chainApiUrl !== undefined ? { chain: Chain.layer({ baseUrl: options.chainApiUrl }) } : {}),
   });
   const databaseName = database.kind === "postgres" ? "postgresql (DATABASE_URL)" : database.dataDir ? `pglite ${database.dataDir}` : "pglite (memory)";
   return { ...server, database: databaseName, region, usesDevBotToken };

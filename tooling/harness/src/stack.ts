@@ -3,6 +3,7 @@ import { join } from "node:path"
 import { chromium, type Browser, type Frame, type Page } from "playwright-core"
 import { build, preview, type PreviewServer } from "vite"
 import { startServer, type HostServer } from "@wallet/host-server"
+import { startDevnet, type RunningDevnet } from "@wallet/devnet"
 import type { ThemeName } from "./themes.ts"
 
 /**
@@ -25,21 +26,44 @@ export const CHROMIUM_ARGS = [
 
 export interface Stack {
   readonly server: HostServer
+  /** The in-process devnet, when the stack was started with `devnet` (blocks every `blockMs`, default 400 ms). */
+  readonly devnet: RunningDevnet | undefined
   readonly appUrl: string
   readonly browser: Browser
   close(): Promise<void>
 }
 
-export async function startStack(options: { readonly accessTokenTtlSeconds?: number } = {}): Promise<Stack> {
+export interface StackOptions {
+  readonly accessTokenTtlSeconds?: number
+  /** Start an in-memory devnet in this process and point the server's Chain service at it. */
+  readonly devnet?: boolean | { readonly blockMs?: number }
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (!existsSync(join(appRoot, "dist", "index.html"))) await build({ root: appRoot, configFile: join(appRoot, "vite.config.ts"), logLevel: "warn" })
-  const server = await startServer({ port: 0, dev: true, dataDir: "memory", ...options })
+  const devnet = options.devnet
+    ? await startDevnet({ port: 0, blockMs: typeof options.devnet === "object" ? (options.devnet.blockMs ?? 400) : 400 })
+    : undefined
+  let server: HostServer
+  try {
+    server = await startServer({
+      port: 0,
+      dev: true,
+      dataDir: "memory",
+      ...(options.accessTokenTtlSeconds !== undefined ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
+      ...(devnet ? { chainApiUrl: devnet.url } : {}),
+    })
+  } catch (error) {
+    await devnet?.close()
+    throw error
+  }
   let app: PreviewServer | undefined
   try {
     app = await preview({
       root: appRoot,
       configFile: join(appRoot, "vite.config.ts"),
       logLevel: "warn",
-      preview: { port: 0, strictPort: false, host: "127.0.0.1", proxy: { "/api": server.url } },
+      preview: { port: 0, strictPort: false, host: "127.0.0.1", proxy: { "/api": server.url, "/bridge": server.url, ...(devnet ? { "/v2": devnet.url } : {}) } },
     })
     const appUrl = app.resolvedUrls?.local[0]?.replace(/\/$/, "")
     if (!appUrl) throw new Error("vite preview did not report a URL")
@@ -47,17 +71,20 @@ export async function startStack(options: { readonly accessTokenTtlSeconds?: num
     const previewServer = app
     return {
       server,
+      devnet,
       appUrl,
       browser,
       close: async () => {
         await browser.close()
         await previewServer.close()
         await server.close()
+        await devnet?.close()
       },
     }
   } catch (error) {
     await app?.close()
     await server.close()
+    await devnet?.close()
     throw error
   }
 }
