@@ -4,9 +4,11 @@ import { defineRegion } from "@wallet/kernel"
 export default defineRegion({
   id: "default",
   plugins: {
+    custody: { enabled: true },
     home: { enabled: true },
     passcode: { enabled: true },
     settings: { enabled: true },
+    "ton-space": { enabled: true },
   },
   defaults: { language: "en", fiatCurrency: "USD" },
 })

@@ -7,9 +7,11 @@ import { defineRegion } from "@wallet/kernel"
 export default defineRegion({
   id: "eu",
   plugins: {
+    custody: { enabled: true },
     home: { enabled: true },
     passcode: { enabled: true },
     settings: { enabled: true, config: { fiatCurrencies: ["EUR", "USD", "GBP", "PLN", "CZK", "CHF", "SEK", "DKK", "NOK", "HUF", "RON", "BGN"] } },
+    "ton-space": { enabled: true },
   },
   defaults: { language: "en", fiatCurrency: "EUR" },
 })

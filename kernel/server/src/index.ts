@@ -1,7 +1,7 @@
 /**
  * `@wallet/kernel-server`: API server composition, Db, Auth and the server plugin contract.
  */
-export { defineServerPlugin, type ServerPlugin, type ServerPluginDefinition } from "./plugin.ts";
+export { defineServerPlugin, type ApiGroup, type ServerPlugin, type ServerPluginDefinition } from "./plugin.ts";
 export { composeServerModules, ServerCompositionError } from "./compose.ts";
 export { startServer, makeServerLayer, makeConfig, type ServerOptions, type RunningServer } from "./server.ts";
 export { ServerConfig, defaultTtls, type ServerConfigShape, type ServerServices } from "./services.ts";

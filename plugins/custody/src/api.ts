@@ -1,0 +1,2 @@
+/** The custody plugin's HTTP contract (accounts, transfers, history, rates): see the server helper's groups. */
+export {}

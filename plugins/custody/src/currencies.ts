@@ -1,0 +1,50 @@
+/**
+ * The custodial currency table (spec 1 §3 "Asset", "Network display names", "Supported networks").
+ * Amounts of a currency are integer minor units with `decimals` digits (the spec leaves the table
+ * out; these are the chains' own decimals). Shared by the server (Ledger currencies, deposit
+ * addresses, withdrawals) and the mini-app (formatting, choose network).
+ */
+export type NetworkCode = "ton" | "tron" | "ethereum" | "solana" | "bitcoin"
+export type AssetCategory = "onchain" | "trading" | "stock" | "etf"
+
+export interface CurrencyInfo {
+  readonly code: string
+  readonly name: string
+  readonly decimals: number
+  /** Networks deposits and withdrawals run on, the default first; none for stock tokens. */
+  readonly networks: ReadonlyArray<NetworkCode>
+  readonly category: AssetCategory
+  /** In the main list's default pinned set (spec 1 §5). */
+  readonly pinned?: boolean
+  /** Pinned while the user holds none of it (spec 1 §5: BTC, ETH and XAUT). */
+  readonly pinnedWithoutBalance?: boolean
+}
+
+export const NETWORK_DISPLAY_NAMES: Readonly<Record<NetworkCode, string | undefined>> = {
+  ton: "TON",
+  tron: "TRC20",
+  ethereum: "ERC20",
+  solana: "SOL",
+  bitcoin: undefined,
+}
+
+export const CURRENCIES: ReadonlyArray<CurrencyInfo> = [
+  { code: "TON", name: "Toncoin", decimals: 9, networks: ["ton"], category: "onchain", pinned: true },
+  { code: "USDT", name: "Dollars", decimals: 6, networks: ["ton", "tron", "ethereum", "solana"], category: "onchain", pinned: true },
+  { code: "BTC", name: "Bitcoin", decimals: 8, networks: ["bitcoin"], category: "onchain", pinnedWithoutBalance: true },
+  { code: "ETH", name: "Ethereum", decimals: 18, networks: ["ethereum"], category: "onchain", pinnedWithoutBalance: true },
+  { code: "XAUT", name: "Gold", decimals: 6, networks: ["ethereum"], category: "onchain", pinnedWithoutBalance: true },
+  { code: "SOL", name: "Solana", decimals: 9, networks: ["solana"], category: "onchain" },
+  { code: "NOT", name: "Notcoin", decimals: 9, networks: ["ton"], category: "onchain" },
+  { code: "DOGS", name: "Dogs", decimals: 9, networks: ["ton"], category: "onchain" },
+  { code: "HMSTR", name: "Hamster Kombat", decimals: 9, networks: ["ton"], category: "onchain" },
+  { code: "X", name: "X Empire", decimals: 9, networks: ["ton"], category: "onchain" },
+  { code: "MAJOR", name: "Major", decimals: 9, networks: ["ton"], category: "onchain" },
+  { code: "CATI", name: "Catizen", decimals: 9, networks: ["ton"], category: "onchain" },
+  { code: "TSLAx", name: "Tesla xStock", decimals: 8, networks: [], category: "stock" },
+  { code: "SPYx", name: "SP500 xStock", decimals: 8, networks: [], category: "etf" },
+]
+
+const byCode = new Map(CURRENCIES.map((currency) => [currency.code, currency]))
+
+export const currencyInfo = (code: string): CurrencyInfo | undefined => byCode.get(code)

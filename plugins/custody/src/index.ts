@@ -1,0 +1,1 @@
+export { custodyPlugin } from "./manifest.ts"

@@ -1,0 +1,1 @@
+export { tonSpacePlugin } from "./manifest.ts"
