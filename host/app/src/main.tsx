@@ -9,6 +9,8 @@ import {
   Http,
   I18n,
   languageFromCode,
+  Passcode,
+  type PasscodeShape,
   PreferencesStore,
   readLaunchParams,
   webBridge,
@@ -24,7 +26,7 @@ import {
   type SessionUser,
   type StartupFailure,
 } from "@wallet/kernel"
-import { buildRouter, KernelProvider, type Kernel, type ShellRoute } from "@wallet/kernel-react"
+import { buildRouter, createOverlayStore, KernelProvider, passcodeFromComposition, type Kernel, type ShellRoute } from "@wallet/kernel-react"
 import { installedPlugins, regionById } from "@wallet/regions"
 import { FeatureFlags as FeatureFlagsSchema } from "@wallet/kernel/api-schema"
 import { RootLayout } from "./shell/RootLayout.tsx"
@@ -58,7 +60,7 @@ const applyTheme = (theme: Readonly<Record<string, string>>) => {
   html.style.colorScheme = colorSchemeOf(theme)
 }
 
-function buildLayer(composition: Composition, telegram: Telegram["Service"]) {
+function buildLayer(composition: Composition, telegram: Telegram["Service"], passcode: PasscodeShape) {
   const baseUrl = window.location.origin
   const session = Session.layer({ baseUrl, persist: window.sessionStorage })
   const http = Http.layer().pipe(Layer.provide(Session.tokensLayer), Layer.provide(session))
@@ -77,6 +79,7 @@ function buildLayer(composition: Composition, telegram: Telegram["Service"]) {
     i18n,
     session,
     http,
+    Passcode.layer(passcode),
   )
 }
 
@@ -103,7 +106,11 @@ async function boot() {
   telegram.ready()
   telegram.expandUntilExpanded()
 
-  const runtime = ManagedRuntime.make(buildLayer(composition, telegram))
+  // The passcode provider loads on first use and reaches the kernel then (it is built below).
+  const overlays = createOverlayStore()
+  let kernelRef: Kernel | undefined
+  const passcode = passcodeFromComposition(composition, () => ({ kernel: kernelRef!, overlays }))
+  const runtime = ManagedRuntime.make(buildLayer(composition, telegram, passcode))
   const services = await runtime.runPromise(Effect.all({ i18n: I18n, session: Session, flags: FeatureFlags, storage: Storage, http: Http }))
   const preferences = await runtime.runPromise(services.storage.load(PreferencesStore))
   const language = preferences.languageCode ?? languageFromCode(telegram.launchParams.languageCode)
@@ -149,7 +156,10 @@ async function boot() {
     flags: services.flags,
     storage: services.storage,
     user: currentUser,
+    passcode,
+    overlays,
   }
+  kernelRef = kernel
 
   const claimsScw = composition.routes.some((r) => r.fullPath === "/scw")
   const router = buildRouter({

@@ -156,6 +156,19 @@ describe("composePlugins", () => {
       failure(() => composePlugins({ region: region({ settings: { enabled: true }, flag: { enabled: true } }), installed: [settings, flag] })).message,
     ).toBe("Feature flag 'dev_tools' is declared by plugin 'settings' and plugin 'flag'")
   })
+
+  it("records the one enabled provider of a kernel service and refuses a second", async () => {
+    const impl = async () => ({ default: "impl" })
+    const a = plugin({ id: "a", provides: { passcode: impl } })
+    const b = plugin({ id: "b", provides: { passcode: async () => ({ default: "other" }) } })
+    const one = composePlugins({ region: region({ a: { enabled: true }, b: { enabled: false } }), installed: [a, b] })
+    expect(one.providers.passcode?.pluginId).toBe("a")
+    expect((await one.providers.passcode!.load()).default).toBe("impl")
+    expect(composePlugins({ region: region({ a: { enabled: false } }), installed: [a] }).providers.passcode).toBeUndefined()
+    const e = failure(() => composePlugins({ region: region({ a: { enabled: true }, b: { enabled: true } }), installed: [a, b] }))
+    expect(e.reason).toBe("duplicate-provider")
+    expect(e.message).toBe("Kernel service 'passcode' is provided by plugin 'a' and plugin 'b'")
+  })
 })
 
 describe("definePlugin", () => {
@@ -171,5 +184,9 @@ describe("definePlugin", () => {
     )
     expect(() => plugin({ id: "a", routes: [{ id: "r", parent: "root", path: "a", component: screen }] })).toThrow("must start with '/'")
     expect(() => plugin({ id: "a", routes: [{ id: "r", parent: "root", path: "/a" }] })).toThrow("needs a component or a redirectTo")
+  })
+
+  it("refuses to provide a service the kernel does not know", () => {
+    expect(() => plugin({ id: "a", provides: { vault: async () => ({ default: null }) } as never })).toThrow("plugin 'a': provides unknown service 'vault' (known: passcode)")
   })
 })

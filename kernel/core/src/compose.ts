@@ -5,7 +5,9 @@ import {
   KERNEL_VERSION,
   type DeepLinkHandler,
   type FeatureFlagDefinition,
+  type Lazy,
   type PluginManifest,
+  type ProvidableService,
   type RouteDefinition,
   type SettingsEntry,
   type TabBar,
@@ -29,7 +31,8 @@ export class CompositionError extends Error {
       | "invalid-plugin-config"
       | "unknown-parent"
       | "duplicate-namespace"
-      | "duplicate-feature-flag",
+      | "duplicate-feature-flag"
+      | "duplicate-provider",
     message: string,
   ) {
     super(message)
@@ -65,6 +68,13 @@ export interface Composition {
   /** Route global id -> permissions required to enter it (its own and its ancestors'). */
   readonly permissionGates: ReadonlyMap<string, ReadonlyArray<string>>
   readonly i18nNamespaces: ReadonlyMap<string, NonNullable<PluginManifest["i18n"]>>
+  /** The enabled plugin providing each kernel service (`provides`), if any. */
+  readonly providers: Partial<Readonly<Record<ProvidableService, ComposedProvider>>>
+}
+
+export interface ComposedProvider {
+  readonly pluginId: string
+  readonly load: Lazy<{ readonly default: unknown }>
 }
 
 /** Path prefix each built-in parent contributes. `wallet` and `scw` are layouts (spec: /_wallet is pathless). */
@@ -265,5 +275,18 @@ export function composePlugins(options: {
     i18nNamespaces.set(plugin.i18n.namespace, plugin.i18n)
   }
 
-  return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces }
+  // 6. Service providers: at most one enabled plugin per kernel service.
+  const providers: Partial<Record<ProvidableService, ComposedProvider>> = {}
+  for (const plugin of ordered) {
+    for (const [service, load] of Object.entries(plugin.provides ?? {}) as Array<[ProvidableService, ComposedProvider["load"] | undefined]>) {
+      if (!load) continue
+      const other = providers[service]
+      if (other) {
+        throw new CompositionError("duplicate-provider", `Kernel service '${service}' is provided by plugin '${other.pluginId}' and plugin '${plugin.id}'`)
+      }
+      providers[service] = { pluginId: plugin.id, load }
+    }
+  }
+
+  return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces, providers }
 }

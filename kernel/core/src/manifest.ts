@@ -83,6 +83,10 @@ export interface FeatureFlagDefinition {
   readonly description: string
 }
 
+/** Kernel services a plugin can implement (at most one provider each per region). */
+export const PROVIDABLE_SERVICES = ["passcode"] as const
+export type ProvidableService = (typeof PROVIDABLE_SERVICES)[number]
+
 export type Language = "en" | "ru"
 export type I18nBundle = Readonly<Record<string, unknown>>
 
@@ -105,6 +109,11 @@ export interface PluginManifest<Config = unknown> {
     readonly namespace: string
     readonly bundles: Readonly<Record<Language, Lazy<{ readonly default: I18nBundle }>>>
   }
+  /**
+   * Kernel services this plugin implements, each a lazy module whose `default` is the service's
+   * factory (e.g. `passcode: () => import("./client/service.ts")`); loaded on the service's first use.
+   */
+  readonly provides?: Partial<Readonly<Record<ProvidableService, Lazy<{ readonly default: unknown }>>>>
 }
 
 export class ManifestError extends Error {
@@ -130,6 +139,11 @@ export function definePlugin<const M extends PluginManifest<any>>(manifest: M): 
     if (!route.path.startsWith("/")) throw new ManifestError(`${where}: route '${route.id}' path '${route.path}' must start with '/'`)
     if (!route.component && !route.redirectTo) {
       throw new ManifestError(`${where}: route '${route.id}' needs a component or a redirectTo`)
+    }
+  }
+  for (const service of Object.keys(manifest.provides ?? {})) {
+    if (!(PROVIDABLE_SERVICES as ReadonlyArray<string>).includes(service)) {
+      throw new ManifestError(`${where}: provides unknown service '${service}' (known: ${PROVIDABLE_SERVICES.join(", ")})`)
     }
   }
   for (const link of manifest.deepLinks ?? []) {

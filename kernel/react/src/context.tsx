@@ -1,7 +1,8 @@
 import { createContext, useContext, useEffect, useReducer, type ReactNode } from "react"
 import type { ManagedRuntime } from "effect"
-import type { Composition, FeatureFlags, I18n, Session, SessionUser, Storage, Telegram } from "@wallet/kernel"
+import type { Composition, FeatureFlags, I18n, PasscodeShape, Session, SessionUser, Storage, Telegram } from "@wallet/kernel"
 import type { KernelApiClient } from "@wallet/kernel/client"
+import type { OverlayStore } from "./passcode.tsx"
 
 /** What every screen can reach: the composed app, the services and the signed-in user. */
 export interface Kernel {
@@ -16,6 +17,10 @@ export interface Kernel {
   readonly api: () => Promise<KernelApiClient>
   /** The signed-in user; undefined before sign-in or after a startup failure. */
   readonly user: () => SessionUser | undefined
+  /** The Passcode service (its provider plugin loads on first use); absent: unavailable. */
+  readonly passcode?: PasscodeShape
+  /** Layers over any route (passcode screens); rendered by `<OverlayHost/>` in the root layout. */
+  readonly overlays?: OverlayStore
 }
 
 const KernelContext = createContext<Kernel | null>(null)

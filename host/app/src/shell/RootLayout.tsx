@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react"
 import { Outlet, useLocation, useNavigate, useRouter } from "@tanstack/react-router"
 import { tabTooltipToShow } from "@wallet/kernel"
-import { defaultBackTarget, Icon, useKernel, useT, useTabBarHiddenByScreens } from "@wallet/kernel-react"
+import { defaultBackTarget, Icon, OverlayHost, useKernel, useT, useTabBarHiddenByScreens } from "@wallet/kernel-react"
 import { SnackbarProvider, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
 import { SHELL } from "./screens.tsx"
 
@@ -119,6 +119,7 @@ export function RootLayout() {
     <SnackbarProvider onDuplicate={() => kernel.telegram.haptic({ type: "notification", kind: "error" })}>
       <Outlet />
       <Chrome />
+      <OverlayHost />
     </SnackbarProvider>
   )
 }
