@@ -48,3 +48,27 @@ export const CURRENCIES: ReadonlyArray<CurrencyInfo> = [
 const byCode = new Map(CURRENCIES.map((currency) => [currency.code, currency]))
 
 export const currencyInfo = (code: string): CurrencyInfo | undefined => byCode.get(code)
+
+/**
+ * Exact decimal string ("1.5") to integer minor units with `decimals` digits (1_500_000_000n for 9);
+ * undefined for a malformed value or one with more fractional digits than `decimals`. No floats.
+ */
+export const parseAmount = (value: string, decimals: number): bigint | undefined => {
+  const match = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/.exec(value.trim())
+  if (match === null) return undefined
+  const fraction = match[2] ?? ""
+  if (fraction.length > decimals) {
+    if (/[1-9]/.test(fraction.slice(decimals))) return undefined
+  }
+  const digits = fraction.slice(0, decimals).padEnd(decimals, "0")
+  return BigInt(match[1]! + digits)
+}
+
+/** Integer minor units to the shortest exact decimal string ("1.5", "0", "-0.25"). */
+export const formatAmount = (units: bigint, decimals: number): string => {
+  const negative = units < 0n
+  const digits = (negative ? -units : units).toString().padStart(decimals + 1, "0")
+  const whole = digits.slice(0, digits.length - decimals)
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "")
+  return `${negative ? "-" : ""}${whole}${fraction.length > 0 ? `.${fraction}` : ""}`
+}
