@@ -63,6 +63,32 @@ export interface TelegramKeyValue {
   readonly remove: (key: string) => Promise<boolean | null>
 }
 
+/** Telegram's BiometricManager state (biometry_info_received). */
+export interface BiometryInfo {
+  readonly available: boolean
+  readonly accessRequested: boolean
+  readonly accessGranted: boolean
+  readonly tokenSaved: boolean
+  readonly type: "face" | "finger" | "unknown"
+  readonly deviceId: string
+}
+
+/** The BiometricManager (client 7.2+). Every call resolves to null when the client lacks it or never answers. */
+export interface TelegramBiometry {
+  readonly info: () => Promise<BiometryInfo | null>
+  /** Asks the user for access (once per bot; later calls answer the stored decision). */
+  readonly requestAccess: (reason: string) => Promise<BiometryInfo | null>
+  /** Shows the system prompt; the stored token comes back only when authorized. */
+  readonly authenticate: (reason: string) => Promise<{ readonly authorized: boolean; readonly token?: string } | null>
+  /** Stores a token ('' removes it). */
+  readonly updateToken: (token: string, reason?: string) => Promise<"updated" | "removed" | "failed" | null>
+  /** Opens the bot's biometry settings in the client; false when unsupported. */
+  readonly openSettings: () => boolean
+}
+
+/** Biometry prompts wait for the user, so they get longer than other requests. */
+export const BIOMETRY_PROMPT_TIMEOUT_MS = 120_000
+
 /** Spec-free but necessary: a request the client never answers must not hang a screen. */
 export const TELEGRAM_REQUEST_TIMEOUT_MS = 10_000
 
@@ -98,6 +124,7 @@ export class Telegram extends Context.Service<
     readonly cloudStorage: TelegramKeyValue
     /** Telegram DeviceStorage (this device; client 9.0+); null when unsupported. */
     readonly deviceStorage: TelegramKeyValue
+    readonly biometry: TelegramBiometry
   }
 >()("wallet/Telegram") {
   static readonly make = (launchParams: LaunchParams, bridge: TelegramBridge, clock: { setInterval: typeof setInterval; clearInterval: typeof clearInterval } = globalThis) => {
@@ -164,10 +191,53 @@ export class Telegram extends Context.Service<
       remove: (key) =>
         request("web_app_device_storage_save_key", { key, value: null }, { device_storage_key_saved: () => true, device_storage_failed: () => false }),
     }
+    /** Sends a method and resolves with the next `event` (the biometry events carry no req_id). */
+    const nextEvent = <A>(method: string, params: Record<string, unknown> | undefined, event: string, map: (payload: any) => A, timeoutMs: number): Promise<A | null> =>
+      new Promise((resolve) => {
+        if (!supports(method)) return resolve(null)
+        const finish = (value: A | null) => {
+          stop()
+          clearTimeout(timer)
+          resolve(value)
+        }
+        const timer = setTimeout(() => finish(null), timeoutMs)
+        const stop = bridge.on(event, (payload) => finish(map(payload ?? {})))
+        call(method, params)
+      })
+    const biometryInfo = (p: { available?: boolean; access_requested?: boolean; access_granted?: boolean; token_saved?: boolean; type?: string; device_id?: string }): BiometryInfo => ({
+      available: p.available === true,
+      accessRequested: p.access_requested === true,
+      accessGranted: p.access_granted === true,
+      tokenSaved: p.token_saved === true,
+      type: p.type === "face" || p.type === "finger" ? p.type : "unknown",
+      deviceId: p.device_id ?? "",
+    })
+    const biometry: TelegramBiometry = {
+      info: () => nextEvent("web_app_biometry_get_info", undefined, "biometry_info_received", biometryInfo, TELEGRAM_REQUEST_TIMEOUT_MS),
+      requestAccess: (reason) => nextEvent("web_app_biometry_request_access", { reason }, "biometry_info_received", biometryInfo, BIOMETRY_PROMPT_TIMEOUT_MS),
+      authenticate: (reason) =>
+        nextEvent(
+          "web_app_biometry_request_auth",
+          { reason },
+          "biometry_auth_requested",
+          (p: { status?: string; token?: string }) => (p.status === "authorized" ? { authorized: true, ...(p.token ? { token: p.token } : {}) } : { authorized: false }),
+          BIOMETRY_PROMPT_TIMEOUT_MS,
+        ),
+      updateToken: (token, reason) =>
+        nextEvent(
+          "web_app_biometry_update_token",
+          { token, ...(reason ? { reason } : {}) },
+          "biometry_token_updated",
+          (p: { status?: string }) => (p.status === "updated" || p.status === "removed" ? p.status : "failed"),
+          TELEGRAM_REQUEST_TIMEOUT_MS,
+        ),
+      openSettings: () => call("web_app_biometry_open_settings"),
+    }
     return Telegram.of({
       launchParams,
       cloudStorage,
       deviceStorage,
+      biometry,
       supports,
       call,
       on: bridge.on,

@@ -64,6 +64,23 @@ export class FakeTelegram {
   secondaryButton: ButtonState = hiddenButton()
   popup: { title: string; message: string; buttons: Array<{ id: string; type: string; text?: string }> } | null = null
   qrOpen = false
+  /**
+   * BiometricManager (7.2+) test controls: whether the device has biometry and of which type, whether
+   * the user granted the bot access (and grants it when asked), the stored token, and how the next
+   * prompt ends ("ok" returns the token, "fail" fails it).
+   */
+  biometry: {
+    available: boolean
+    type: "face" | "finger" | "unknown"
+    accessRequested: boolean
+    accessGranted: boolean
+    grantOnRequest: boolean
+    token: string
+    nextAuth: "ok" | "fail"
+    deviceId: string
+  } = { available: true, type: "face", accessRequested: false, accessGranted: false, grantOnRequest: true, token: "", nextAuth: "ok", deviceId: "fake-biometry-device" }
+  /** How often the app opened the bot's biometry settings. */
+  biometrySettingsOpened = 0
   ready = false
   expanded = false
   closed = false
@@ -144,8 +161,42 @@ export class FakeTelegram {
     this.render()
   }
 
+  private biometryInfo() {
+    const b = this.biometry
+    if (!b.available) return { available: false }
+    return { available: true, access_requested: b.accessRequested, access_granted: b.accessGranted, token_saved: b.token !== "", type: b.type, device_id: b.deviceId }
+  }
+
   private handle(method: string, params: Record<string, unknown>) {
     switch (method) {
+      case "web_app_biometry_get_info":
+        this.emit("biometry_info_received", this.biometryInfo())
+        break
+      case "web_app_biometry_request_access":
+        if (this.biometry.available && !this.biometry.accessRequested) {
+          this.biometry.accessRequested = true
+          this.biometry.accessGranted = this.biometry.grantOnRequest
+        }
+        this.emit("biometry_info_received", this.biometryInfo())
+        break
+      case "web_app_biometry_request_auth": {
+        const ok = this.biometry.available && this.biometry.accessGranted && this.biometry.nextAuth === "ok"
+        this.emit("biometry_auth_requested", ok ? { status: "authorized", token: this.biometry.token } : { status: "failed" })
+        break
+      }
+      case "web_app_biometry_update_token": {
+        const token = typeof params.token === "string" ? params.token : ""
+        if (!this.biometry.available || !this.biometry.accessGranted) {
+          this.emit("biometry_token_updated", { status: "failed" })
+          break
+        }
+        this.biometry.token = token
+        this.emit("biometry_token_updated", { status: token ? "updated" : "removed" })
+        break
+      }
+      case "web_app_biometry_open_settings":
+        this.biometrySettingsOpened += 1
+        break
       case "web_app_ready":
         this.ready = true
         break
