@@ -1,0 +1,145 @@
+/**
+ * The asset list of the self-custody wallet from the Chain service's jetton balances, with the flag
+ * rules of spec 2 §5 ("Jetton flags", "Asset lists"). Pure: amounts are bigint minor units.
+ */
+import type { JettonBalance } from "@wallet/kernel/chain"
+import { NANO, TON_DECIMALS } from "./amount.ts"
+
+export type Network = "mainnet" | "testnet"
+
+/** USDT's master on mainnet (raw form); other chains are recognised by the whitelisted symbol. */
+export const USDT_MASTERS: ReadonlyArray<string> = ["0:b113a994b5024a16719f69139328eb759596c38a25f59028b146fecdc3621dfe"]
+/** tonapi's symbol of the real USDT; a whitelisted jetton with it is USDT on any chain (devnet too). */
+export const USDT_CHAIN_SYMBOL = "USD₮"
+
+/** The product's own symbol and name for USDT (the custodial wallet calls it so). */
+export interface ProductUsdt {
+  readonly symbol: string
+  readonly name: string
+}
+export const DEFAULT_PRODUCT_USDT: ProductUsdt = { symbol: "USDT", name: "Dollars" }
+
+/** Spec 2 §5: the minimum TON value for a verified jetton to count is 0.01 TON. */
+export const MIN_VERIFIED_TON_VALUE = NANO / 100n
+
+export interface Asset {
+  readonly kind: "ton" | "jetton"
+  /** Jetton master (raw); "TON" for TON. */
+  readonly address: string
+  readonly currency: string
+  readonly name: string
+  readonly image?: string
+  /** Shown balance (0 for scam). */
+  readonly balance: bigint
+  readonly rawBalance: bigint
+  readonly decimals: number
+  readonly lockedBalance: bigint
+  /** Value in nanoTON; undefined when unknown or hidden (unverified on mainnet). */
+  readonly tonValue?: bigint
+  readonly verified: boolean
+  readonly isScam: boolean
+  readonly risky: boolean
+  /** Counts in the main list (TON, verified jettons worth at least 0.01 TON). */
+  readonly major: boolean
+  readonly walletAddress?: string
+  readonly customPayload: boolean
+}
+
+export interface FlagInput {
+  readonly verification: "whitelist" | "graylist" | "blacklist" | "none"
+  /** Flagged as scam (tonapi's `is_scam` on the jetton wallet). */
+  readonly flaggedScam: boolean
+  /** On the product's own whitelist (USDT). */
+  readonly whitelisted: boolean
+  readonly riskChecked: boolean
+}
+
+/** Spec 2 §5 jetton flags. */
+export const jettonFlags = (input: FlagInput) => {
+  const blacklisted = input.verification === "blacklist"
+  const whitelisted = input.whitelisted
+  const isScam = (input.flaggedScam && !whitelisted) || blacklisted
+  const verified = input.verification === "whitelist" || whitelisted
+  const risky = isScam || (!verified && !input.riskChecked)
+  return { isScam, verified, risky }
+}
+
+export const isUsdt = (jetton: { readonly address: string; readonly symbol: string; readonly verification: string }, masters: ReadonlyArray<string> = USDT_MASTERS) =>
+  masters.includes(jetton.address.toLowerCase()) || (jetton.verification === "whitelist" && jetton.symbol === USDT_CHAIN_SYMBOL)
+
+/** nanoTON value of `balance` minor units at `priceTon` TON per whole token (a float quote; the result is an estimate for display). */
+export const tonValueOf = (balance: bigint, decimals: number, priceTon: number | undefined): bigint | undefined => {
+  if (priceTon === undefined || !Number.isFinite(priceTon) || priceTon < 0) return undefined
+  const nanoPerToken = BigInt(Math.round(priceTon * 1e9))
+  return (balance * nanoPerToken) / 10n ** BigInt(decimals)
+}
+
+export interface AssetListOptions {
+  readonly network: Network
+  readonly tonBalance: bigint
+  readonly jettons: ReadonlyArray<JettonBalance>
+  readonly riskChecked?: ReadonlySet<string>
+  readonly usdtMasters?: ReadonlyArray<string>
+  readonly productUsdt?: ProductUsdt
+}
+
+export const tonAsset = (balance: bigint): Asset => ({
+  kind: "ton",
+  address: "TON",
+  currency: "TON",
+  name: "Toncoin",
+  balance,
+  rawBalance: balance,
+  decimals: TON_DECIMALS,
+  lockedBalance: 0n,
+  tonValue: balance,
+  verified: true,
+  isScam: false,
+  risky: false,
+  major: true,
+  customPayload: false,
+})
+
+/** TON first, then jettons: major before minor, each by TON value (unknown last), then by name. */
+export const buildAssetList = (options: AssetListOptions): ReadonlyArray<Asset> => {
+  const product = options.productUsdt ?? DEFAULT_PRODUCT_USDT
+  const jettons = options.jettons.map((entry): Asset => {
+    const usdt = isUsdt(entry.jetton, options.usdtMasters)
+    const flags = jettonFlags({
+      verification: entry.jetton.verification,
+      flaggedScam: entry.wallet_address.is_scam,
+      whitelisted: usdt,
+      riskChecked: options.riskChecked?.has(entry.jetton.address) ?? false,
+    })
+    const value = tonValueOf(entry.balance, entry.jetton.decimals, entry.price?.prices?.TON)
+    const tonValue = flags.isScam || (options.network === "mainnet" && !flags.verified) ? undefined : value
+    return {
+      kind: "jetton",
+      address: entry.jetton.address,
+      currency: usdt ? product.symbol : entry.jetton.symbol,
+      name: usdt ? product.name : entry.jetton.name,
+      image: entry.jetton.image,
+      balance: flags.isScam ? 0n : entry.balance,
+      rawBalance: entry.balance,
+      decimals: entry.jetton.decimals,
+      lockedBalance: entry.lock?.amount ?? 0n,
+      ...(tonValue !== undefined ? { tonValue } : {}),
+      verified: flags.verified,
+      isScam: flags.isScam,
+      risky: flags.risky,
+      major: flags.verified && !flags.isScam && (usdt ? entry.balance > 0n : (value ?? 0n) >= MIN_VERIFIED_TON_VALUE),
+      walletAddress: entry.wallet_address.address,
+      customPayload: entry.extensions?.includes("custom_payload") ?? false,
+    }
+  })
+  const order = (a: Asset, b: Asset) =>
+    Number(b.major) - Number(a.major) ||
+    (a.tonValue === undefined ? 1 : 0) - (b.tonValue === undefined ? 1 : 0) ||
+    (b.tonValue !== undefined && a.tonValue !== undefined ? (b.tonValue > a.tonValue ? 1 : b.tonValue < a.tonValue ? -1 : 0) : 0) ||
+    a.name.localeCompare(b.name)
+  return [tonAsset(options.tonBalance), ...jettons.sort(order)]
+}
+
+/** Listed tokens (tokenized stocks and some coins) cannot be used for payments (spec 2 §5). */
+export const LISTED_SYMBOLS: ReadonlyArray<string> = ["BEAM", "PUMP", "WLFI"]
+export const isListedToken = (symbol: string) => LISTED_SYMBOLS.includes(symbol.toUpperCase()) || /^[A-Z0-9]+x$/.test(symbol)
