@@ -8,6 +8,8 @@ export const homePlugin = definePlugin({
   id: "home",
   version: "0.1.0",
   kernel: "^0.1.0",
+  // Wallet main shows the custody accounts (the custody plugin's contract).
+  dependsOn: ["custody"],
   routes: [
     { id: "main", parent: "wallet", path: "/main", search: MainSearch, component: () => import("./client/MainScreen.tsx") },
     { id: "wv", parent: "wallet", path: "/wv", redirectTo: "/main" },

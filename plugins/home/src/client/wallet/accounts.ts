@@ -1,0 +1,69 @@
+/**
+ * Wallet main's data: the custody accounts and frozen balances in the user's fiat, through the
+ * kernel's Http policy and decoded with the custody contract's schemas. The contract module (and
+ * its HttpApi definitions) loads lazily, after the first paint, so it stays off the first screen.
+ */
+import { useEffect, useSyncExternalStore } from "react"
+import { Effect } from "effect"
+import { Http } from "@wallet/kernel"
+import { runEffect, type Kernel } from "@wallet/kernel-react"
+import type { AccountsData, FrozenBalance } from "@wallet/plugin-custody/api"
+import { ACCOUNTS_STALE_MS, makeQueryCache, type Entry, type QueryCache } from "./cache.ts"
+
+export interface MainData {
+  readonly accounts: AccountsData
+  readonly frozen: ReadonlyArray<FrozenBalance>
+}
+
+const fetchMainData = (kernel: Kernel, fiat: string): Promise<MainData> =>
+  import("@wallet/plugin-custody/api").then((contract) =>
+    runEffect(
+      kernel,
+      Effect.gen(function* () {
+        const http = yield* Http
+        const base = `${window.location.origin}${contract.CUSTODY_API_PREFIX}`
+        const query = `?fiatCurrency=${encodeURIComponent(fiat)}`
+        const [accounts, frozen] = yield* Effect.all(
+          [
+            http.json(contract.AccountsData, `${base}/accounts${query}`),
+            // Frozen rows are extra: main still shows the balances when they fail.
+            http.json(contract.FrozenBalances, `${base}/frozen-balances${query}`).pipe(
+              Effect.map((answer) => answer.items),
+              Effect.catch(() => Effect.succeed<ReadonlyArray<FrozenBalance>>([])),
+            ),
+          ],
+          { concurrency: 2 },
+        )
+        return { accounts, frozen }
+      }),
+    ),
+  )
+
+let cache: QueryCache<MainData> | undefined
+let cacheKernel: Kernel | undefined
+/** One cache per app (per kernel), kept while the app lives: going back to main shows data at once. */
+const cacheFor = (kernel: Kernel): QueryCache<MainData> => {
+  if (!cache || cacheKernel !== kernel) {
+    cache = makeQueryCache((fiat) => fetchMainData(kernel, fiat), { staleMs: ACCOUNTS_STALE_MS })
+    cacheKernel = kernel
+  }
+  return cache
+}
+
+/**
+ * The accounts of `fiat` (null while the fiat is not known yet): loads when stale, polls every 60 s
+ * while mounted, never on window focus. `refetch` forces a request (the retry button).
+ */
+export function useMainData(kernel: Kernel, fiat: string | null): { readonly entry: Entry<MainData>; readonly refetch: () => void } {
+  const queries = cacheFor(kernel)
+  const entry = useSyncExternalStore(queries.subscribe, () => (fiat ? queries.get(fiat) : LOADING))
+  useEffect(() => {
+    if (!fiat) return
+    void queries.ensure(fiat)
+    const timer = setInterval(() => void queries.ensure(fiat), ACCOUNTS_STALE_MS)
+    return () => clearInterval(timer)
+  }, [queries, fiat])
+  return { entry, refetch: () => void (fiat && queries.ensure(fiat, true)) }
+}
+
+const LOADING: Entry<MainData> = { status: "loading" }
