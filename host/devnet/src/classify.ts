@@ -353,9 +353,11 @@ export const classifyTrace = (root: TxNode, ctx: ClassifyContext): ClassifyResul
       if (op === OP.excesses) continue;
       const comment = plain ? bodyComment(body) : {};
       deploys(n);
+      // The recipient sent the value back (bounceable message it could not take, e.g. an uninit account): failed.
+      const bouncedBack = n.children.some((c) => c.bounced);
       push(
         "TonTransfer",
-        "ok",
+        bouncedBack ? "failed" : "ok",
         { sender: ctx.accountAddress(source), recipient: ctx.accountAddress(n.account), amount: Number(n.inValue), ...comment },
         { name: "Gram Transfer", description: `Transferring ${describeAmount(n.inValue, 9, "Gram")}`, value: describeAmount(n.inValue, 9, "Gram"), accounts: [source, n.account] },
         [n],

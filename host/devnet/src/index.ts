@@ -2,9 +2,11 @@
 import type { AddressInfo } from "node:net";
 import { Devnet, type GlobalId } from "./devnet.ts";
 import { createServer } from "./server.ts";
+import { SimNetworks, type SimNetwork } from "./sim.ts";
 
 export { Devnet, DEMO_JETTONS, TON_PRICE_USD, type GlobalId } from "./devnet.ts";
 export { classifyTrace } from "./classify.ts";
+export { SIM_ASSETS, SIM_FAUCETS, SIM_NETWORKS, SimNetworks, type SimNetwork, type SimTransfer } from "./sim.ts";
 
 export interface StartDevnetOptions {
   readonly port?: number;
@@ -30,6 +32,15 @@ export interface FaucetRequest {
   readonly nft?: boolean;
 }
 
+export interface SimFaucetRequest {
+  readonly network: SimNetwork;
+  readonly address: string;
+  /** asset symbol (default: the network's native coin) */
+  readonly asset?: string;
+  /** minor units (default 1000 whole units) */
+  readonly amount?: bigint;
+}
+
 export interface RunningDevnet {
   readonly url: string;
   readonly port: number;
@@ -38,6 +49,10 @@ export interface RunningDevnet {
   stepBlock(): Promise<void>;
   /** queue a faucet transfer (lands at the next block); returns the message hash and the NFT address if one was minted */
   faucet(req: FaucetRequest): Promise<{ message_hash: string; nft?: string }>;
+  /** the simulated networks (tron, ethereum, solana, bitcoin); their blocks follow stepBlock() */
+  readonly sim: SimNetworks;
+  /** queue a faucet transfer on a simulated network (confirms at the next block); returns the transfer id */
+  simFaucet(req: SimFaucetRequest): { id: string };
   /** jetton master address of a demo jetton */
   jetton(key: "usdt" | "dvc" | "scam"): string;
   close(): Promise<void>;
@@ -49,7 +64,12 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Run
     ...(options.reset !== undefined ? { reset: options.reset } : {}),
     ...(options.globalId !== undefined ? { globalId: options.globalId } : {}),
   });
-  const server = createServer(devnet);
+  const sim = SimNetworks.open(options.dataDir);
+  const server = createServer(devnet, sim);
+  const step = async () => {
+    sim.step();
+    await devnet.stepBlock();
+  };
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -61,8 +81,7 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Run
   let stopped = false;
   const loop = () => {
     if (stopped) return;
-    devnet
-      .stepBlock()
+    step()
       .catch((e: unknown) => console.error("devnet: block failed", e))
       .finally(() => {
         if (!stopped) timer = setTimeout(loop, blockMs);
@@ -73,8 +92,10 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Run
     url: `http://${host}:${port}`,
     port,
     devnet,
-    stepBlock: () => devnet.stepBlock(),
+    sim,
+    stepBlock: step,
     faucet: (req) => devnet.faucet(req),
+    simFaucet: (req) => ({ id: sim.faucet(req.network, req.address, req.asset, req.amount).id }),
     jetton: (key) => {
       const a = devnet.jettonByKey(key);
       if (!a) throw new Error(`no demo jetton ${key}`);
@@ -85,6 +106,7 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Run
       if (timer) clearTimeout(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      sim.flush();
       await devnet.close();
     },
   };

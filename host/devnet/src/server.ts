@@ -3,6 +3,7 @@ import http from "node:http";
 import { Address, beginCell, type Cell, loadMessage, loadMessageRelaxed, loadOutList, storeStateInit, type TupleItem, toNano } from "@ton/core";
 import { type Devnet, TON_PRICE_USD } from "./devnet.ts";
 import type { AccountEventJson } from "./model.ts";
+import { isSimNetwork, SIM_ASSETS, SIM_FAUCETS, type SimNetwork, type SimNetworks, simTransferJson } from "./sim.ts";
 import { ApiError, cellHex, parseBoc, raw, tryParseAddress } from "./util.ts";
 
 type Query = URLSearchParams;
@@ -110,7 +111,17 @@ const stackRecord = (t: TupleItem): Record<string, unknown> => {
   }
 };
 
-export const createServer = (devnet: Devnet): http.Server => {
+const simNetwork = (s: string): SimNetwork => {
+  if (!isSimNetwork(s)) throw new ApiError(404, `no simulated network ${s}`);
+  return s;
+};
+const positiveAmount = (v: unknown, name: string): bigint | undefined => {
+  if (v === undefined || v === null) return undefined;
+  if ((typeof v !== "string" && typeof v !== "number") || !/^[0-9]+$/.test(String(v))) throw new ApiError(400, `${name} must be a non-negative integer`);
+  return BigInt(String(v));
+};
+
+export const createServer = (devnet: Devnet, sim?: SimNetworks): http.Server => {
   const routes: Route[] = [];
   const on = (method: string, p: string, handler: Handler) => routes.push({ method, ...compile(p), handler });
 
@@ -483,6 +494,12 @@ export const createServer = (devnet: Devnet): http.Server => {
   on("POST", "/v2/devnet/faucet", async ({ body }) => {
     const b = bodyObj(body);
     const address = bodyString(b, "address");
+    if (typeof b.network === "string" && b.network !== "ton") {
+      // A simulated network: { address, network, asset?, amount? }
+      const network = simNetwork(b.network);
+      const t = sims().faucet(network, address, typeof b.asset === "string" ? b.asset : undefined, positiveAmount(b.amount, "amount"));
+      return { message_hash: t.id, transfer: simTransferJson(t) };
+    }
     const ton = b.ton !== undefined ? BigInt(String(b.ton)) : undefined;
     const amount = b.amount !== undefined ? BigInt(String(b.amount)) : undefined;
     const r = await devnet.faucet({
@@ -496,6 +513,55 @@ export const createServer = (devnet: Devnet): http.Server => {
     if (typeof b.dns === "string") devnet.registerDns(b.dns, address);
     return r;
   });
+  // devnet-only: simulated networks (tron, ethereum, solana, bitcoin)
+  const sims = (): SimNetworks => {
+    if (!sim) throw new ApiError(404, "simulated networks are off");
+    return sim;
+  };
+  on("GET", "/v2/devnet/sim/{network}", async ({ params }) => {
+    const network = simNetwork(params.network!);
+    return { network, height: sims().height(network), faucet: SIM_FAUCETS[network], assets: SIM_ASSETS[network] };
+  });
+  on("GET", "/v2/devnet/sim/{network}/accounts/{address}", async ({ params }) => {
+    const network = simNetwork(params.network!);
+    return { address: params.address!, balances: sims().balances(network, params.address!) };
+  });
+  on("GET", "/v2/devnet/sim/{network}/transfers", async ({ params, query }) => {
+    const network = simNetwork(params.network!);
+    const address = query.get("address");
+    const r = sims().list(network, {
+      limit: int(query, "limit", { min: 1, max: 1000 }) ?? 100,
+      afterSeq: int(query, "after_seq", { min: 0 }) ?? 0,
+      ...(address ? { address } : {}),
+    });
+    return { transfers: r.transfers.map(simTransferJson), next_seq: r.nextSeq, height: sims().height(network) };
+  });
+  on("GET", "/v2/devnet/sim/{network}/transfers/{id}", async ({ params }) => {
+    const t = sims().transfer(simNetwork(params.network!), params.id!);
+    if (!t) throw new ApiError(404, "transfer not found");
+    return simTransferJson(t);
+  });
+  on("POST", "/v2/devnet/sim/{network}/transfers", async ({ params, body }) => {
+    const network = simNetwork(params.network!);
+    const b = bodyObj(body);
+    const amount = positiveAmount(b.amount, "amount");
+    if (amount === undefined) throw new ApiError(400, "amount is required");
+    const t = sims().submit(network, {
+      from: bodyString(b, "from"),
+      to: bodyString(b, "to"),
+      asset: bodyString(b, "asset"),
+      amount,
+      memo: typeof b.memo === "string" && b.memo !== "" ? b.memo : null,
+      key: typeof b.key === "string" && b.key !== "" ? b.key : null,
+    });
+    return simTransferJson(t);
+  });
+  on("POST", "/v2/devnet/sim/{network}/faucet", async ({ params, body }) => {
+    const network = simNetwork(params.network!);
+    const b = bodyObj(body);
+    return simTransferJson(sims().faucet(network, bodyString(b, "address"), typeof b.asset === "string" ? b.asset : undefined, positiveAmount(b.amount, "amount")));
+  });
+
   on("GET", "/v2/devnet/info", async () => ({
     global_id: devnet.meta.globalId,
     block_seqno: devnet.meta.blockSeqno,
@@ -506,6 +572,7 @@ export const createServer = (devnet: Devnet): http.Server => {
     relay: devnet.meta.relay,
     staking_pool: devnet.meta.pool,
     dns: devnet.meta.dns,
+    ...(sim ? { sim: Object.fromEntries(Object.entries(SIM_FAUCETS).map(([n, faucet]) => [n, { faucet, height: sim.height(n as SimNetwork), assets: SIM_ASSETS[n as SimNetwork] }])) } : {}),
   }));
 
   const server = http.createServer((req, res) => {

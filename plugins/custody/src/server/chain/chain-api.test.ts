@@ -22,9 +22,10 @@ describe("chain-api helpers", () => {
   it("sends amounts as decimal strings and decodes them to bigint", () => {
     const codec = Schema.toCodecJson(WithdrawLimits)
     const wire = Schema.encodeSync(codec)({ currency: "TON", network_code: "ton", decimals: 9, fee: 10_000_000n, min_amount: 1n, max_amount: 10n ** 15n, max_sendable: 0n })
-    expect(wire.fee).toBe("10000000")
+    const json = wire as Record<string, unknown>
+    expect(json.fee).toBe("10000000")
     expect(Schema.decodeUnknownSync(codec)(wire).max_amount).toBe(10n ** 15n)
-    expect(() => Schema.decodeUnknownSync(codec)({ ...wire, fee: "-1" })).toThrow()
+    expect(() => Schema.decodeUnknownSync(codec)({ ...json, fee: "-1" })).toThrow()
     const banner = Schema.decodeUnknownSync(Schema.toCodecJson(CreateWithdrawResponse))({ kind: "alerting_banner", alerting_banner: { code: "x", title: "t", message: "m" } })
     expect(banner.kind).toBe("alerting_banner")
   })
