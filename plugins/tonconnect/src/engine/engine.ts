@@ -1,0 +1,468 @@
+/**
+ * The wallet-side TonConnect engine: connect (manifest, ton_addr, ton_proof, decline), the bridge
+ * listener, sendTransaction / signData / disconnect requests, and disconnects from the wallet.
+ * Framework-free: screens drive it through `onRequest` and the approve / reject calls.
+ */
+import { Address } from "@ton/core"
+import type { ChainError, ChainShape, MessageConsequences } from "@wallet/kernel/chain"
+import { Effect, Schema } from "effect"
+import { toBase64, toHex, utf8 } from "./bytes.ts"
+import { type BridgeClient, BridgeError, makeBridgeClient } from "./bridge.ts"
+import type { ConnectLink } from "./links.ts"
+import { type AppInfo, fetchManifest, ManifestError } from "./manifest.ts"
+import { tonProofDigest, signDataDigest } from "./proof.ts"
+import { AppRequestFromJson, BridgeIncomingFromJson, ErrorCode, PROTOCOL_VERSION, type SignDataPayload, SignDataPayloadFromJson } from "./protocol.ts"
+import {
+  decryptFrom,
+  encryptFor,
+  type KeyValueStore,
+  loadState,
+  newSessionKeys,
+  saveState,
+  type SessionInfo,
+  sessionInfo,
+  sessionsKey,
+  type StoredSession,
+  type StoredState,
+} from "./session.ts"
+import { maxMessagesOf, SignerError, type WalletSigner } from "./signer.ts"
+import { buildSignedTransfer, buildUnsignedTransfer, decodeTransaction, RequestError, type TransactionRequest } from "./transaction.ts"
+
+export interface DeviceInfo {
+  readonly platform: "iphone" | "ipad" | "android" | "windows" | "mac" | "linux" | "browser"
+  readonly appName: string
+  readonly appVersion: string
+}
+
+export interface EngineOptions {
+  readonly signer: WalletSigner
+  readonly storage: KeyValueStore
+  /** The bridge the wallet advertises, e.g. `<origin>/bridge`. */
+  readonly bridgeUrl: string
+  readonly chain: ChainShape
+  readonly device: DeviceInfo
+  readonly fetch?: typeof globalThis.fetch
+  /** Milliseconds since the epoch (tests move it). */
+  readonly now?: () => number
+  /** A dApp request waiting for the user (a screen shows it, then calls approve… or reject). */
+  readonly onRequest?: (request: PendingRequest) => void
+  /** Sessions were added or removed (a dApp disconnected, or the wallet did). */
+  readonly onSessionsChanged?: (sessions: ReadonlyArray<SessionInfo>) => void
+  /** Non-fatal problems (bridge reconnects, undecryptable messages); never carries key material. */
+  readonly onProblem?: (message: string) => void
+  /** Reconnect delays of the bridge listener. */
+  readonly reconnectDelaysMs?: ReadonlyArray<number>
+}
+
+export interface ConnectProposal {
+  readonly link: ConnectLink
+  readonly app: AppInfo
+  /** The ton_proof payload when the dApp asked for a proof. */
+  readonly proofPayload?: string
+  /** Items the wallet does not know (answered with 400). */
+  readonly unknownItems: ReadonlyArray<string>
+  /** The network the dApp asked for, when it differs from the wallet's. */
+  readonly networkMismatch?: string
+}
+
+export type PendingRequest =
+  | { readonly kind: "sendTransaction"; readonly id: string; readonly session: SessionInfo; readonly request: TransactionRequest }
+  | { readonly kind: "signData"; readonly id: string; readonly session: SessionInfo; readonly payload: SignDataPayload }
+
+export interface SignDataResult {
+  readonly signature: string
+  readonly address: string
+  readonly timestamp: number
+  readonly domain: string
+  readonly payload: SignDataPayload
+}
+
+export type ConnectError = ManifestError | BridgeError | SignerError | RequestError
+
+export interface TonConnectEngine {
+  /** Fetches and checks the manifest; on failure the dApp is told (error 2 or 3) and the error returned. */
+  readonly prepareConnect: (link: ConnectLink) => Effect.Effect<ConnectProposal, ManifestError | RequestError | BridgeError>
+  /** Replies with ton_addr (and ton_proof) and keeps the session. */
+  readonly approveConnect: (proposal: ConnectProposal) => Effect.Effect<SessionInfo, ConnectError>
+  /** Replies "user declined" (300). */
+  readonly declineConnect: (proposal: ConnectProposal) => Effect.Effect<void, BridgeError>
+  readonly sessions: () => Effect.Effect<ReadonlyArray<SessionInfo>>
+  /** Tells the dApp and forgets the session. */
+  readonly disconnect: (sessionId: string) => Effect.Effect<void>
+  readonly disconnectAll: () => Effect.Effect<void>
+  /** "What leaves the wallet": the Chain service's emulation of the transfer (unsigned). */
+  readonly emulate: (request: PendingRequest & { readonly kind: "sendTransaction" }) => Effect.Effect<MessageConsequences, ChainError>
+  /** Signs, sends through the Chain service and replies with the BoC. */
+  readonly approveTransaction: (
+    request: PendingRequest & { readonly kind: "sendTransaction" },
+  ) => Effect.Effect<{ readonly boc: string }, RequestError | SignerError | ChainError | BridgeError>
+  readonly approveSignData: (request: PendingRequest & { readonly kind: "signData" }) => Effect.Effect<SignDataResult, RequestError | SignerError | BridgeError>
+  /** Replies with an error (default 300, user declined). */
+  readonly reject: (request: PendingRequest, code?: ErrorCode, message?: string) => Effect.Effect<void, BridgeError>
+  /** Opens the bridge listener for the stored sessions (idempotent). */
+  readonly start: () => Effect.Effect<void>
+  readonly stop: () => void
+}
+
+const ITEM_NOT_SUPPORTED = { code: ErrorCode.NotSupported, message: "Method not supported" }
+
+export const makeEngine = (options: EngineOptions): TonConnectEngine => {
+  const { signer, storage, chain } = options
+  const now = options.now ?? (() => Date.now())
+  const nowSeconds = () => Math.floor(now() / 1000)
+  const onProblem = options.onProblem ?? (() => {})
+  const key = sessionsKey(signer.network, signer.address)
+  const bridge: BridgeClient = makeBridgeClient({
+    url: options.bridgeUrl,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.reconnectDelaysMs ? { reconnectDelaysMs: options.reconnectDelaysMs } : {}),
+  })
+  const pendingIds = new Set<string>()
+
+  let state: StoredState | undefined
+  let listener: { close(): void; ids: string } | undefined
+  let started = false
+
+  const load = Effect.suspend(() => (state ? Effect.succeed(state) : loadState(storage, key).pipe(Effect.tap((s) => Effect.sync(() => void (state ??= s))), Effect.map(() => state!))))
+
+  const update = (f: (s: StoredState) => StoredState): Effect.Effect<StoredState> =>
+    Effect.gen(function* () {
+      const next = f(yield* load)
+      state = next
+      yield* saveState(storage, key, next)
+      return next
+    })
+
+  const changed = (before: ReadonlyArray<StoredSession>, after: ReadonlyArray<StoredSession>) =>
+    Effect.sync(() => {
+      if (before.map((s) => s.id).join() !== after.map((s) => s.id).join()) options.onSessionsChanged?.(after.map(sessionInfo))
+    }).pipe(Effect.andThen(restartListener))
+
+  /** Takes the next event id of a session (strictly increasing, persisted before use). */
+  const nextEventId = (sessionId: string): Effect.Effect<number | undefined> =>
+    Effect.gen(function* () {
+      let id: number | undefined
+      yield* update((s) => ({
+        ...s,
+        sessions: s.sessions.map((session) => {
+          if (session.id !== sessionId) return session
+          id = session.nextEventId
+          return { ...session, nextEventId: session.nextEventId + 1 }
+        }),
+      }))
+      return id
+    })
+
+  const post = (session: { readonly id: string; readonly secretKey: string }, to: string, message: object) =>
+    bridge.send(session.id, to, encryptFor(session, to, JSON.stringify(message)))
+
+  const connectError = (clientId: string, code: ErrorCode, message: string) => {
+    // A throwaway session: the dApp learns nothing but the answer.
+    const keys = newSessionKeys()
+    return post(keys, clientId, { event: "connect_error", id: now(), payload: { code, message } })
+  }
+
+  const deviceInfo = () => ({
+    platform: options.device.platform,
+    appName: options.device.appName,
+    appVersion: options.device.appVersion,
+    maxProtocolVersion: PROTOCOL_VERSION,
+    features: [
+      "SendTransaction",
+      { name: "SendTransaction", maxMessages: maxMessagesOf(signer.version), extraCurrencySupported: false },
+      { name: "SignData", types: ["text", "binary", "cell"] },
+    ],
+  })
+
+  const prepareConnect: TonConnectEngine["prepareConnect"] = (link) =>
+    Effect.gen(function* () {
+      const app = yield* fetchManifest(link.request.manifestUrl, options.fetch ? { fetch: options.fetch } : {}).pipe(
+        Effect.tapError((e) => connectError(link.clientId, e.code, e.message).pipe(Effect.ignore)),
+      )
+      const proof = link.request.items.find((item): item is { name: "ton_proof"; payload: string } => item.name === "ton_proof" && "payload" in item)
+      const addr = link.request.items.find((item): item is { name: "ton_addr"; network?: string } => item.name === "ton_addr")
+      const unknownItems = link.request.items.filter((item) => item.name !== "ton_addr" && item.name !== "ton_proof").map((item) => item.name)
+      const networkMismatch = addr?.network !== undefined && addr.network !== signer.network ? addr.network : undefined
+      return {
+        link,
+        app,
+        ...(proof ? { proofPayload: proof.payload } : {}),
+        unknownItems,
+        ...(networkMismatch !== undefined ? { networkMismatch } : {}),
+      } satisfies ConnectProposal
+    })
+
+  const approveConnect: TonConnectEngine["approveConnect"] = (proposal) =>
+    Effect.gen(function* () {
+      if (proposal.networkMismatch !== undefined) {
+        const message = `the wallet is on ${signer.network}, the dApp asked for ${proposal.networkMismatch}`
+        yield* connectError(proposal.link.clientId, ErrorCode.BadRequest, message).pipe(Effect.ignore)
+        return yield* new RequestError({ code: ErrorCode.BadRequest, message })
+      }
+      const items: Array<object> = [
+        {
+          name: "ton_addr",
+          address: signer.address,
+          network: signer.network,
+          publicKey: toHex(signer.publicKey),
+          walletStateInit: signer.stateInit,
+        },
+      ]
+      if (proposal.proofPayload !== undefined) {
+        const timestamp = nowSeconds()
+        const digest = yield* Effect.promise(() =>
+          tonProofDigest({ address: signer.address, domain: proposal.app.domain, timestamp, payload: proposal.proofPayload! }),
+        )
+        const signature = yield* signer.signRaw(digest).pipe(
+          Effect.tapError((e) => (e.cancelled ? connectError(proposal.link.clientId, ErrorCode.UserDeclined, "User declined the connection").pipe(Effect.ignore) : Effect.void)),
+        )
+        items.push({
+          name: "ton_proof",
+          proof: {
+            timestamp,
+            domain: { lengthBytes: utf8(proposal.app.domain).length, value: proposal.app.domain },
+            payload: proposal.proofPayload,
+            signature: toBase64(signature),
+          },
+        })
+      }
+      for (const name of proposal.unknownItems) items.push({ name, error: ITEM_NOT_SUPPORTED })
+      const keys = newSessionKeys()
+      const { app } = proposal
+      const session: StoredSession = {
+        id: keys.id,
+        secretKey: keys.secretKey,
+        dappClientId: proposal.link.clientId,
+        app: { manifestUrl: app.manifestUrl, url: app.url, name: app.name, iconUrl: app.iconUrl, shortHost: app.shortHost, domain: app.domain },
+        nextEventId: 2,
+        lastRequestId: -1,
+        connectedAt: now(),
+      }
+      yield* post(session, session.dappClientId, { event: "connect", id: 1, payload: { items, device: deviceInfo() } })
+      const before = (yield* load).sessions
+      const after = yield* update((s) => ({ ...s, sessions: [...s.sessions, session] }))
+      yield* changed(before, after.sessions)
+      return sessionInfo(session)
+    })
+
+  const declineConnect: TonConnectEngine["declineConnect"] = (proposal) =>
+    connectError(proposal.link.clientId, ErrorCode.UserDeclined, "User declined the connection")
+
+  const sessions = () => load.pipe(Effect.map((s) => s.sessions.map(sessionInfo)))
+
+  const removeSession = (sessionId: string) =>
+    Effect.gen(function* () {
+      const before = (yield* load).sessions
+      const after = yield* update((s) => ({ ...s, sessions: s.sessions.filter((session) => session.id !== sessionId) }))
+      yield* changed(before, after.sessions)
+    })
+
+  const disconnect: TonConnectEngine["disconnect"] = (sessionId) =>
+    Effect.gen(function* () {
+      const session = (yield* load).sessions.find((s) => s.id === sessionId)
+      if (!session) return
+      const id = yield* nextEventId(session.id)
+      // The session goes even when the bridge is unreachable: the dApp then finds out on its next request.
+      yield* post(session, session.dappClientId, { event: "disconnect", id, payload: {} }).pipe(
+        Effect.catch((e) => Effect.sync(() => onProblem(`disconnect not delivered: ${e.message}`))),
+      )
+      yield* removeSession(session.id)
+    })
+
+  const disconnectAll = () =>
+    Effect.gen(function* () {
+      for (const session of (yield* load).sessions) yield* disconnect(session.id)
+    })
+
+  const sessionOf = (request: PendingRequest) => load.pipe(Effect.map((s) => s.sessions.find((session) => session.id === request.session.id)))
+
+  const reply = (request: PendingRequest, message: object) =>
+    Effect.gen(function* () {
+      const session = yield* sessionOf(request)
+      pendingIds.delete(`${request.session.id}:${request.id}`)
+      if (!session) return yield* new BridgeError({ message: "the session is gone (the dApp disconnected)" })
+      yield* post(session, session.dappClientId, message)
+    })
+
+  const reject: TonConnectEngine["reject"] = (request, code = ErrorCode.UserDeclined, message = "User declined the request") =>
+    reply(request, { error: { code, message }, id: request.id })
+
+  /** Rejects with the error's code when a RequestError or a cancelled signer ends the flow. */
+  const answerFailure = <A, E>(request: PendingRequest, effect: Effect.Effect<A, E>) =>
+    effect.pipe(
+      Effect.tapError((e) => {
+        if (e instanceof RequestError) return reject(request, e.code, e.message).pipe(Effect.ignore)
+        if (e instanceof SignerError && e.cancelled) return reject(request).pipe(Effect.ignore)
+        return Effect.void
+      }),
+    )
+
+  const walletContext = { address: signer.address, network: signer.network, ...(signer.version ? { version: signer.version } : {}) }
+
+  const transferContext = (request: TransactionRequest) =>
+    Effect.gen(function* () {
+      const account = yield* chain.getAccount(signer.address)
+      const active = account.status === "active"
+      const seqno = active ? yield* chain.getSeqno(signer.address) : 0
+      return { signer, seqno, deploy: !active, request, nowSeconds: nowSeconds() }
+    })
+
+  const emulate: TonConnectEngine["emulate"] = (pending) =>
+    Effect.gen(function* () {
+      const input = yield* transferContext(pending.request)
+      return yield* chain.emulate(buildUnsignedTransfer(input))
+    })
+
+  const approveTransaction: TonConnectEngine["approveTransaction"] = (pending) =>
+    answerFailure(
+      pending,
+      Effect.gen(function* () {
+        if (pending.request.validUntil !== undefined && pending.request.validUntil <= nowSeconds()) {
+          return yield* new RequestError({ code: ErrorCode.BadRequest, message: "the request expired (valid_until has passed)" })
+        }
+        const input = yield* transferContext(pending.request)
+        const { boc } = yield* buildSignedTransfer(input)
+        yield* chain.sendBoc(boc)
+        yield* reply(pending, { result: boc, id: pending.id })
+        return { boc }
+      }),
+    )
+
+  const approveSignData: TonConnectEngine["approveSignData"] = (pending) =>
+    answerFailure(
+      pending,
+      Effect.gen(function* () {
+        const timestamp = nowSeconds()
+        const domain = pending.session.app.domain
+        const digest = yield* Effect.tryPromise({
+          try: () => signDataDigest({ address: signer.address, domain, timestamp, payload: pending.payload }),
+          catch: () => new RequestError({ code: ErrorCode.BadRequest, message: "the data to sign is malformed" }),
+        })
+        const signature = yield* signer.signRaw(digest)
+        const result: SignDataResult = { signature: toBase64(signature), address: signer.address, timestamp, domain, payload: pending.payload }
+        yield* reply(pending, { result, id: pending.id })
+        return result
+      }),
+    )
+
+  const checkTarget = (network: string | undefined, from: string | undefined): RequestError | undefined => {
+    if (network !== undefined && network !== signer.network) return new RequestError({ code: ErrorCode.BadRequest, message: `wrong network: ${network}` })
+    if (from !== undefined && from !== "") {
+      let same: boolean
+      try {
+        // Compared as addresses: raw and friendly forms of one wallet are the same.
+        same = addressEquals(from, signer.address)
+      } catch {
+        return new RequestError({ code: ErrorCode.BadRequest, message: "wrong from: not an address" })
+      }
+      if (!same) return new RequestError({ code: ErrorCode.BadRequest, message: "wrong from: the request is for another wallet" })
+    }
+    return undefined
+  }
+
+  /** One decrypted bridge message from a session's dApp. */
+  const handleRequest = (session: StoredSession, text: string) =>
+    Effect.gen(function* () {
+      const decoded = Schema.decodeUnknownOption(AppRequestFromJson)(text)
+      if (decoded._tag === "None") return onProblem("a dApp message that is not a request was ignored")
+      const request = decoded.value
+      const id = String(request.id)
+      const numericId = Number(id)
+      if (Number.isFinite(numericId)) {
+        if (numericId <= session.lastRequestId) return // replayed or out of order: already handled
+        yield* update((s) => ({ ...s, sessions: s.sessions.map((x) => (x.id === session.id ? { ...x, lastRequestId: numericId } : x)) }))
+      }
+      const info = sessionInfo(session)
+      const answer = (message: object) => post(session, session.dappClientId, message).pipe(Effect.catch((e) => Effect.sync(() => onProblem(e.message))))
+      const fail = (code: ErrorCode, message: string) => answer({ error: { code, message }, id })
+      switch (request.method) {
+        case "disconnect": {
+          yield* answer({ result: {}, id })
+          yield* removeSession(session.id)
+          return
+        }
+        case "sendTransaction": {
+          const result = yield* Effect.result(decodeTransaction(request.params[0], walletContext, nowSeconds()))
+          if (result._tag === "Failure") return yield* fail(result.failure.code, result.failure.message)
+          const pending: PendingRequest = { kind: "sendTransaction", id, session: info, request: result.success }
+          return announce(pending)
+        }
+        case "signData": {
+          const payload = Schema.decodeUnknownOption(SignDataPayloadFromJson)(request.params[0])
+          if (payload._tag === "None") return yield* fail(ErrorCode.BadRequest, "bad signData payload")
+          const problem = checkTarget(payload.value.network, payload.value.from)
+          if (problem) return yield* fail(problem.code, problem.message)
+          return announce({ kind: "signData", id, session: info, payload: payload.value })
+        }
+        default:
+          return yield* fail(ErrorCode.NotSupported, `Method not supported: ${request.method}`)
+      }
+    })
+
+  const announce = (pending: PendingRequest) => {
+    pendingIds.add(`${pending.session.id}:${pending.id}`)
+    if (options.onRequest) options.onRequest(pending)
+    else Effect.runFork(reject(pending, ErrorCode.Unknown, "the wallet cannot show requests now").pipe(Effect.ignore))
+  }
+
+  const handleEvent = async (data: string, eventId: string | undefined): Promise<void> => {
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const incoming = Schema.decodeUnknownOption(BridgeIncomingFromJson)(data)
+        if (incoming._tag === "Some") {
+          const current = yield* load
+          const session = current.sessions.find((s) => s.dappClientId === incoming.value.from)
+          if (!session) onProblem("a bridge message from an unknown dApp was ignored")
+          else {
+            const text = decryptFrom(session, incoming.value.from, incoming.value.message)
+            if (text === undefined) onProblem("a bridge message that does not decrypt was ignored")
+            else yield* handleRequest(session, text)
+          }
+        }
+        if (eventId !== undefined) yield* update((s) => ({ ...s, lastEventId: eventId }))
+      }).pipe(Effect.catchCause((cause) => Effect.sync(() => onProblem(`bridge message handling failed: ${String(cause)}`)))),
+    )
+  }
+
+  const restartListener: Effect.Effect<void> = Effect.gen(function* () {
+    if (!started) return
+    const current = yield* load
+    const ids = current.sessions.map((s) => s.id)
+    const joined = ids.join(",")
+    if (listener && listener.ids === joined) return
+    listener?.close()
+    listener = undefined
+    if (ids.length === 0) return
+    const handle = bridge.listen(ids, current.lastEventId, (event) => handleEvent(event.data, event.id), onProblem)
+    listener = { close: () => handle.close(), ids: joined }
+  })
+
+  const start = () =>
+    Effect.gen(function* () {
+      started = true
+      yield* restartListener
+    })
+
+  const stop = () => {
+    started = false
+    listener?.close()
+    listener = undefined
+  }
+
+  return {
+    prepareConnect,
+    approveConnect,
+    declineConnect,
+    sessions,
+    disconnect,
+    disconnectAll,
+    emulate,
+    approveTransaction,
+    approveSignData,
+    reject,
+    start,
+    stop,
+  }
+}
+
+const addressEquals = (a: string, b: string): boolean => Address.parse(a).equals(Address.parse(b))

@@ -1,0 +1,34 @@
+// @wallet/plugin-tonconnect/engine: the wallet side of TonConnect v2, framework-free. Import it lazily
+// (`await import("@wallet/plugin-tonconnect/engine")`): it pulls @ton/core and tweetnacl.
+export { makeEngine, type ConnectProposal, type DeviceInfo, type EngineOptions, type PendingRequest, type SignDataResult, type TonConnectEngine } from "./engine.ts"
+export { BridgeError, makeBridgeClient, type BridgeClient, type BridgeClientOptions, type BridgeEvent } from "./bridge.ts"
+export {
+  ConnectLinkError,
+  decodeStartParam,
+  encodeStartParam,
+  isConnectLink,
+  MISSING_PARAMS_MESSAGE,
+  parseConnectLink,
+  parseConnectParams,
+  STARTAPP_PREFIX,
+  type ConnectLink,
+  type ConnectParams,
+  type ReturnStrategy,
+} from "./links.ts"
+export { fetchManifest, ManifestError, shortHost, validateManifest, type AppInfo } from "./manifest.ts"
+export { dnsEncodeDomain, signDataCell, signDataDigest, signDataMessage, tonProofDigest, tonProofMessage } from "./proof.ts"
+export { ErrorCode, PROTOCOL_VERSION, type ConnectRequest, type SignDataPayload, type TransactionPayload } from "./protocol.ts"
+export { decryptFrom, encryptFor, memoryStore, newSessionKeys, sessionsKey, type KeyValueStore, type SessionInfo } from "./session.ts"
+export { keyPairSigner, maxMessagesOf, SignerError, type TonNetwork, type WalletSigner, type WalletVersion } from "./signer.ts"
+export {
+  buildSignedTransfer,
+  buildUnsignedTransfer,
+  decodeBody,
+  decodeTransaction,
+  RequestError,
+  validateTransaction,
+  w5r1WalletId,
+  type DecodedMessage,
+  type MessageAction,
+  type TransactionRequest,
+} from "./transaction.ts"

@@ -1,0 +1,107 @@
+/**
+ * Sessions: one nacl box key pair per connected dApp (the wallet's client id is its public key in
+ * hex), kept per wallet address and network in an injected string store, with the bridge cursor
+ * (last event id), the next wallet event id and the last dApp request id.
+ */
+import { Effect, Schema } from "effect"
+import nacl from "tweetnacl"
+import { concat, fromBase64, fromHex, toBase64, toHex, utf8 } from "./bytes.ts"
+import type { AppInfo } from "./manifest.ts"
+import type { TonNetwork } from "./signer.ts"
+
+/** A device key-value store (Telegram DeviceStorage / SecureStorage, localStorage, a map in tests). */
+export interface KeyValueStore {
+  readonly get: (key: string) => Effect.Effect<string | null>
+  readonly set: (key: string, value: string) => Effect.Effect<void>
+  readonly remove: (key: string) => Effect.Effect<void>
+}
+
+export const memoryStore = (map: Map<string, string> = new Map()): KeyValueStore => ({
+  get: (key) => Effect.sync(() => map.get(key) ?? null),
+  set: (key, value) => Effect.sync(() => void map.set(key, value)),
+  remove: (key) => Effect.sync(() => void map.delete(key)),
+})
+
+const StoredApp = Schema.Struct({
+  manifestUrl: Schema.String,
+  url: Schema.String,
+  name: Schema.String,
+  iconUrl: Schema.String,
+  shortHost: Schema.String,
+  domain: Schema.String,
+})
+
+export const StoredSession = Schema.Struct({
+  /** The wallet's client id for this dApp (hex public key). */
+  id: Schema.String,
+  secretKey: Schema.String,
+  dappClientId: Schema.String,
+  app: StoredApp,
+  /** The id the next wallet event gets; strictly increasing per session. */
+  nextEventId: Schema.Number,
+  /** The highest dApp request id handled; older or repeated ids are ignored. */
+  lastRequestId: Schema.Number,
+  connectedAt: Schema.Number,
+})
+export type StoredSession = typeof StoredSession.Type
+
+export const StoredState = Schema.Struct({
+  version: Schema.Literal(1),
+  /** The bridge's last event id seen (one SSE connection carries every session of this wallet). */
+  lastEventId: Schema.optionalKey(Schema.String),
+  sessions: Schema.Array(StoredSession),
+})
+export type StoredState = typeof StoredState.Type
+const StoredStateJson = Schema.fromJsonString(StoredState)
+
+export const emptyState: StoredState = { version: 1, sessions: [] }
+
+/** Storage key of a wallet's sessions: per wallet address and network. */
+export const sessionsKey = (network: TonNetwork, address: string): string => `tonconnect:v1:${network}:${address}`
+
+export const loadState = (store: KeyValueStore, key: string): Effect.Effect<StoredState> =>
+  store.get(key).pipe(
+    Effect.map((raw) => {
+      if (raw === null) return emptyState
+      const decoded = Schema.decodeUnknownOption(StoredStateJson)(raw)
+      return decoded._tag === "Some" ? decoded.value : emptyState
+    }),
+  )
+
+export const saveState = (store: KeyValueStore, key: string, state: StoredState): Effect.Effect<void> =>
+  state.sessions.length === 0 && state.lastEventId === undefined ? store.remove(key) : store.set(key, JSON.stringify(state))
+
+/** What screens show about a connected app. */
+export interface SessionInfo {
+  readonly id: string
+  readonly app: Omit<AppInfo, "termsOfUseUrl" | "privacyPolicyUrl">
+  readonly connectedAt: number
+}
+
+export const sessionInfo = (session: StoredSession): SessionInfo => ({ id: session.id, app: session.app, connectedAt: session.connectedAt })
+
+/** A fresh nacl box key pair for a new session. */
+export const newSessionKeys = (): { readonly id: string; readonly secretKey: string } => {
+  const pair = nacl.box.keyPair()
+  return { id: toHex(pair.publicKey), secretKey: toHex(pair.secretKey) }
+}
+
+const NONCE_LENGTH = 24
+
+/** nonce || box(message, nonce, peer, mine) in base64, for the bridge (the dApp SDK's SessionCrypto format). */
+export const encryptFor = (session: { readonly secretKey: string }, to: string, message: string): string => {
+  const nonce = nacl.randomBytes(NONCE_LENGTH)
+  return toBase64(concat(nonce, nacl.box(utf8(message), nonce, fromHex(to), fromHex(session.secretKey))))
+}
+
+/** Opens a bridge message from `from`; undefined when it does not open (never an error carrying key material). */
+export const decryptFrom = (session: { readonly secretKey: string }, from: string, base64: string): string | undefined => {
+  try {
+    const bytes = fromBase64(base64)
+    if (bytes.length <= NONCE_LENGTH) return undefined
+    const opened = nacl.box.open(bytes.subarray(NONCE_LENGTH), bytes.subarray(0, NONCE_LENGTH), fromHex(from), fromHex(session.secretKey))
+    return opened ? new TextDecoder("utf-8", { fatal: true }).decode(opened) : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,1 @@
+export { tonconnectPlugin } from "./manifest.ts"
