@@ -1,0 +1,187 @@
+import { useState } from "react"
+import { Effect } from "effect"
+import { useNavigate, useSearch } from "@tanstack/react-router"
+import { MainButton, useKernel, useT, type Kernel } from "@wallet/kernel-react"
+import { Button, Cell, CellSkeleton, List, Placeholder, Section, useSnackbar } from "@wallet/kernel-react/ui"
+import { currencyInfo } from "../../currencies.ts"
+import { toClientAddressError } from "../../chain-api.ts"
+import { call, chainClient, errorCode, errorTag, idempotencyKey } from "./clients.ts"
+import { networkLabel, useLoad } from "./hooks.ts"
+import { formatAmount, toMinor } from "./logic.ts"
+import { cleanSearch, type SendParams } from "./search.ts"
+import styles from "./send.module.css"
+
+type PasscodeLike = {
+  readonly verify: (options: { readonly operation: string }) => Effect.Effect<unknown, { readonly _tag: string }>
+}
+
+/**
+ * Asks the kernel's Passcode service (when the region has one) before money leaves. Resolves true to
+ * go on: proved, or no provider; false when the user closed the passcode screen.
+ */
+export async function confirmWithPasscode(kernel: Kernel, operation: string): Promise<boolean> {
+  const passcode = (kernel as Kernel & { readonly passcode?: PasscodeLike }).passcode
+  if (!passcode) return true
+  const outcome = await kernel.runtime.runPromise(
+    passcode.verify({ operation }).pipe(
+      Effect.as("ok" as const),
+      Effect.catch((error: { readonly _tag: string }) => Effect.succeed(error._tag === "PasscodeCancelled" ? ("cancelled" as const) : ("unavailable" as const))),
+    ),
+  )
+  return outcome !== "cancelled"
+}
+
+/** /assets/send-request-confirmation: the summary, confirmed with the main button. */
+export default function ConfirmScreen() {
+  const t = useT("custody")
+  const kernel = useKernel()
+  const navigate = useNavigate()
+  const snackbar = useSnackbar()
+  const search = useSearch({ strict: false }) as SendParams
+  const language = kernel.i18n.language()
+  const [key] = useState(idempotencyKey)
+  const [sending, setSending] = useState(false)
+
+  const currency = search.assetCurrency
+  const info = currency ? currencyInfo(currency) : undefined
+  const network = search.assetNetwork ?? info?.networks[0]
+  const amount = info && search.value ? toMinor(search.value, info.decimals) : undefined
+  const complete = currency !== undefined && info !== undefined && network !== undefined && info.networks.includes(network) && search.address !== undefined && amount !== undefined && amount > 0n
+  const maxValue = search.maxBalanceUsedAmount !== undefined && search.maxBalanceUsedAmount === search.value
+
+  const details = useLoad(
+    async () => {
+      const client = await chainClient(kernel)
+      const [limits, address] = await Promise.all([
+        call(kernel, client.custodyChain.withdrawLimits({ query: { currency: currency!, network: network! } })),
+        call(kernel, client.custodyChain.validateAddress({ query: { currency: currency!, network: network!, address: search.address! } })),
+      ])
+      if (!limits.ok) return limits
+      if (!address.ok) return address
+      return { ok: true as const, value: { limits: limits.value, address: address.value } }
+    },
+    [currency, network, search.address],
+    complete,
+  )
+
+  const backToForm = (withQr: boolean) =>
+    navigate({
+      to: "/assets/send",
+      search: cleanSearch({ ...search, qr: withQr ? true : undefined }),
+      replace: true,
+    } as never)
+
+  const failureText = (error: unknown): string => {
+    if (errorTag(error) === "AddressCheckError") return t(`send.address.error.${toClientAddressError(errorCode(error))}`)
+    const code = errorCode(error)
+    if (errorTag(error) === "ChainRequestError" && code) return t(`send.error.${code}`)
+    return t("send.error.generic")
+  }
+
+  const submit = async () => {
+    if (!complete || sending || details.load.state !== "ok") return
+    setSending(true)
+    try {
+      if (!(await confirmWithPasscode(kernel, "send"))) return
+      const client = await chainClient(kernel)
+      const result = await call(
+        kernel,
+        client.custodyChain.createWithdraw({
+          payload: {
+            amount: amount!,
+            currency: currency!,
+            max_value: maxValue,
+            address: search.address!,
+            network: network!,
+            idempotency_key: key,
+            ...(search.comment ? { comment: search.comment } : {}),
+          },
+        }),
+      )
+      if (result.ok && result.value.kind === "transaction") {
+        kernel.telegram.haptic({ type: "notification", kind: "success" })
+        await navigate({ to: "/assets/send-request-status", search: cleanSearch({ transactionId: result.value.transaction.id }), replace: true } as never)
+        return
+      }
+      kernel.telegram.haptic({ type: "notification", kind: "error" })
+      if (result.ok) {
+        const banner = result.value.kind === "alerting_banner" ? result.value.alerting_banner : undefined
+        snackbar.show({ id: "custody-send-banner", text: banner?.title ?? t("send.error.generic"), ...(banner ? { description: banner.message } : {}) })
+        return
+      }
+      // Spec 1 §4: a failed withdraw request from a QR with an amount opens the manual send form prefilled.
+      if (search.qr && search.value) {
+        snackbar.show({ id: "custody-send-failed", text: failureText(result.error), description: t("send.confirm.qrFallback"), persistAcrossNavigation: true })
+        await backToForm(false)
+        return
+      }
+      snackbar.show({ id: "custody-send-failed", text: failureText(result.error) })
+    } finally {
+      setSending(false)
+    }
+  }
+
+  if (!complete) {
+    return (
+      <main className={styles.screen}>
+        <Placeholder
+          kind="error"
+          title={t("send.confirm.incomplete")}
+          action={
+            <Button look="secondary" onClick={() => void backToForm(search.qr === true)}>
+              {t("send.confirm.edit")}
+            </Button>
+          }
+        />
+      </main>
+    )
+  }
+
+  const decimals = info.decimals
+  const fee = details.load.state === "ok" ? details.load.value.limits.fee : undefined
+  return (
+    <main className={styles.screen}>
+      <div className={styles.hero}>
+        <p className={styles.heroText}>{t("send.confirm.title")}</p>
+        <p className={styles.heroAmount}>{formatAmount(amount, decimals, currency, language)}</p>
+      </div>
+      <List>
+        {details.load.state === "loading" ? (
+          <Section>
+            <CellSkeleton before={false} />
+            <CellSkeleton before={false} />
+            <CellSkeleton before={false} />
+          </Section>
+        ) : details.load.state === "error" ? (
+          <Placeholder
+            kind="error"
+            title={failureText(details.load.error)}
+            action={
+              <Button look="secondary" onClick={() => void backToForm(search.qr === true)}>
+                {t("send.confirm.edit")}
+              </Button>
+            }
+          />
+        ) : (
+          <Section>
+            <Cell
+              multiline
+              title={t("send.confirm.to")}
+              description={
+                <span className={styles.mono}>
+                  {details.load.value.address.domain ? `${details.load.value.address.domain} · ` : ""}
+                  {details.load.value.address.address}
+                </span>
+              }
+            />
+            <Cell title={t("send.network")} after={networkLabel(network, currency)} />
+            <Cell title={t("send.confirm.fee")} after={formatAmount(fee!, decimals, currency, language)} />
+            <Cell title={t("send.confirm.total")} after={formatAmount(amount + fee!, decimals, currency, language)} />
+            {search.comment && <Cell multiline title={t("send.comment.label")} description={search.comment} />}
+          </Section>
+        )}
+      </List>
+      <MainButton text={t("send.confirm.send")} progress={sending} disabled={details.load.state !== "ok"} onClick={() => void submit()} />
+    </main>
+  )
+}

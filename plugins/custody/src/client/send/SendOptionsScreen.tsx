@@ -1,0 +1,45 @@
+import { useNavigate, useSearch } from "@tanstack/react-router"
+import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { Cell, List, Section, useSnackbar } from "@wallet/kernel-react/ui"
+import { scanAndRoute } from "./scan.ts"
+import { cleanSearch } from "./search.ts"
+import styles from "./send.module.css"
+
+/** /send-options: to a Telegram user, to an address, or scan a QR code. */
+export default function SendOptionsScreen() {
+  const t = useT("custody")
+  const kernel = useKernel()
+  const navigate = useNavigate()
+  const snackbar = useSnackbar()
+  const { assetCurrency } = useSearch({ strict: false }) as { assetCurrency?: string }
+  return (
+    <main className={styles.screen}>
+      <h1 className={styles.title}>{t("send.options.title")}</h1>
+      <p className={styles.lead}>{t("send.options.lead")}</p>
+      <List>
+        <Section>
+          <Cell
+            before={<Icon name="search" />}
+            title={t("send.options.user")}
+            subtitle={t("send.options.userHint")}
+            chevron
+            onClick={() => void navigate({ to: "/assets/receiver-search", search: cleanSearch({ assetCurrency }) } as never)}
+          />
+          <Cell
+            before={<Icon name="wallet" />}
+            title={t("send.options.address")}
+            subtitle={t("send.options.addressHint")}
+            chevron
+            onClick={() => void navigate({ to: "/assets/send", search: cleanSearch({ assetCurrency }) } as never)}
+          />
+          <Cell
+            before={<Icon name="qr" />}
+            title={t("send.options.scan")}
+            subtitle={t("send.options.scanHint")}
+            onClick={() => void scanAndRoute(kernel, (options) => navigate(options as never), snackbar)}
+          />
+        </Section>
+      </List>
+    </main>
+  )
+}

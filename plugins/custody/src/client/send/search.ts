@@ -1,0 +1,44 @@
+/**
+ * Search params of the send screens (spec 1 §2 /assets/send and friends). Lenient: a wrong-typed
+ * value is dropped, an unknown enum value becomes the default or is dropped.
+ */
+import { Schema } from "effect"
+import { booleanParam, optionalEnumParam, stringParam } from "@wallet/kernel"
+import type { NetworkCode } from "../../currencies.ts"
+
+const NETWORKS = ["ton", "tron", "ethereum", "solana", "bitcoin"] as const
+
+export const SendSearch = Schema.Struct({
+  assetCurrency: stringParam,
+  address: stringParam,
+  assetNetwork: optionalEnumParam(NETWORKS),
+  comment: stringParam,
+  back: stringParam,
+  currency: stringParam,
+  value: stringParam,
+  maxBalanceUsedAmount: stringParam,
+  qr: booleanParam,
+  scwAssetType: optionalEnumParam(["token", "collectible"]),
+  assetListExpanded: booleanParam,
+})
+
+export interface SendParams {
+  readonly assetCurrency?: string
+  readonly address?: string
+  readonly assetNetwork?: NetworkCode
+  readonly comment?: string
+  readonly back?: string
+  readonly currency?: string
+  readonly value?: string
+  readonly maxBalanceUsedAmount?: string
+  readonly qr?: boolean
+}
+
+export const StatusSearch = Schema.Struct({ transactionId: stringParam, qr: booleanParam })
+export const FirstTransactionSearch = Schema.Struct({ withdrawTransactionId: stringParam })
+export const ReceiverSearchSearch = Schema.Struct({ assetCurrency: stringParam, receiverId: stringParam, value: stringParam })
+export const SendOptionsSearch = Schema.Struct({ assetCurrency: stringParam })
+
+/** Drops undefined and empty values so URLs stay short. */
+export const cleanSearch = (search: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(search).filter(([, value]) => value !== undefined && value !== ""))
