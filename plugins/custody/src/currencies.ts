@@ -18,6 +18,8 @@ export interface CurrencyInfo {
   readonly pinned?: boolean
   /** Pinned while the user holds none of it (spec 1 §5: BTC, ETH and XAUT). */
   readonly pinnedWithoutBalance?: boolean
+  /** Recently listed: the 'new' badge shows while the user holds none and has not seen it (spec 1 §5). */
+  readonly isNew?: boolean
 }
 
 export const NETWORK_DISPLAY_NAMES: Readonly<Record<NetworkCode, string | undefined>> = {
@@ -39,8 +41,8 @@ export const CURRENCIES: ReadonlyArray<CurrencyInfo> = [
   { code: "DOGS", name: "Dogs", decimals: 9, networks: ["ton"], category: "onchain" },
   { code: "HMSTR", name: "Hamster Kombat", decimals: 9, networks: ["ton"], category: "onchain" },
   { code: "X", name: "X Empire", decimals: 9, networks: ["ton"], category: "onchain" },
-  { code: "MAJOR", name: "Major", decimals: 9, networks: ["ton"], category: "onchain" },
-  { code: "CATI", name: "Catizen", decimals: 9, networks: ["ton"], category: "onchain" },
+  { code: "MAJOR", name: "Major", decimals: 9, networks: ["ton"], category: "onchain", isNew: true },
+  { code: "CATI", name: "Catizen", decimals: 9, networks: ["ton"], category: "onchain", isNew: true },
   { code: "TSLAx", name: "Tesla xStock", decimals: 8, networks: [], category: "stock" },
   { code: "SPYx", name: "SP500 xStock", decimals: 8, networks: [], category: "etf" },
 ]

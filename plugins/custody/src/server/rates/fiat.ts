@@ -1,0 +1,33 @@
+/**
+ * The fiat currencies the sandbox feed prices (ISO 4217, about 190 codes: the settings plugin's
+ * list is a subset) with an approximate number of units per US dollar as the sandbox's base.
+ * Display only; the production feed supplies real rates.
+ */
+const TABLE =
+  "USD:1 EUR:0.92 GBP:0.79 RUB:92 UAH:41 KZT:480 UZS:12700 BYN:3.27 TRY:34 INR:84 IDR:15800 BRL:5.6 ARS:950 AED:3.6725 " +
+  "AZN:1.7 AMD:387 GEL:2.7 KGS:86 TJS:10.7 MDL:17.8 PLN:3.95 CZK:23.1 CHF:0.88 SEK:10.6 NOK:10.8 DKK:6.87 HUF:365 " +
+  "RON:4.58 BGN:1.8 ILS:3.7 JPY:150 CNY:7.2 KRW:1380 HKD:7.8 SGD:1.34 THB:34.5 VND:25300 MYR:4.4 PHP:57 NGN:1600 " +
+  "KES:129 EGP:48.5 ZAR:18 MXN:19.8 COP:4200 CLP:940 PEN:3.75 CAD:1.38 AUD:1.52 NZD:1.66 AFN:68 ALL:91 ANG:1.79 " +
+  "AOA:910 AWG:1.79 BAM:1.8 BBD:2 BDT:119 BHD:0.376 BIF:2900 BMD:1 BND:1.34 BOB:6.91 BSD:1 BTN:84 BWP:13.5 BZD:2 " +
+  "CDF:2850 CRC:515 CUP:24 CVE:101 DJF:177.7 DOP:60 DZD:134 ERN:15 ETB:120 FJD:2.25 FKP:0.79 GHS:15.5 GIP:0.79 " +
+  "GMD:70 GNF:8600 GTQ:7.73 GYD:209 HNL:25 HTG:131 IQD:1310 IRR:42000 ISK:138 JMD:157 JOD:0.709 KHR:4050 KMF:452 " +
+  "KPW:900 KWD:0.306 KYD:0.833 LAK:21900 LBP:89500 LKR:295 LRD:192 LSL:18 LYD:4.8 MAD:9.9 MGA:4550 MKD:56.6 MMK:2100 " +
+  "MNT:3400 MOP:8.03 MRU:39.8 MUR:46 MVR:15.4 MWK:1735 MZN:63.9 NAD:18 NIO:36.8 NPR:134 OMR:0.385 PAB:1 PGK:3.95 " +
+  "PKR:278 PYG:7800 QAR:3.64 RSD:108 RWF:1350 SAR:3.75 SBD:8.4 SCR:13.6 SDG:601 SHP:0.79 SLE:22.5 SOS:571 SRD:33 " +
+  "SSP:1300 STN:22.6 SVC:8.75 SYP:13000 SZL:18 TMT:3.5 TND:3.1 TOP:2.36 TTD:6.79 TWD:32 TZS:2700 UGX:3700 UYU:41 " +
+  "VES:36.5 VUV:119 WST:2.73 XAF:604 XCD:2.7 XOF:604 XPF:110 YER:250 ZMW:26.5 ZWL:322 BYR:32700 CUC:1 GGP:0.79 " +
+  "IMP:0.79 JEP:0.79 TVD:1.52 SLL:22500 VEF:3650000 MRO:398 STD:22600 HRK:6.93 LTL:3.18 LVL:0.647 EEK:14.4 " +
+  "CLF:0.034 CNH:7.21 XAG:0.033 XAU:0.00038 XDR:0.75 SKK:27.7 MTL:0.395 CYP:0.54 SIT:221 ZWG:13.9 VED:36.5"
+
+/** ISO code -> base units per USD. */
+export const FIAT_BASE_RATES: ReadonlyMap<string, number> = new Map(
+  TABLE.split(/\s+/)
+    .filter((pair) => pair.length > 0)
+    .map((pair) => {
+      const [code, rate] = pair.split(":")
+      return [code!, Number(rate)] as const
+    }),
+)
+
+export const SANDBOX_FIAT_CODES: ReadonlyArray<string> = [...FIAT_BASE_RATES.keys()]
+export const isKnownFiat = (code: string): boolean => FIAT_BASE_RATES.has(code)
