@@ -8,6 +8,8 @@ export const settingsPlugin = definePlugin({
   id: "settings",
   version: "0.1.0",
   kernel: "^0.1.0",
+  // The notification settings live in the custody contract.
+  dependsOn: ["custody"],
   routes: [
     { id: "index", parent: "wallet", path: "/settings", search: SettingsSearch, component: () => import("./client/SettingsScreen.tsx") },
     { id: "language", parent: "settings/index", path: "/language", component: () => import("./client/LanguageScreen.tsx") },
@@ -19,14 +21,19 @@ export const settingsPlugin = definePlugin({
       permissions: ["accessToSetUserCurrency"],
       component: () => import("./client/CurrencyScreen.tsx"),
     },
+    // Spec 1 §2: notification types saved on the server through the custody contract.
+    { id: "notifications", parent: "settings/index", path: "/notifications", component: () => import("./client/NotificationsScreen.tsx") },
+    { id: "notification-type", parent: "settings/index", path: "/notifications/$type", component: () => import("./client/NotificationTypeScreen.tsx") },
   ],
   deepLinks: [
     { prefix: "settings", exact: true, to: "/settings" },
     { prefix: "settings_language", exact: true, to: "/settings/language" },
+    { prefix: "notifications", exact: true, to: "/settings/notifications" },
   ],
   settings: [
     { id: "language", section: "general", labelKey: "language", to: "/settings/language", icon: "globe", order: 10 },
     { id: "default-currency", section: "cw", labelKey: "defaultCurrency", to: "/settings/default-currency", icon: "currency", order: 20, permissions: ["accessToSetUserCurrency"] },
+    { id: "notifications", section: "cw", labelKey: "notifications.title", to: "/settings/notifications", icon: "alert", order: 30 },
   ],
   featureFlags: [{ key: "settings_currency_search", default: true, description: "Search field on the default currency list" }],
   permissions: ["accessToSetUserCurrency", "accessToSavingSettings"],
