@@ -370,6 +370,33 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
     })
   })
 
+  describe("movements of other parts (chain deposits and withdrawals)", () => {
+    it("appear in the history by their Ledger metadata, and withdrawals follow their hold", async () => {
+      const user = await signIn()
+      const chain = (action: string, amount: string, id: string) =>
+        request("POST", "/api/custody-probe/chain-like", { userId: user.id, action, currency: "TON", amount, id })
+      const tag = String(user.id)
+      expect((await chain("deposit", "5", `${tag}-d`)).status).toBe(200)
+      await chain("withdraw", "2", `${tag}-w1`)
+      await chain("withdraw", "1", `${tag}-w2`)
+      const first = (await user.get("/api/custody/transactions")).body.items
+      expect(first.map((row: any) => [row.gateway, row.type, row.amount, row.status])).toEqual([
+        ["withdraw_onchain", "withdraw", "1", "pending"],
+        ["withdraw_onchain", "withdraw", "2", "pending"],
+        ["top_up", "deposit", "5", "success"],
+      ])
+      expect(first[2]).toMatchObject({ txHash: `hash-${tag}-d`, network: "ton", inputAddresses: ["UQsender"] })
+      expect(first[1]).toMatchObject({ fee: "0.02", recipientAddress: "UQdestination" })
+      await chain("post", "2", `${tag}-w1`)
+      await chain("void", "1", `${tag}-w2`)
+      const after = (await user.get("/api/custody/transactions")).body.items
+      expect(after.map((row: any) => row.status)).toEqual(["fail", "success", "success"])
+      // Reading again imports nothing twice.
+      expect((await user.get("/api/custody/transactions")).body.items).toHaveLength(3)
+      expect(await balance(user, "TON")).toEqual({ available: ton("2.98"), held: "0" })
+    })
+  })
+
   describe("rates and settings", () => {
     it("answers rates per token in one fiat and chart series per period", async () => {
       const user = await signIn()

@@ -89,4 +89,14 @@ export const custodyMigrations: ReadonlyArray<Migration> = [
       )`,
     ),
   },
+  {
+    id: 1002,
+    name: "history sync cursor per user (Ledger entries imported into the history)",
+    up: statements(
+      `create table custody_history_sync (
+        user_id bigint primary key,
+        last_entry_id bigint not null
+      )`,
+    ),
+  },
 ]

@@ -20,6 +20,17 @@ export const ProbeGroup = HttpApiGroup.make("custodyProbe").add(
   HttpApiEndpoint.post("fund", "/api/custody-probe/fund", { payload: FundRequest, success: Schema.Struct({ ok: Schema.Boolean }) }),
   HttpApiEndpoint.post("freeze", "/api/custody-probe/freeze", { payload: FreezeRequest, success: Schema.Struct({ ok: Schema.Boolean }) }),
   HttpApiEndpoint.post("expire", "/api/custody-probe/expire", { success: Schema.Struct({ transfers: Schema.Int, holds: Schema.Int }) }),
+  /** A movement as the chain half makes it: a deposit (transfer) or a withdrawal (amount and fee holds, then post or void). */
+  HttpApiEndpoint.post("chainLike", "/api/custody-probe/chain-like", {
+    payload: Schema.Struct({
+      userId: Schema.Int,
+      action: Schema.Literals(["deposit", "withdraw", "post", "void"]),
+      currency: Schema.String,
+      amount: Schema.String,
+      id: Schema.String,
+    }),
+    success: Schema.Struct({ ok: Schema.Boolean }),
+  }),
   HttpApiEndpoint.get("audit", "/api/custody-probe/audit", { success: Audit }),
   HttpApiEndpoint.get("balance", "/api/custody-probe/balance/:userId/:currency", {
     params: { userId: Schema.NumberFromString, currency: Schema.String },
@@ -66,6 +77,39 @@ export const probePlugin = defineServerPlugin({
           const holds = yield* ledger.expireHolds(new Date(config.now()))
           const transfers = yield* expireDueTransfers()
           return { transfers, holds: holds.length }
+        }).pipe(Effect.orDie),
+      )
+      .handle("chainLike", ({ payload }) =>
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const user = { owner: userOwner(payload.userId), currency: payload.currency }
+          yield* ledger.openAccount(user)
+          const amount = units(payload.currency, payload.amount)
+          const base = `probe:withdraw:${payload.id}`
+          switch (payload.action) {
+            case "deposit":
+              yield* ledger.transfer({
+                key: `probe:deposit:${payload.id}`,
+                legs: [{ from: { owner: System.deposits, currency: payload.currency }, to: user, amount }],
+                metadata: { gateway: "top_up", network: "ton", tx_hash: `hash-${payload.id}`, address: "UQdeposit", from: "UQsender" },
+              })
+              break
+            case "withdraw": {
+              const metadata = { gateway: "withdraw_onchain", network: "ton", address: "UQdestination" }
+              yield* ledger.hold({ key: `${base}:amount`, from: user, to: { owner: System.withdrawals, currency: payload.currency }, amount, metadata })
+              yield* ledger.hold({ key: `${base}:fee`, from: user, to: { owner: System.fees, currency: payload.currency }, amount: amount / 100n, metadata })
+              break
+            }
+            case "post":
+            case "void":
+              for (const part of ["amount", "fee"]) {
+                const hold = yield* ledger.movement(`${base}:${part}`)
+                const request = { key: `${base}:${part}:${payload.action}`, holdId: hold!.holdId! }
+                yield* payload.action === "post" ? ledger.postHold(request) : ledger.voidHold(request)
+              }
+              break
+          }
+          return { ok: true }
         }).pipe(Effect.orDie),
       )
       .handle("audit", () =>

@@ -9,6 +9,7 @@ import {
 } from "../api.ts"
 import { CURRENCIES, currencyInfo, formatAmount } from "../currencies.ts"
 import { findTransaction, listTransactions, type TransactionRow } from "./history.ts"
+import { syncUserHistory } from "./ledgerSync.ts"
 import { fiatCents, formatCents } from "./money.ts"
 import { Rates, type Quote } from "./rates/Rates.ts"
 import { currentUser, displayName, findUsers, requireAccessToList, type CustodyUser } from "./users.ts"
@@ -74,6 +75,7 @@ export const transactionsPage = (userId: number, query: { readonly cursor?: stri
       return yield* new CustodyBadRequest({ code: "invalid_cursor", message: "This cursor was not issued by this server" })
     }
     const limit = query.limit ?? TRANSACTIONS_PAGE_SIZE
+    if (query.cursor === undefined) yield* syncUserHistory(userId)
     const rows = yield* Effect.orDie(
       listTransactions(userId, { limit, ...(query.cursor !== undefined ? { before: query.cursor } : {}), ...(query.currency !== undefined ? { currency: query.currency } : {}) }),
     )
@@ -90,6 +92,7 @@ export const oneTransaction = (userId: number, id: string) =>
   Effect.gen(function* () {
     const user = yield* currentUser(userId)
     yield* requireAccessToList(user)
+    yield* syncUserHistory(userId)
     const row = yield* Effect.orDie(findTransaction(userId, id))
     if (row === undefined) return yield* new CustodyNotFound({ code: "transaction_not_found", message: "No such transaction" })
     const { users, quotes } = yield* viewContext(user, [row])
