@@ -33,4 +33,16 @@ describe("passcode manifest", () => {
     }
     expect(Object.keys(ru.popup)).toEqual(Object.keys(en.popup))
   })
+
+  it("every string exists in English and Russian (plural forms aside)", () => {
+    const keys = (bundle: object, prefix = ""): string[] =>
+      Object.entries(bundle).flatMap(([k, v]) => (typeof v === "object" && v !== null ? keys(v, `${prefix}${k}.`) : [`${prefix}${k.replace(/_(one|few|many|other)$/, "")}`]))
+    expect([...new Set(keys(ru))].sort()).toEqual([...new Set(keys(en))].sort())
+  })
+
+  it("declares the spec's routes and provides the kernel Passcode service", () => {
+    const composed = composePlugins({ region: region(), installed: [passcodePlugin] })
+    expect(composed.routes.map((r) => r.fullPath)).toEqual(["/passcode/settings", "/scw/passcode/create"])
+    expect(composed.providers.passcode?.pluginId).toBe("passcode")
+  })
 })

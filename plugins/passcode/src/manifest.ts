@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { definePlugin } from "@wallet/kernel"
+import { definePlugin, enumParam, optionalEnumParam, stringParam } from "@wallet/kernel"
 
 const count = (min: number) => Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(min)))
 
@@ -22,15 +22,34 @@ export const PasscodeRegionConfig = Schema.Struct({
 })
 export type PasscodeRegionConfig = typeof PasscodeRegionConfig.Type
 
+/** /passcode/settings: `action` opens a flow directly (wallet main's showCreatePasscode opens `create`). */
+export const PasscodeSettingsSearch = Schema.Struct({
+  action: enumParam(["list", "create", "change", "reset", "email"], "list"),
+})
+
+/** /scw/passcode/create (spec 3 §2.3): email, type manual | recover | mnemonic, source. */
+export const PasscodeCreateSearch = Schema.Struct({
+  email: stringParam,
+  type: enumParam(["manual", "recover", "mnemonic"], "manual"),
+  source: optionalEnumParam(["banner", "onboarding", "onboarding_checklist"]),
+})
+
 /**
- * Passcode, device biometry, recovery email and security challenges (spec 3). The screens come
- * later; the server module is `@wallet/plugin-passcode/server`, the contract `./api`.
+ * Passcode, device biometry, recovery email and security challenges (spec 3). Provides the kernel
+ * Passcode service (loaded on first use); the server module is `@wallet/plugin-passcode/server`,
+ * the contract `./api`.
  */
 export const passcodePlugin = definePlugin({
   id: "passcode",
   version: "0.1.0",
   kernel: "^0.1.0",
   config: PasscodeRegionConfig,
+  provides: { passcode: () => import("./client/service.tsx") },
+  routes: [
+    { id: "settings", parent: "wallet", path: "/passcode/settings", search: PasscodeSettingsSearch, component: () => import("./client/SettingsScreen.tsx") },
+    { id: "create", parent: "scw", path: "/passcode/create", search: PasscodeCreateSearch, component: () => import("./client/CreateScreen.tsx") },
+  ],
+  settings: [{ id: "passcode", section: "cw", labelKey: "settingsEntry", to: "/passcode/settings", icon: "check", order: 30 }],
   i18n: {
     namespace: "passcode",
     bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") },

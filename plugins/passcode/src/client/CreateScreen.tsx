@@ -1,0 +1,48 @@
+/** /scw/passcode/create (self-custody area): the creation flow with the route's search params. */
+import { useEffect, useState } from "react"
+import { useNavigate, useSearch } from "@tanstack/react-router"
+import { useKernel } from "@wallet/kernel-react"
+import { Button, Placeholder } from "@wallet/kernel-react/ui"
+import { CreateFlow, Loading } from "./flows.tsx"
+import { passcodeSession, type PasscodeInfo } from "./runtime.ts"
+import styles from "./passcode.module.css"
+
+export default function CreateScreen() {
+  const kernel = useKernel()
+  const session = passcodeSession(kernel)
+  const { t } = session
+  const navigate = useNavigate()
+  const search = useSearch({ strict: false }) as { email?: string; type: "manual" | "recover" | "mnemonic"; source?: string }
+  const [info, setInfo] = useState<PasscodeInfo | null>()
+  const [attempt, setAttempt] = useState(0)
+  useEffect(() => {
+    void session.info().then((i) => setInfo(i ?? null))
+    // `attempt` re-runs the load when the user retries.
+    // oxlint-disable-next-line react/exhaustive-effect-dependencies
+  }, [session, attempt])
+  const load = () => {
+    setInfo(undefined)
+    setAttempt((n) => n + 1)
+  }
+  const finish = () => void navigate({ to: "/scw", replace: true } as never)
+  if (info === undefined) return <main><Loading label={t("loading")} /></main>
+  if (info === null) {
+    return (
+      <main className={styles.screen}>
+        <Placeholder kind="error" title={t("errors.somethingWentWrong")} description={t("errors.technical_issue")} action={<Button onClick={load}>{t("retry")}</Button>} />
+      </main>
+    )
+  }
+  if (info.passcodeType !== null) {
+    return (
+      <main className={styles.screen}>
+        <Placeholder title={t("create.alreadyTitle")} description={t("create.alreadyText")} action={<Button onClick={finish}>{t("done")}</Button>} />
+      </main>
+    )
+  }
+  return (
+    <main>
+      <CreateFlow session={session} product="ton-space" skipIntro={search.type === "recover"} {...(search.email ? { email: search.email } : {})} onDone={finish} />
+    </main>
+  )
+}
