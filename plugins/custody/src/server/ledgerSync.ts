@@ -75,9 +75,9 @@ export const syncUserHistory = (userId: number) =>
       before = page[page.length - 1]!.entryId
     }
     // Oldest first, so imported rows get ids in time order.
-    for (const entry of fresh.reverse()) yield* importEntry(userId, entry)
+    for (const entry of fresh.toReversed()) yield* importEntry(userId, entry)
     if (fresh.length > 0) {
-      const newest = fresh[fresh.length - 1]!.entryId
+      const newest = fresh[0]!.entryId
       yield* sql`insert into custody_history_sync (user_id, last_entry_id) values (${userId}, ${newest}::bigint)
         on conflict (user_id) do update set last_entry_id = greatest(custody_history_sync.last_entry_id, excluded.last_entry_id)`
     }
