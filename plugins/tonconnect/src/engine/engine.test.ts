@@ -1,5 +1,5 @@
 import { SessionCrypto } from "@tonconnect/protocol"
-import type { ChainShape } from "@wallet/kernel/chain"
+import { ChainError, type ChainShape } from "@wallet/kernel/chain"
 import { Effect } from "effect"
 import nacl from "tweetnacl"
 import { afterEach, describe, expect, it } from "vitest"
@@ -243,6 +243,36 @@ describe("requests over the bridge", () => {
     clock += 31_000
     expect(await failure(engine.approveTransaction(pending))).toMatchObject({ code: 1, message: expect.stringMatching(/expired/) })
     expect(t.received().at(-1)).toMatchObject({ error: { code: 1 }, id: "1" })
+  })
+})
+
+describe("approving", () => {
+  const account = { address, balance: 10n ** 9n, last_activity: 0, status: "active", get_methods: [], is_wallet: true }
+
+  it("sends once per request: a double approve does not sign twice, and a chain refusal answers 0", async () => {
+    const sent: Array<string> = []
+    let refuse = false
+    const t = setup({
+      chain: {
+        getAccount: () => Effect.succeed(account as never),
+        getSeqno: () => Effect.succeed(5),
+        sendBoc: (boc) =>
+          refuse ? Effect.fail(new ChainError({ reason: "Status", status: 400, message: "seqno mismatch", code: 133 })) : Effect.sync(() => void sent.push(boc)),
+      },
+    })
+    const session = await t.connect()
+    const tx = (id: string) => ({ method: "sendTransaction", params: [JSON.stringify({ messages: [{ address: `0:${"11".repeat(32)}`, amount: "7" }] })], id })
+    t.send(session.id, tx("1"))
+    t.send(session.id, tx("2"))
+    await waitFor(() => (t.requests.length === 2 ? true : undefined), "two requests")
+    const [first, second] = t.requests as [PendingRequest & { kind: "sendTransaction" }, PendingRequest & { kind: "sendTransaction" }]
+    const [a, b] = await Promise.all([Effect.runPromise(Effect.result(t.engine.approveTransaction(first))), Effect.runPromise(Effect.result(t.engine.approveTransaction(first)))])
+    expect([a._tag, b._tag].sort()).toEqual(["Failure", "Success"])
+    expect(sent).toHaveLength(1)
+    expect(t.received().filter((m) => m.id === "1")).toEqual([{ result: sent[0], id: "1" }])
+    refuse = true
+    expect(await failure(t.engine.approveTransaction(second))).toMatchObject({ _tag: "ChainError", code: 133 })
+    expect(t.received().at(-1)).toMatchObject({ error: { code: 0, message: expect.stringMatching(/seqno mismatch/) }, id: "2" })
   })
 })
 

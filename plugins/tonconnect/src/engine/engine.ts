@@ -5,7 +5,7 @@
  */
 import { Address } from "@ton/core"
 import type { ChainError, ChainShape, MessageConsequences } from "@wallet/kernel/chain"
-import { Effect, Schema } from "effect"
+import { Effect, Schedule, Schema } from "effect"
 import { toBase64, toHex, utf8 } from "./bytes.ts"
 import { type BridgeClient, BridgeError, makeBridgeClient } from "./bridge.ts"
 import type { ConnectLink } from "./links.ts"
@@ -95,14 +95,16 @@ export interface TonConnectEngine {
   /** Signs, sends through the Chain service and replies with the BoC. */
   readonly approveTransaction: (
     request: PendingRequest & { readonly kind: "sendTransaction" },
-  ) => Effect.Effect<{ readonly boc: string }, RequestError | SignerError | ChainError | BridgeError>
-  readonly approveSignData: (request: PendingRequest & { readonly kind: "signData" }) => Effect.Effect<SignDataResult, RequestError | SignerError | BridgeError>
+  ) => Effect.Effect<{ readonly boc: string }, RequestError | SignerError | ChainError>
+  readonly approveSignData: (request: PendingRequest & { readonly kind: "signData" }) => Effect.Effect<SignDataResult, RequestError | SignerError>
   /** Replies with an error (default 300, user declined). */
   readonly reject: (request: PendingRequest, code?: ErrorCode, message?: string) => Effect.Effect<void, BridgeError>
   /** Opens the bridge listener for the stored sessions (idempotent). */
   readonly start: () => Effect.Effect<void>
   readonly stop: () => void
 }
+
+const ALREADY_ANSWERED = "the request was already answered"
 
 const ITEM_NOT_SUPPORTED = { code: ErrorCode.NotSupported, message: "Method not supported" }
 
@@ -276,24 +278,40 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
 
   const sessionOf = (request: PendingRequest) => load.pipe(Effect.map((s) => s.sessions.find((session) => session.id === request.session.id)))
 
+  const pendingKey = (request: PendingRequest) => `${request.session.id}:${request.id}`
+
+  /** Answers a request; a failed post is retried (a sent transaction must reach the dApp). */
   const reply = (request: PendingRequest, message: object) =>
     Effect.gen(function* () {
       const session = yield* sessionOf(request)
-      pendingIds.delete(`${request.session.id}:${request.id}`)
+      pendingIds.delete(pendingKey(request))
       if (!session) return yield* new BridgeError({ message: "the session is gone (the dApp disconnected)" })
-      yield* post(session, session.dappClientId, message)
+      yield* post(session, session.dappClientId, message).pipe(Effect.retry({ times: 3, schedule: Schedule.spaced("500 millis") }))
     })
+
+  /** One answer per request: a second approve (a double tap) fails without answering again. */
+  const claim = (request: PendingRequest) =>
+    Effect.suspend(() =>
+      pendingIds.delete(pendingKey(request)) ? Effect.void : Effect.fail(new RequestError({ code: ErrorCode.Unknown, message: ALREADY_ANSWERED })),
+    )
+  const unclaim = (request: PendingRequest) => Effect.sync(() => void pendingIds.add(pendingKey(request)))
 
   const reject: TonConnectEngine["reject"] = (request, code = ErrorCode.UserDeclined, message = "User declined the request") =>
     reply(request, { error: { code, message }, id: request.id })
 
-  /** Rejects with the error's code when a RequestError or a cancelled signer ends the flow. */
+  /**
+   * Runs an approval once per request. A RequestError, a cancelled signer or a chain refusal (4xx)
+   * answers the dApp with its code; other failures (transport, a non-cancel signer problem) leave
+   * the request open so the screen can retry or reject.
+   */
   const answerFailure = <A, E>(request: PendingRequest, effect: Effect.Effect<A, E>) =>
-    effect.pipe(
+    claim(request).pipe(
+      Effect.andThen(effect),
       Effect.tapError((e) => {
-        if (e instanceof RequestError) return reject(request, e.code, e.message).pipe(Effect.ignore)
+        if (e instanceof RequestError) return e.message === ALREADY_ANSWERED ? Effect.void : reject(request, e.code, e.message).pipe(Effect.ignore)
         if (e instanceof SignerError && e.cancelled) return reject(request).pipe(Effect.ignore)
-        return Effect.void
+        if (isChainRefusal(e)) return reject(request, ErrorCode.Unknown, `the chain refused the message: ${(e as { message: string }).message}`).pipe(Effect.ignore)
+        return unclaim(request)
       }),
     )
 
@@ -323,7 +341,8 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
         const input = yield* transferContext(pending.request)
         const { boc } = yield* buildSignedTransfer(input)
         yield* chain.sendBoc(boc)
-        yield* reply(pending, { result: boc, id: pending.id })
+        // Sent: from here on the request is done even if the dApp cannot be told (it finds the transaction on chain).
+        yield* reply(pending, { result: boc, id: pending.id }).pipe(Effect.catch((e) => Effect.sync(() => onProblem(`transaction sent, answer not delivered: ${e.message}`))))
         return { boc }
       }),
     )
@@ -340,7 +359,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
         })
         const signature = yield* signer.signRaw(digest)
         const result: SignDataResult = { signature: toBase64(signature), address: signer.address, timestamp, domain, payload: pending.payload }
-        yield* reply(pending, { result, id: pending.id })
+        yield* reply(pending, { result, id: pending.id }).pipe(Effect.catch((e) => Effect.sync(() => onProblem(`data signed, answer not delivered: ${e.message}`))))
         return result
       }),
     )
@@ -400,7 +419,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
     })
 
   const announce = (pending: PendingRequest) => {
-    pendingIds.add(`${pending.session.id}:${pending.id}`)
+    pendingIds.add(pendingKey(pending))
     if (options.onRequest) options.onRequest(pending)
     else Effect.runFork(reject(pending, ErrorCode.Unknown, "the wallet cannot show requests now").pipe(Effect.ignore))
   }
@@ -464,5 +483,9 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
     stop,
   }
 }
+
+const isChainRefusal = (e: unknown): boolean =>
+  typeof e === "object" && e !== null && (e as { _tag?: string })._tag === "ChainError" && (e as { reason?: string }).reason === "Status" &&
+  ((e as { status?: number }).status ?? 0) >= 400 && ((e as { status?: number }).status ?? 0) < 500
 
 const addressEquals = (a: string, b: string): boolean => Address.parse(a).equals(Address.parse(b))
