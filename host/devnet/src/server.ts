@@ -541,6 +541,11 @@ export const createServer = (devnet: Devnet, sim?: SimNetworks): http.Server => 
     if (!t) throw new ApiError(404, "transfer not found");
     return simTransferJson(t);
   });
+  on("GET", "/v2/devnet/sim/{network}/keys/{key}", async ({ params }) => {
+    const t = sims().byKey(simNetwork(params.network!), params.key!);
+    if (!t) throw new ApiError(404, "no transfer with this key");
+    return simTransferJson(t);
+  });
   on("POST", "/v2/devnet/sim/{network}/transfers", async ({ params, body }) => {
     const network = simNetwork(params.network!);
     const b = bodyObj(body);

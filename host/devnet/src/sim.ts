@@ -232,6 +232,10 @@ export class SimNetworks {
     return this.submit(network, { from: SIM_FAUCETS[network], to: address, asset: asset.symbol, amount: amount ?? 1000n * 10n ** BigInt(asset.decimals) });
   }
 
+  byKey(network: SimNetwork, key: string): SimTransfer | undefined {
+    return this.net(network).byKey.get(key);
+  }
+
   transfer(network: SimNetwork, id: string): SimTransfer | undefined {
     return this.net(network).byId.get(id.trim()) ?? this.net(network).byId.get(id.trim().toLowerCase());
   }

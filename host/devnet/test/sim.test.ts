@@ -39,6 +39,7 @@ describe("simulated networks", () => {
     const first = await api.post("/v2/devnet/sim/tron/transfers", body);
     const again = await api.post("/v2/devnet/sim/tron/transfers", body);
     expect(again.id).toBe(first.id);
+    expect((await api.get("/v2/devnet/sim/tron/keys/w-1")).id).toBe(first.id);
     expect((await api.req("POST", "/v2/devnet/sim/tron/transfers", { ...body, amount: "6" })).status).toBe(409);
     const tooMuch = await api.post("/v2/devnet/sim/tron/transfers", { from: TRON_B, to: TRON_A, asset: "USDT", amount: "999999999" });
     await dn.stepBlock();

@@ -1,0 +1,63 @@
+/** HTTP handlers of the custody chain group, and the layer that runs the watcher and processor. */
+import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { CurrentSession, NotFound } from "@wallet/kernel/api"
+import { Chain } from "@wallet/kernel-server/chain"
+import { CustodyChainApi } from "../../chain-api.ts"
+import { NetworkAdapters, type NetworkAdapter } from "./adapter.ts"
+import { ChainSettings, readChainSettings } from "./config.ts"
+import { chainLoop, createWithdraw, getOrCreateWallet, getWithdraw, validateAddress, withdrawLimits } from "./service.ts"
+import { makeSimAdapter } from "./sim.ts"
+import { withdrawalJson } from "./store.ts"
+import { makeTonAdapter } from "./ton.ts"
+
+const userId = Effect.gen(function* () {
+  const session = yield* CurrentSession
+  return session.userId
+})
+
+/** Settings from the region config and env; the TON adapter on the Chain service, the others on the devnet's simulated networks. */
+export const ChainServicesLive = Layer.unwrap(
+  Effect.gen(function* () {
+    const settings = yield* readChainSettings
+    const chain = yield* Chain
+    const adapters: Partial<Record<NetworkAdapter["network"], NetworkAdapter>> = settings.enabled
+      ? {
+          ton: makeTonAdapter(chain, settings),
+          tron: makeSimAdapter("tron", settings),
+          ethereum: makeSimAdapter("ethereum", settings),
+          solana: makeSimAdapter("solana", settings),
+          bitcoin: makeSimAdapter("bitcoin", settings),
+        }
+      : {}
+    return Layer.mergeAll(Layer.succeed(ChainSettings, settings), Layer.succeed(NetworkAdapters, adapters))
+  }),
+)
+
+const CustodyChainHandlers = HttpApiBuilder.group(CustodyChainApi, "custodyChain", (handlers) =>
+  handlers
+    .handle("getOrCreateWallet", ({ params, query }) => Effect.flatMap(userId, (user) => getOrCreateWallet(user, params.currency, query.network)))
+    .handle("validateAddress", ({ query }) =>
+      Effect.flatMap(userId, (user) =>
+        Effect.map(validateAddress(user, query.currency, query.network, query.address), (checked) => ({
+          address: checked.address,
+          network_code: checked.network_code,
+          domain: checked.domain,
+        })),
+      ),
+    )
+    .handle("withdrawLimits", ({ query }) => Effect.flatMap(userId, (user) => withdrawLimits(user, query.currency, query.network)))
+    .handle("createWithdraw", ({ payload }) => Effect.flatMap(userId, (user) => createWithdraw(user, payload)))
+    .handle("getWithdraw", ({ params }) =>
+      Effect.gen(function* () {
+        const row = yield* getWithdraw(yield* userId, params.id)
+        if (row === undefined) return yield* new NotFound({ code: "not_found", message: "No such withdrawal" })
+        return withdrawalJson(row)
+      }),
+    ),
+)
+
+/** The watcher and withdrawal processor live as long as the server. */
+const Background = Layer.effectDiscard(Effect.forkScoped(chainLoop))
+
+export const chainHandlers = Layer.mergeAll(CustodyChainHandlers, Background).pipe(Layer.provide(ChainServicesLive))
