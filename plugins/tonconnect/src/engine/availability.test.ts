@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { walletConnectAvailability } from "./availability.ts"
+import { tonConnectPlatform, walletConnectAvailability } from "./availability.ts"
 
 describe("wallet-connect availability", () => {
   it("is iOS or Android 6.4 and newer only", () => {
@@ -12,5 +12,9 @@ describe("wallet-connect availability", () => {
     for (const platform of ["tdesktop", "macos", "weba", "webk", "unknown"]) {
       expect(walletConnectAvailability(platform, "11.0")).toEqual({ available: false, reason: "platform" })
     }
+  })
+
+  it("maps Telegram platforms to TonConnect's", () => {
+    expect(["ios", "android_x", "macos", "tdesktop", "weba"].map(tonConnectPlatform)).toEqual(["iphone", "android", "mac", "windows", "browser"])
   })
 })

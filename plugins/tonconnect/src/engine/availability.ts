@@ -17,3 +17,13 @@ export const walletConnectAvailability = (platform: string, version: string): Wa
   const ok = major > minMajor || (major === minMajor && minor >= minMinor)
   return ok ? { available: true } : { available: false, reason: "version" }
 }
+
+/** TonConnect's device platform for Telegram's `platform`. */
+export const tonConnectPlatform = (telegramPlatform: string): "iphone" | "android" | "windows" | "mac" | "linux" | "browser" => {
+  const p = telegramPlatform.toLowerCase()
+  if (p === "ios") return "iphone"
+  if (p === "android" || p === "android_x") return "android"
+  if (p === "macos") return "mac"
+  if (p === "tdesktop") return "windows"
+  return "browser"
+}

@@ -5,7 +5,7 @@
  */
 import { Address } from "@ton/core"
 import type { ChainError, ChainShape, MessageConsequences } from "@wallet/kernel/chain"
-import { Effect, Schedule, Schema } from "effect"
+import { Effect, Schedule, Schema, Semaphore } from "effect"
 import { toBase64, toHex, utf8 } from "./bytes.ts"
 import { type BridgeClient, BridgeError, makeBridgeClient } from "./bridge.ts"
 import type { ConnectLink } from "./links.ts"
@@ -127,11 +127,14 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
 
   const load = Effect.suspend(() => (state ? Effect.succeed(state) : loadState(storage, key).pipe(Effect.tap((s) => Effect.sync(() => void (state ??= s))), Effect.map(() => state!))))
 
+  // Writes go one at a time and always carry the newest state, so an async store never ends up
+  // holding an older state than memory.
+  const writes = Semaphore.makeUnsafe(1)
   const update = (f: (s: StoredState) => StoredState): Effect.Effect<StoredState> =>
     Effect.gen(function* () {
       const next = f(yield* load)
       state = next
-      yield* saveState(storage, key, next)
+      yield* writes.withPermit(Effect.suspend(() => saveState(storage, key, state!)))
       return next
     })
 

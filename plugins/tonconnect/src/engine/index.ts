@@ -32,4 +32,4 @@ export {
   type MessageAction,
   type TransactionRequest,
 } from "./transaction.ts"
-export { walletConnectAvailability, WALLET_CONNECT_MIN_VERSION, type WalletConnectAvailability } from "./availability.ts"
+export { tonConnectPlatform, walletConnectAvailability, WALLET_CONNECT_MIN_VERSION, type WalletConnectAvailability } from "./availability.ts"
