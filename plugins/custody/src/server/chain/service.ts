@@ -48,10 +48,18 @@ export const defineChainCurrencies = Effect.gen(function* () {
   for (const currency of CURRENCIES) if (currency.networks.length > 0) yield* ledger.defineCurrency({ code: currency.code, decimals: currency.decimals })
 })
 
+/** Currencies already defined per Ledger instance (defining is idempotent but costs a transaction). */
+const defined = new WeakMap<object, Set<string>>()
+
 const openUserAccount = (userId: number, currency: CurrencyInfo) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
-    yield* ledger.defineCurrency({ code: currency.code, decimals: currency.decimals })
+    const known = defined.get(ledger) ?? new Set<string>()
+    if (!known.has(currency.code)) {
+      yield* ledger.defineCurrency({ code: currency.code, decimals: currency.decimals })
+      known.add(currency.code)
+      defined.set(ledger, known)
+    }
     return yield* ledger.openAccount({ owner: userOwner(userId), currency: currency.code })
   })
 
@@ -258,7 +266,10 @@ export const watchNetworkOnce = (adapter: NetworkAdapter) =>
       if (userId === undefined) continue
       if (yield* creditDeposit(adapter.network, userId, deposit)) credited++
     }
-    yield* saveCursors(adapter.network, result.cursor, result.addressCursors)
+    // Only what moved: an idle round writes nothing.
+    const before = new Map(addresses.map((row) => [row.address, row.cursor]))
+    const changed = new Map([...result.addressCursors].filter(([address, value]) => before.get(address) !== value))
+    yield* saveCursors(adapter.network, result.cursor === cursor ? null : result.cursor, changed)
     return credited
   })
 

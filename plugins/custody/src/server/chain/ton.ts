@@ -26,6 +26,8 @@ export const JETTON_TRANSFER_TON = 50_000_000n
 /** Kept aside per message for gas when checking the hot wallet's balance. */
 const GAS_PER_MESSAGE = 10_000_000n
 const VALID_SECONDS = 120
+/** The first page is small (most scans find nothing new); later pages are large. */
+const FIRST_PAGE = 10
 const PAGE = 100
 const MAX_PAGES = 10
 
@@ -113,7 +115,7 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
       let beforeLt: number | undefined
       for (let page = 0; page < MAX_PAGES; page++) {
         const result = yield* chain
-          .getEvents(raw, { limit: PAGE, ...(beforeLt !== undefined ? { beforeLt } : {}) })
+          .getEvents(raw, { limit: page === 0 ? FIRST_PAGE : PAGE, ...(beforeLt !== undefined ? { beforeLt } : {}) })
           .pipe(Effect.mapError((e) => unavailable(e, "account events")))
         const fresh = result.events.filter((event) => event.lt > after)
         events.push(...fresh)
