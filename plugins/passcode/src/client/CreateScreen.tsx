@@ -25,7 +25,7 @@ export default function CreateScreen() {
     setAttempt((n) => n + 1)
   }
   const finish = () => void navigate({ to: "/scw", replace: true } as never)
-  if (info === undefined) return <main><Loading label={t("loading")} /></main>
+  if (info === undefined) return <main className={styles.page}><Loading label={t("loading")} /></main>
   if (info === null) {
     return (
       <main className={styles.screen}>
@@ -41,7 +41,7 @@ export default function CreateScreen() {
     )
   }
   return (
-    <main>
+    <main className={styles.page}>
       <CreateFlow session={session} product="ton-space" skipIntro={search.type === "recover"} {...(search.email ? { email: search.email } : {})} onDone={finish} />
     </main>
   )

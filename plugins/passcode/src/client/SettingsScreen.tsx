@@ -98,13 +98,13 @@ export default function SettingsScreen() {
   const biometryLabel = t(`biometry.type.${biometry.type}`)
   switch (view) {
     case "create":
-      return <main><CreateFlow session={session} product="wallet" onDone={back} /></main>
+      return <main className={styles.page}><CreateFlow session={session} product="wallet" onDone={back} /></main>
     case "change":
-      return hasPasscode ? <main><ChangeFlow session={session} info={info} onDone={back} onForgot={() => setView("reset")} /></main> : null
+      return hasPasscode ? <main className={styles.page}><ChangeFlow session={session} info={info} onDone={back} onForgot={() => setView("reset")} /></main> : null
     case "reset":
-      return <main><ResetFlow session={session} product="wallet" type={info.passcodeType ?? "4-digit"} onDone={back} /></main>
+      return <main className={styles.page}><ResetFlow session={session} product="wallet" type={info.passcodeType ?? "4-digit"} onDone={back} /></main>
     case "email":
-      return <main><RecoveryEmailFlow session={session} product="wallet" current={email?.email ?? null} onDone={back} /></main>
+      return <main className={styles.page}><RecoveryEmailFlow session={session} product="wallet" current={email?.email ?? null} onDone={back} /></main>
     case "enableBiometry": {
       const enable = async (passcode: string) => {
         const outcome = await session.biometry.enable(passcode)
@@ -118,7 +118,7 @@ export default function SettingsScreen() {
         return null
       }
       return (
-        <main>
+        <main className={styles.page}>
           <CheckPasscode session={session} info={info} onVerified={(proof) => proof.kind === "passcode" && void enable(proof.passcode)} onForgot={() => setView("reset")} onCancel={back} />
         </main>
       )
@@ -128,7 +128,7 @@ export default function SettingsScreen() {
         <main className={styles.list}>
           <h1 className={styles.title} style={{ margin: "16px" }}>{t("settings.title")}</h1>
           <List>
-            <Section header={t("settings.passcode")} footer={hasPasscode ? t("settings.unlockFooter", { count: Math.round(info.unlockDuration / 60) }) : t("settings.noPasscodeFooter")}>
+            <Section header={t("settings.passcode")} footer={!hasPasscode ? t("settings.noPasscodeFooter") : info.unlockDuration > 0 ? t("settings.unlockFooter", { count: Math.max(1, Math.round(info.unlockDuration / 60)) }) : t("settings.askEveryTime")}>
               {hasPasscode ? (
                 <>
                   <Cell title={t("settings.change")} chevron onClick={() => setView("change")} />
@@ -138,11 +138,13 @@ export default function SettingsScreen() {
                       after={<Switch checked={biometryFlag} onChange={(on) => void toggleBiometry(on)} aria-label={t("settings.biometry", { type: biometryLabel })} />}
                     />
                   )}
-                  <Cell title={t("settings.lockNow")} disabled={!session.unlocked()} onClick={() => {
-                    session.forget()
-                    snackbar.show({ id: "passcode-locked", text: t("settings.locked") })
-                    rerender((n) => n + 1)
-                  }} />
+                  {info.unlockDuration > 0 && (
+                    <Cell title={t("settings.lockNow")} disabled={!session.unlocked()} onClick={() => {
+                      session.forget()
+                      snackbar.show({ id: "passcode-locked", text: t("settings.locked") })
+                      rerender((n) => n + 1)
+                    }} />
+                  )}
                   <Cell title={t("verify.forgot")} tone="accent" onClick={() => setView("reset")} />
                 </>
               ) : (

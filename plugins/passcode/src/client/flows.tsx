@@ -4,7 +4,7 @@ import { Button, Spinner, useSnackbar } from "@wallet/kernel-react/ui"
 import { passcodeLength, type PasscodeType, type Product } from "../api.ts"
 import { isWeakPasscode, normaliseCode, showRemainingAttempts, WEAK_POPUP_DELAY_MS } from "./rules.ts"
 import type { BiometryOutcome, PasscodeInfo, PasscodeSession } from "./runtime.ts"
-import { EmailAddressStep, EmailCodeStep, PasscodeEntry } from "./ui.tsx"
+import { EmailAddressStep, EmailCodeStep, Icons, PasscodeEntry } from "./ui.tsx"
 import styles from "./passcode.module.css"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -73,7 +73,7 @@ function Done({ session, title, text, onDone }: { session: PasscodeSession; titl
   return (
     <section className={styles.screen}>
       <div className={styles.icon} aria-hidden="true">
-        ✅
+        <Icons.check />
       </div>
       <h2 className={styles.title}>{title}</h2>
       <p className={styles.text}>{text}</p>
@@ -93,7 +93,7 @@ function BiometryOffer({ session, passcode, onNext }: { session: PasscodeSession
   return (
     <section className={styles.screen}>
       <div className={styles.icon} aria-hidden="true">
-        🙂
+        <Icons.face />
       </div>
       <h2 className={styles.title}>{t("biometry.offerTitle")}</h2>
       <p className={styles.text}>{t("biometry.offerText")}</p>
@@ -163,7 +163,7 @@ export function CreateFlow({ session, product, email, skipIntro, onDone }: {
       return (
         <section className={styles.screen}>
           <div className={styles.icon} aria-hidden="true">
-            🔐
+            <Icons.shield />
           </div>
           <h2 className={styles.title}>{t("create.introTitle")}</h2>
           <p className={styles.text}>{t("create.introText")}</p>
@@ -391,7 +391,7 @@ export function CheckPasscode({ session, info, title, onVerified, onForgot, onCa
         } else setError(t("errors.technical_issue"))
         return false
       }}
-      extraKey={biometryOn ? { label: t("verify.useBiometry"), text: "🙂", onPress: () => void useBiometry() } : undefined}
+      extraKey={biometryOn ? { label: t("verify.useBiometry"), text: <Icons.face />, onPress: () => void useBiometry() } : undefined}
       below={
         <>
           <p className={styles.error} role="alert">

@@ -60,6 +60,7 @@ describe("recovery email", () => {
 
   it("counts the resend countdown down to zero", () => {
     expect(countdownLeft(0, 59, 0)).toBe(59)
+    expect(countdownLeft(1000, 59, 400)).toBe(59)
     expect(countdownLeft(0, 59, 58_100)).toBe(1)
     expect(countdownLeft(0, 59, 59_000)).toBe(0)
     expect(countdownLeft(0, 59, 120_000)).toBe(0)

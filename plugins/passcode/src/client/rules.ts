@@ -46,7 +46,8 @@ export const EMAIL_CODE_SHAKE_CODES = ["code_not_found", "code_not_newest", "cod
 export const shakesEmailCode = (code: string): boolean => (EMAIL_CODE_SHAKE_CODES as ReadonlyArray<string>).includes(normaliseCode(code))
 
 /** Seconds left on the resend countdown, never below 0. */
-export const countdownLeft = (startedAt: number, seconds: number, now: number): number => Math.max(0, Math.ceil(seconds - (now - startedAt) / 1000))
+export const countdownLeft = (startedAt: number, seconds: number, now: number): number =>
+  Math.min(seconds, Math.max(0, Math.ceil(seconds - (now - startedAt) / 1000)))
 
 /**
  * The device-remembered unlock (spec 3 §4.3): the wallet stays unlocked until a stored time. An
