@@ -1,10 +1,78 @@
-import { definePlugin } from "@wallet/kernel"
+import { Schema } from "effect"
+import { booleanParam, definePlugin, enumParam, stringParam } from "@wallet/kernel"
+
+/** Region config of the TON space: the chain API per network (the same origin's /v2 when absent). */
+export const TonSpaceConfigSchema = Schema.Struct({
+  chainApiUrl: Schema.optionalKey(Schema.String),
+  testnetChainApiUrl: Schema.optionalKey(Schema.String),
+})
+export type TonSpaceConfig = typeof TonSpaceConfigSchema.Type
+
+export const MainSearch = Schema.Struct({ onboardingBackPath: stringParam, walletUpgraded: stringParam })
+export const SendSearch = Schema.Struct({ asset: stringParam, to: stringParam })
+export const ConfirmSearch = Schema.Struct({ asset: stringParam, to: stringParam, amount: stringParam, comment: stringParam })
+export const TxSearch = Schema.Struct({ walletAddress: stringParam })
+export const SettingsSearch = Schema.Struct({ showMnemonic: booleanParam })
+export const BackupSearch = Schema.Struct({ intent: enumParam(["confirming", "none"], "none"), backPath: stringParam })
+
+const screen = {
+  main: () => import("./client/MainScreen.tsx"),
+  onboarding: () => import("./client/OnboardingScreen.tsx"),
+  backup: () => import("./client/BackupScreens.tsx").then((m) => ({ default: m.BackupWordsScreen })),
+  backupTest: () => import("./client/BackupScreens.tsx").then((m) => ({ default: m.BackupTestScreen })),
+  backupSuccess: () => import("./client/BackupScreens.tsx").then((m) => ({ default: m.BackupSuccessScreen })),
+  importMnemonic: () => import("./client/ImportScreens.tsx").then((m) => ({ default: m.ImportMnemonicScreen })),
+  importSuccess: () => import("./client/ImportScreens.tsx").then((m) => ({ default: m.ImportSuccessScreen })),
+  receive: () => import("./client/ReceiveScreen.tsx"),
+  send: () => import("./client/SendScreens.tsx").then((m) => ({ default: m.SendScreen })),
+  confirm: () => import("./client/SendScreens.tsx").then((m) => ({ default: m.ConfirmScreen })),
+  sendSuccess: () => import("./client/SendScreens.tsx").then((m) => ({ default: m.SendSuccessScreen })),
+  tx: () => import("./client/TxScreen.tsx"),
+  settings: () => import("./client/SettingsScreens.tsx").then((m) => ({ default: m.ScwSettingsScreen })),
+  recovery: () => import("./client/SettingsScreens.tsx").then((m) => ({ default: m.RecoveryScreen })),
+  logout: () => import("./client/SettingsScreens.tsx").then((m) => ({ default: m.LogoutScreen })),
+  versionNetwork: () => import("./client/SettingsScreens.tsx").then((m) => ({ default: m.VersionNetworkScreen })),
+  swap: () => import("./client/TabPlaceholders.tsx").then((m) => ({ default: m.SwapTabScreen })),
+  earn: () => import("./client/TabPlaceholders.tsx").then((m) => ({ default: m.EarnTabScreen })),
+}
 
 /** The self-custody TON wallet (spec 2; issue 6). Every route is lazy: TON code never loads on the first screen. */
 export const tonSpacePlugin = definePlugin({
   id: "ton-space",
   version: "0.1.0",
   kernel: "^0.1.0",
-  routes: [],
+  routes: [
+    { id: "main", parent: "scw", path: "/", search: MainSearch, component: screen.main },
+    { id: "onboarding", parent: "scw", path: "/onboarding", component: screen.onboarding },
+    { id: "backup-manual", parent: "scw", path: "/backup/manual", search: BackupSearch, component: screen.backup },
+    { id: "backup-test", parent: "scw", path: "/backup/test", component: screen.backupTest },
+    { id: "backup-success", parent: "scw", path: "/backup/success", component: screen.backupSuccess },
+    { id: "import-mnemonic", parent: "scw", path: "/import/mnemonic", component: screen.importMnemonic },
+    { id: "import-success", parent: "scw", path: "/import/success", component: screen.importSuccess },
+    { id: "qr", parent: "scw", path: "/qr", component: screen.receive },
+    { id: "receive-options", parent: "scw", path: "/receive-options", redirectTo: "/scw/qr" },
+    { id: "send", parent: "scw", path: "/send", search: SendSearch, component: screen.send },
+    { id: "send-ton-confirmation", parent: "scw", path: "/send-ton-confirmation", search: ConfirmSearch, component: screen.confirm },
+    { id: "send-jetton-confirmation", parent: "scw", path: "/send-jetton-confirmation", search: ConfirmSearch, component: screen.confirm },
+    { id: "send-success", parent: "scw", path: "/send-success", component: screen.sendSuccess },
+    { id: "tx", parent: "scw", path: "/tx/$eventId", search: TxSearch, component: screen.tx },
+    { id: "settings", parent: "scw", path: "/settings", search: SettingsSearch, component: screen.settings },
+    { id: "settings-recovery", parent: "scw", path: "/settings/recovery", component: screen.recovery },
+    { id: "settings-logout", parent: "scw", path: "/settings/logout", component: screen.logout },
+    { id: "settings-version-network", parent: "scw", path: "/settings/version-network", component: screen.versionNetwork },
+    { id: "swap", parent: "scw", path: "/swap", component: screen.swap },
+    { id: "earn", parent: "scw", path: "/earn", component: screen.earn },
+  ],
+  tabs: [
+    { id: "main", bar: "ton", to: "/scw", labelKey: "tabs.main", icon: "ton", order: 10 },
+    { id: "swap", bar: "ton", to: "/scw/swap", labelKey: "tabs.swap", icon: "currency", order: 20, tooltip: { textKey: "tabs.swapTooltip", priority: 10 } },
+    { id: "earn", bar: "ton", to: "/scw/earn", labelKey: "tabs.earn", icon: "globe", order: 30 },
+  ],
+  settings: [
+    { id: "recovery", section: "scw", labelKey: "settings.recovery", to: "/scw/settings/recovery", icon: "wallet", order: 10 },
+    { id: "version-network", section: "scw", labelKey: "settings.versionNetwork", to: "/scw/settings/version-network", icon: "globe", order: 20 },
+    { id: "logout", section: "scw", labelKey: "settings.logout", to: "/scw/settings/logout", icon: "alert", order: 90 },
+  ],
+  config: TonSpaceConfigSchema,
   i18n: { namespace: "tonSpace", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } },
 })

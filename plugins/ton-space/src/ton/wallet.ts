@@ -24,12 +24,8 @@ export const JETTON_ATTACHED_TON = 50_000_000n
 export const JETTON_FORWARD_TON = 1n
 export const NFT_TRANSFER_OP = 0x5fcc3d14
 
-/** Wallet versions, newest first (the probe order). */
-export const WALLET_CLASSES = ["v5r1", "v5beta", "v4r2", "v3r2", "v3r1"] as const
-export type WalletClass = (typeof WALLET_CLASSES)[number]
-export const DEFAULT_WALLET_CLASS: WalletClass = "v5r1"
-/** Spec 2 §9: 255 messages for W5, 4 otherwise. */
-export const maxMessages = (walletClass: WalletClass) => (walletClass === "v5r1" || walletClass === "v5beta" ? 255 : 4)
+import { DEFAULT_WALLET_CLASS, maxMessages, WALLET_CLASSES, type WalletClass } from "../core/versions.ts"
+export { DEFAULT_WALLET_CLASS, maxMessages, WALLET_CLASSES, type WalletClass }
 
 export const GLOBAL_ID: Record<Network, -239 | -3> = { mainnet: -239, testnet: -3 }
 

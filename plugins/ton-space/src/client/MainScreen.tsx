@@ -1,0 +1,148 @@
+import { useEffect, useMemo, useSyncExternalStore } from "react"
+import { useNavigate } from "@tanstack/react-router"
+import { Icon, useT } from "@wallet/kernel-react"
+import { Banner, Button, Cell, IconButton, List, Placeholder, Section, SkeletonList, Skeleton } from "@wallet/kernel-react/ui"
+import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
+import { buildAssetList, type Asset } from "../core/assets.ts"
+import { visibleEvents } from "../core/history.ts"
+import { AddressPill, TonTabBar } from "./common.tsx"
+import { usePendingWatcher, useWalletData } from "./data.ts"
+import { EventRow, PendingRow } from "./events.tsx"
+import { NS, useWallet } from "./hooks.ts"
+import OnboardingScreen from "./OnboardingScreen.tsx"
+import { secrets } from "./secrets.ts"
+import { isBackupComplete } from "./store.ts"
+import { useTon } from "./ton.ts"
+import styles from "./ton.module.css"
+
+function AssetRow({ asset, onOpen }: { readonly asset: Asset; readonly onOpen: () => void }) {
+  const t = useT(NS)
+  return (
+    <Cell
+      before={<Icon name={asset.kind === "ton" ? "ton" : "currency"} />}
+      title={asset.name}
+      subtitle={asset.isScam ? t("assets.scam") : asset.risky ? t("assets.unverified") : asset.currency}
+      after={`${formatDisplay(asset.balance, asset.decimals)} ${asset.currency}`}
+      onClick={onOpen}
+    />
+  )
+}
+
+/** /scw: the self-custody wallet main (or its onboarding when this device has no wallet). */
+export default function MainScreen() {
+  const [state] = useWallet()
+  if (!state.address || !state.raw) return <OnboardingScreen />
+  return <WalletMain address={state.address} raw={state.raw} />
+}
+
+function WalletMain({ address, raw }: { readonly address: string; readonly raw: string }) {
+  const t = useT(NS)
+  const navigate = useNavigate()
+  const [state, update] = useWallet()
+  const ton = useTon()
+  const { account, jettons, events } = useWalletData(raw)
+  const held = useSyncExternalStore(secrets.subscribe, () => secrets.current()?.address === address)
+  const refresh = () => {
+    account.reload()
+    jettons.reload()
+    events.reload()
+  }
+  usePendingWatcher(refresh)
+  // Incoming transfers show up without a pull: refresh while the screen is open.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      account.reload()
+      events.reload()
+    }, 15_000)
+    return () => clearInterval(timer)
+    // oxlint-disable-next-line react-hooks/exhaustive-deps
+  }, [raw])
+
+  const assets = useMemo(
+    () =>
+      account.data
+        ? buildAssetList({ network: state.walletNetwork, tonBalance: account.data.balance, jettons: jettons.data ?? [], riskChecked: new Set(state.riskChecked) })
+        : undefined,
+    [account.data, jettons.data, state.walletNetwork, state.riskChecked],
+  )
+  const major = assets?.filter((a) => a.major) ?? []
+  const minor = assets?.filter((a) => !a.major) ?? []
+  const pendingItems = state.pending.pending
+  const history = events.data ? visibleEvents(events.data) : undefined
+  const openSend = (asset?: Asset) => void navigate({ to: "/scw/send", search: asset && asset.kind === "jetton" ? { asset: asset.address } : {} } as never)
+
+  return (
+    <main className={styles.screen}>
+      <header className={styles.header}>
+        <AddressPill address={address} />
+        <IconButton aria-label={t("main.settings")} onClick={() => void navigate({ to: "/settings", search: { tab: "scw" } } as never)}>
+          <Icon name="settings" />
+        </IconButton>
+      </header>
+      <section className={styles.balance} aria-live="polite">
+        <p className={styles.balanceLabel}>{t("main.balance")}</p>
+        {account.data ? (
+          <p className={styles.balanceValue}>{formatDisplay(account.data.balance, TON_DECIMALS)} TON</p>
+        ) : account.error ? (
+          <p className={styles.error} role="alert">
+            {t("errors.load")}
+          </p>
+        ) : (
+          <Skeleton shape="text" width={160} height={44} />
+        )}
+      </section>
+      <div className={styles.actions}>
+        <Button look="primary" onClick={() => openSend()}>
+          {t("main.send")}
+        </Button>
+        <Button look="secondary" onClick={() => void navigate({ to: "/scw/qr" } as never)}>
+          {t("main.receive")}
+        </Button>
+      </div>
+      <List>
+        {!held && (
+          <Banner tone="warning" title={t("main.keysMissingTitle")} description={t("main.keysMissingText")} action={<Button size="s" look="secondary" onClick={() => void navigate({ to: "/scw/import/mnemonic" } as never)}>{t("main.keysMissingAction")}</Button>} />
+        )}
+        {held && !isBackupComplete(state) && (
+          <Banner tone="warning" title={t("main.backupTitle")} description={t("main.backupText")} action={<Button size="s" look="secondary" onClick={() => void navigate({ to: "/scw/backup/manual" } as never)}>{t("main.backupAction")}</Button>} />
+        )}
+        <Section header={t("assets.title")}>
+          {!assets ? (
+            account.error ? (
+              <Placeholder kind="error" title={t("errors.load")} action={<Button size="s" onClick={refresh}>{t("errors.retry")}</Button>} />
+            ) : (
+              <SkeletonList label={t("assets.loading")} />
+            )
+          ) : (
+            <>
+              {major.map((asset) => (
+                <AssetRow key={asset.address} asset={asset} onOpen={() => openSend(asset)} />
+              ))}
+              {minor.length > 0 && (
+                <Cell
+                  title={state.minorAssetsVisible ? t("assets.hideMinor") : t("assets.showMinor", { count: minor.length })}
+                  aria-expanded={state.minorAssetsVisible}
+                  onClick={() => update((s) => ({ ...s, minorAssetsVisible: !s.minorAssetsVisible }))}
+                />
+              )}
+              {state.minorAssetsVisible && minor.map((asset) => <AssetRow key={asset.address} asset={asset} onOpen={() => openSend(asset)} />)}
+            </>
+          )}
+        </Section>
+        <Section header={t("history.title")}>
+          {pendingItems.map((tx) => (
+            <PendingRow key={tx.key} tx={tx} network={state.walletNetwork} ton={ton} />
+          ))}
+          {!history ? (
+            events.error ? <Placeholder kind="error" title={t("errors.load")} /> : <SkeletonList label={t("history.loading")} />
+          ) : history.length === 0 && pendingItems.length === 0 ? (
+            <Placeholder title={t("history.empty")} description={t("history.emptyText")} />
+          ) : (
+            history.map((event) => <EventRow key={event.event_id} event={event} raw={raw} network={state.walletNetwork} ton={ton} />)
+          )}
+        </Section>
+      </List>
+      <TonTabBar />
+    </main>
+  )
+}

@@ -1,0 +1,180 @@
+import { useState } from "react"
+import { useNavigate } from "@tanstack/react-router"
+import { Effect } from "effect"
+import { PasscodeCancelled } from "@wallet/kernel"
+import { Icon, MainButton, runEffect, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
+import { Cell, List, Placeholder, Section, SectionFooter, useSnackbar } from "@wallet/kernel-react/ui"
+import { shortAddress } from "../core/address.ts"
+import type { Network } from "../core/assets.ts"
+import { WALLET_CLASSES, type WalletClass } from "../core/versions.ts"
+import { WordGrid } from "./common.tsx"
+import { logout } from "./flows.ts"
+import { NS, useWallet } from "./hooks.ts"
+import { secrets } from "./secrets.ts"
+import { useTon } from "./ton.ts"
+import styles from "./ton.module.css"
+
+/** /scw/settings: the TON space's own settings list. */
+export function ScwSettingsScreen() {
+  const t = useT(NS)
+  const navigate = useNavigate()
+  useHideTabBar()
+  const entries = [
+    { to: "/scw/settings/recovery", label: t("settings.recovery"), icon: "wallet" },
+    { to: "/scw/settings/version-network", label: t("settings.versionNetwork"), icon: "globe" },
+    { to: "/scw/settings/logout", label: t("settings.logout"), icon: "alert" },
+  ]
+  return (
+    <main className={styles.screen}>
+      <h1 className={styles.title}>{t("settings.title")}</h1>
+      <List>
+        <Section>
+          {entries.map((e) => (
+            <Cell key={e.to} before={<Icon name={e.icon} />} title={e.label} chevron onClick={() => void navigate({ to: e.to } as never)} />
+          ))}
+        </Section>
+      </List>
+    </main>
+  )
+}
+
+/** /scw/settings/recovery: the 24 words, only after the passcode. */
+export function RecoveryScreen() {
+  const t = useT(NS)
+  const kernel = useKernel()
+  const passcode = usePasscode()
+  const navigate = useNavigate()
+  const [state] = useWallet()
+  const [words, setWords] = useState<ReadonlyArray<string> | null>(null)
+  const [busy, setBusy] = useState(false)
+  useHideTabBar()
+  const reveal = async () => {
+    if (busy || !state.address) return
+    setBusy(true)
+    const proof = await runEffect(kernel, Effect.result(passcode.verify({ operation: "show_mnemonic" })))
+    setBusy(false)
+    if (proof._tag === "Failure" && proof.failure instanceof PasscodeCancelled) return
+    const held = secrets.wordsFor(state.address)
+    if (!held) {
+      void navigate({ to: "/scw/import/mnemonic" } as never)
+      return
+    }
+    setWords(held)
+  }
+  return (
+    <main className={styles.screen}>
+      <h1 className={styles.title}>{t("recovery.title")}</h1>
+      <p className={styles.lead}>{t("recovery.text")}</p>
+      {words ? <WordGrid words={words} /> : null}
+      {!words && <MainButton text={t("recovery.show")} progress={busy} onClick={() => void reveal()} />}
+    </main>
+  )
+}
+
+/** /scw/settings/logout: the spec's five steps after a confirmation. */
+export function LogoutScreen() {
+  const t = useT(NS)
+  const kernel = useKernel()
+  const navigate = useNavigate()
+  const snackbar = useSnackbar()
+  const [state] = useWallet()
+  const [busy, setBusy] = useState(false)
+  useHideTabBar()
+  const run = async () => {
+    if (busy) return
+    setBusy(true)
+    try {
+      await logout(kernel, { navigate: () => void navigate({ to: "/scw", replace: true } as never) })
+      snackbar.show({ id: "ton-logged-out", text: t("logout.done") })
+    } catch {
+      snackbar.show({ id: "ton-logout-failed", text: t("errors.generic") })
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <main className={styles.screen}>
+      <h1 className={styles.title}>{t("logout.title")}</h1>
+      <p className={styles.lead}>{t("logout.text", { address: state.address ? shortAddress(state.address) : "" })}</p>
+      <MainButton look="destructive" text={t("logout.confirm")} progress={busy} onClick={() => void run()} />
+    </main>
+  )
+}
+
+/** /scw/settings/version-network: wallet version (W5R1 default) and network (testnet after a confirmation). */
+export function VersionNetworkScreen() {
+  const t = useT(NS)
+  const kernel = useKernel()
+  const snackbar = useSnackbar()
+  const ton = useTon()
+  const [state, update] = useWallet()
+  useHideTabBar()
+  const publicKey = state.publicKey ? Buffer.from(state.publicKey, "hex") : undefined
+
+  const rederive = (network: Network, walletClass: WalletClass) => {
+    if (!ton || !publicKey) return
+    const identity = ton.identityOf(publicKey, walletClass, network)
+    const previous = state.address
+    update((s) => ({ ...s, walletNetwork: network, walletClass, address: identity.address, raw: identity.raw }))
+    // The held words belong to the key, not one address: follow the address.
+    const words = previous ? secrets.wordsFor(previous) : null
+    if (words) secrets.hold(identity.address, words)
+  }
+
+  const chooseNetwork = async (network: Network) => {
+    if (network === state.walletNetwork) return
+    if (network === "testnet") {
+      const choice = await kernel.telegram.popup({
+        title: t("network.testnetTitle"),
+        message: t("network.testnetText"),
+        buttons: [
+          { id: "cancel", type: "cancel" },
+          { id: "ok", type: "ok" },
+        ],
+      })
+      if (choice !== "ok") return
+      rederive("testnet", state.walletClass)
+    } else {
+      rederive("mainnet", state.walletClass)
+      snackbar.show({ id: "ton-mainnet", text: t("network.backToMainnet") })
+    }
+  }
+
+  return (
+    <main className={styles.screen}>
+      <h1 className={styles.title}>{t("settings.versionNetwork")}</h1>
+      <List>
+        <Section header={t("network.title")}>
+          <div role="radiogroup" aria-label={t("network.title")}>
+            {(["mainnet", "testnet"] as const).map((network) => (
+              <Cell key={network} role="radio" aria-checked={state.walletNetwork === network} title={t(`network.${network}`)} after={state.walletNetwork === network ? <Icon name="check" /> : undefined} onClick={() => void chooseNetwork(network)} />
+            ))}
+          </div>
+        </Section>
+        <Section header={t("version.title")}>
+          {!ton || !publicKey ? (
+            <Placeholder title={t("version.loading")} />
+          ) : (
+            <div role="radiogroup" aria-label={t("version.title")}>
+              {WALLET_CLASSES.filter((c) => c !== "v5beta" || c === state.walletClass).map((walletClass) => {
+                const identity = ton.identityOf(publicKey, walletClass, state.walletNetwork)
+                return (
+                  <Cell
+                    key={walletClass}
+                    role="radio"
+                    aria-checked={state.walletClass === walletClass}
+                    title={t(`version.${walletClass}`)}
+                    subtitle={shortAddress(identity.address)}
+                    after={state.walletClass === walletClass ? <Icon name="check" /> : undefined}
+                    onClick={() => rederive(state.walletNetwork, walletClass)}
+                  />
+                )
+              })}
+            </div>
+          )}
+          <SectionFooter>{t("version.footer")}</SectionFooter>
+        </Section>
+      </List>
+    </main>
+  )
+}

@@ -1,0 +1,106 @@
+/** Pieces shared by the TON space screens: the TON tab bar, the address pill, the word grid. */
+import { useState, type ReactNode } from "react"
+import { useLocation, useNavigate } from "@tanstack/react-router"
+import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { TabBar, useSnackbar } from "@wallet/kernel-react/ui"
+import { shortAddress } from "../core/address.ts"
+import { NS, useWallet } from "./hooks.ts"
+import styles from "./ton.module.css"
+
+/** The self-custody tab bar (Main, Swap, Earn) with the swap tooltip shown once until saved as shown. */
+export function TonTabBar() {
+  const kernel = useKernel()
+  const navigate = useNavigate()
+  const { pathname } = useLocation()
+  const [state, update] = useWallet()
+  const tabs = kernel.composition.tabs.ton
+  const active = tabs.find((tab) => tab.to === pathname)
+  const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
+  const tooltipTab = !state.swapTooltipShown && pathname === "/scw" ? tabs.find((tab) => tab.tooltip) : undefined
+  if (tabs.length === 0) return null
+  return (
+    <TabBar
+      aria-label={kernel.i18n.t(`${NS}:tabs.label`)}
+      items={tabs.map((tab) => ({ id: tab.id, label: kernel.i18n.t(`${namespaceOf(tab.pluginId)}:${tab.labelKey}`), icon: <Icon name={tab.icon} /> }))}
+      activeId={active?.id}
+      platformStyle={/ios|macos/.test(kernel.telegram.launchParams.platform) ? "apple" : "material"}
+      onSelect={(id) => {
+        const tab = tabs.find((t) => t.id === id)!
+        void navigate({ to: tab.to, ...(tab.id === "swap" ? { search: { source: "tabbar" } } : {}) } as never)
+      }}
+      onActiveTabPress={() => window.scrollTo({ top: 0, behavior: "smooth" })}
+      {...(tooltipTab?.tooltip
+        ? {
+            tooltip: {
+              tabId: tooltipTab.id,
+              content: kernel.i18n.t(`${namespaceOf(tooltipTab.pluginId)}:${tooltipTab.tooltip.textKey}`),
+              onDismiss: () => update((s) => ({ ...s, swapTooltipShown: true })),
+            },
+          }
+        : {})}
+    />
+  )
+}
+
+/** The wallet's address, short, copying the full address on press. */
+export function AddressPill({ address }: { readonly address: string }) {
+  const t = useT(NS)
+  const snackbar = useSnackbar()
+  const kernel = useKernel()
+  return (
+    <button
+      type="button"
+      className={styles.addressButton}
+      aria-label={t("main.copyAddress", { address })}
+      onClick={() => {
+        void navigator.clipboard?.writeText(address).catch(() => undefined)
+        kernel.telegram.haptic({ type: "notification", kind: "success" })
+        snackbar.show({ id: "ton-address-copied", text: t("main.addressCopied") })
+      }}
+    >
+      {shortAddress(address)}
+    </button>
+  )
+}
+
+export function WordGrid({ words }: { readonly words: ReadonlyArray<string> }) {
+  const t = useT(NS)
+  return (
+    <ol className={styles.words} aria-label={t("backup.wordsLabel")}>
+      {words.map((word, i) => (
+        <li key={i}>
+          <span className={styles.wordIndex} aria-hidden="true">
+            {i + 1}.
+          </span>
+          <span>{word}</span>
+        </li>
+      ))}
+    </ol>
+  )
+}
+
+export function Hero({ title, text, icon = "ton", children }: { readonly title: string; readonly text?: string; readonly icon?: string; readonly children?: ReactNode }) {
+  return (
+    <section className={styles.hero}>
+      <div className={styles.heroIcon} aria-hidden="true">
+        <Icon name={icon} size={48} />
+      </div>
+      <h1 className={styles.heroTitle}>{title}</h1>
+      {text && <p className={styles.heroText}>{text}</p>}
+      {children}
+    </section>
+  )
+}
+
+/** Words typed or pasted as a phrase: lower case, numbers and punctuation dropped. */
+export const splitWords = (text: string): Array<string> =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z\s]/g, " ")
+    .split(/\s+/)
+    .filter(Boolean)
+
+export function useOnce<T>(make: () => T): T {
+  const [value] = useState(make)
+  return value
+}

@@ -1,0 +1,248 @@
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import type { Page, Request } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
+
+// The TON space on the in-process devnet (a block every 400 ms), as a user would use it.
+let stack: Stack
+beforeAll(async () => {
+  stack = await startStack({ devnet: true })
+  mkdirSync(screenshotDir, { recursive: true })
+})
+afterAll(async () => {
+  await stack?.close()
+})
+
+const shot = (launched: LaunchedApp, name: string) => launched.page.screenshot({ path: join(screenshotDir, `ton-space-${name}.png`) })
+const text = (launched: LaunchedApp) => launched.app().locator("body").innerText()
+const press = (launched: LaunchedApp) => launched.telegram("t.pressMain()")
+const waitMain = async (launched: LaunchedApp, label: string) => {
+  await launched.page.waitForFunction((l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true, label, { timeout: 20_000 })
+}
+const walletState = (launched: LaunchedApp) =>
+  launched.app().evaluate(() => {
+    const raw = localStorage.getItem("wallet:tonSpace.wallet")
+    return raw ? (JSON.parse(raw) as { data: { address?: string; raw?: string; pending: { pending: unknown[]; finalized: unknown[] } } }).data : undefined
+  })
+
+interface Captured {
+  readonly url: string
+  readonly body: string
+}
+
+/** Every request of the page and its frames: URL, headers and body. */
+const capture = (page: Page, into: Array<Captured>) =>
+  page.on("request", (request: Request) => {
+    into.push({ url: request.url(), body: `${JSON.stringify(request.headers())}\n${request.postData() ?? ""}` })
+  })
+
+describe("TON space: create, back up, fund, send, history, log out, import", () => {
+  it("runs the whole journey and no request carries the words or the private key", async () => {
+    const requests: Array<Captured> = []
+    const app = await launch(stack, { user: "no_custody", before: async (page) => void capture(page, requests) })
+    await app.waitForPath("/scw")
+    await app.app().getByRole("heading", { name: "TON Space" }).waitFor()
+    await waitMain(app, "Create a new wallet")
+    await shot(app, "onboarding-light")
+
+    // Create: the 24 words are shown for backup.
+    await press(app)
+    await app.waitForPath("/scw/backup/manual")
+    const list = app.app().getByRole("list", { name: "Recovery phrase, 24 words" })
+    await list.waitFor()
+    const words = (await list.locator("li").allInnerTexts()).map((line) => line.replace(/^\d+\.\s*/, "").trim())
+    expect(words).toHaveLength(24)
+    expect(words.every((w) => /^[a-z]+$/.test(w))).toBe(true)
+    await shot(app, "backup-words-light")
+
+    // The word test: a wrong word is refused, the right three pass.
+    await press(app)
+    await app.waitForPath("/scw/backup/test")
+    const fields = app.app().getByRole("textbox")
+    await fields.first().waitFor()
+    expect(await fields.count()).toBe(3)
+    const labels = await app.app().locator("label").allInnerTexts()
+    const indices = labels.map((l) => Number(/#(\d+)/.exec(l)![1]) - 1)
+    await fields.nth(0).fill("wrongword")
+    await fields.nth(1).fill(words[indices[1]!]!)
+    await fields.nth(2).fill(words[indices[2]!]!)
+    await waitMain(app, "Continue")
+    await press(app)
+    await app.app().getByText("This word does not match").waitFor()
+    await shot(app, "backup-test-wrong-light")
+    await fields.nth(0).fill(words[indices[0]!]!)
+    await waitMain(app, "Continue")
+    await press(app)
+    await app.waitForPath("/scw/backup/success")
+    await shot(app, "backup-success-light")
+    await waitMain(app, "Open wallet")
+    await press(app)
+    await app.waitForPath("/scw")
+
+    const created = await walletState(app)
+    const address = created!.address!
+    expect(address).toMatch(/^UQ[A-Za-z0-9_-]{46}$/)
+    await app.app().getByText("No transactions yet").waitFor()
+    await shot(app, "main-empty-light")
+
+    // Fund from the faucet; the balance and the incoming transfer show after a refresh.
+    await stack.devnet!.faucet({ address, ton: 5_000_000_000n })
+    await expect
+      .poll(
+        async () => {
+          await app.app().getByRole("button", { name: "Receive", exact: true }).click()
+          await app.waitForPath("/scw/qr")
+          await app.telegram("t.pressBack()")
+          await app.waitForPath("/scw")
+          await app.app().getByText("TON balance").waitFor()
+          return text(app)
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toContain("5 TON")
+    await app.app().getByText("Received").first().waitFor()
+    await shot(app, "main-funded-light")
+
+    // Receive: the QR code and the full address.
+    await app.app().getByRole("button", { name: "Receive", exact: true }).click()
+    await app.waitForPath("/scw/qr")
+    await app.app().getByRole("img", { name: "QR code of your address" }).waitFor()
+    expect(await app.app().getByTestId("receive-address").innerText()).toBe(address)
+    await shot(app, "receive-light")
+    await app.telegram("t.pressBack()")
+    await app.waitForPath("/scw")
+
+    // Send 1.5 TON with a comment to another wallet.
+    const friend = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet").address
+    await app.app().getByRole("button", { name: "Send", exact: true }).click()
+    await app.waitForPath("/scw/send")
+    await app.app().getByRole("textbox", { name: "Recipient" }).fill(friend)
+    await app.app().getByRole("textbox", { name: "Amount" }).fill("1.5")
+    await app.app().getByRole("textbox", { name: "Comment" }).fill("for lunch")
+    await shot(app, "send-form-light")
+    await waitMain(app, "Continue")
+    await press(app)
+    await app.waitForPath("/scw/send-ton-confirmation")
+    await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
+    expect(await text(app)).toContain("1.5 TON")
+    await shot(app, "send-confirm-light")
+    await waitMain(app, "Confirm and send")
+    await press(app)
+    await app.waitForPath("/scw/send-success")
+    await shot(app, "send-success-light")
+    await waitMain(app, "Done")
+    await press(app)
+    await app.waitForPath("/scw")
+    // The sent transfer shows as pending until its event is final.
+    await app.app().getByText("Pending").first().waitFor()
+    await shot(app, "main-pending-light")
+
+    // Pending first (the item is in the pending list), then final in history.
+    const afterSend = await walletState(app)
+    expect(afterSend!.pending.pending.length + afterSend!.pending.finalized.length).toBe(1)
+    await expect.poll(async () => (await walletState(app))!.pending.finalized.length, { timeout: 30_000, interval: 500 }).toBe(1)
+    expect((await walletState(app))!.pending.pending).toHaveLength(0)
+    await app.app().getByText("Sent", { exact: true }).first().waitFor({ timeout: 20_000 })
+    expect(await text(app)).toContain("for lunch")
+    await shot(app, "main-after-send-light")
+
+    // Transaction details.
+    await app.app().getByRole("button", { name: /^Sent/ }).first().click()
+    await app.waitForPath(`/scw/tx/${await app.app().evaluate(() => window.location.pathname.split("/").pop()!)}`)
+    await app.app().getByText("Confirmed").first().waitFor()
+    await shot(app, "tx-light")
+    await app.telegram("t.pressBack()")
+    await app.waitForPath("/scw")
+
+    // Log out, then import the same words: the same address.
+    await app.app().evaluate(() => {
+      history.pushState({}, "", "/scw/settings/logout")
+      dispatchEvent(new PopStateEvent("popstate"))
+    })
+    await app.waitForPath("/scw/settings/logout")
+    await waitMain(app, "Log out")
+    await shot(app, "logout-light")
+    await press(app)
+    await app.waitForPath("/scw")
+    await waitMain(app, "Create a new wallet")
+    expect((await walletState(app))!.address).toBeUndefined()
+    await app.app().getByRole("button", { name: "Import an existing wallet" }).click()
+    await app.waitForPath("/scw/import/mnemonic")
+    await app.app().getByRole("textbox", { name: "Recovery phrase" }).fill(words.join(" "))
+    await shot(app, "import-light")
+    await waitMain(app, "Import")
+    await press(app)
+    await app.waitForPath("/scw/import/success")
+    expect((await walletState(app))!.address).toBe(address)
+    await waitMain(app, "Open wallet")
+    await press(app)
+    await app.waitForPath("/scw")
+    await app.app().getByText("Sent", { exact: true }).first().waitFor({ timeout: 20_000 })
+
+    // Nothing that left the page holds the words (any two in a row) or the private key.
+    const keys = await keysOf(words)
+    const secretForms = [keys.secretKey.toString("hex"), keys.secretKey.subarray(0, 32).toString("hex"), keys.secretKey.toString("base64"), keys.secretKey.subarray(0, 32).toString("base64")]
+    const pairs = words.slice(1).map((w, i) => new RegExp(`\\b${words[i]}\\b[^a-z]{1,8}\\b${w}\\b`, "i"))
+    expect(requests.length).toBeGreaterThan(10)
+    expect(requests.some((r) => r.url.includes("/v2/blockchain/message"))).toBe(true)
+    for (const request of requests) {
+      const haystack = `${decodeURIComponent(request.url)}\n${request.body}`
+      for (const form of secretForms) expect(haystack.includes(form), `secret key in ${request.url}`).toBe(false)
+      for (const pair of pairs) expect(pair.test(haystack), `mnemonic words in ${request.url}`).toBe(false)
+    }
+    await app.page.close()
+  })
+
+  it("refuses words that do not derive the wallet's address", async () => {
+    const app = await launch(stack, { user: "no_custody" })
+    await app.waitForPath("/scw")
+    await waitMain(app, "Create a new wallet")
+    await press(app)
+    await app.waitForPath("/scw/backup/manual")
+    // A reload forgets the words (they are never stored in plain): the wallet asks for them again.
+    await app.app().evaluate(() => location.reload())
+    await app.waitForPath("/scw/backup/manual")
+    await app.app().getByText("The words are not on this device").waitFor()
+    await waitMain(app, "Enter recovery phrase")
+    await press(app)
+    await app.waitForPath("/scw/import/mnemonic")
+    await app.app().getByRole("textbox", { name: "Recovery phrase" }).fill((await newMnemonic()).join(" "))
+    await waitMain(app, "Import")
+    await press(app)
+    await app.app().getByText("Address does not match with mnemonic").waitFor()
+    await shot(app, "import-mismatch-light")
+    expect(await app.path()).toBe("/scw/import/mnemonic")
+    await app.page.close()
+  })
+
+  it("renders the wallet in the dark theme and in Russian", async () => {
+    const app = await launch(stack, { user: "no_custody", theme: "dark", language: "ru" })
+    await app.waitForPath("/scw")
+    await waitMain(app, "Создать новый кошелёк")
+    await shot(app, "onboarding-dark-ru")
+    await press(app)
+    await app.waitForPath("/scw/backup/manual")
+    await app.app().getByRole("list", { name: "Секретная фраза, 24 слова" }).waitFor()
+    await shot(app, "backup-words-dark")
+    await app.app().evaluate(() => {
+      history.pushState({}, "", "/scw")
+      dispatchEvent(new PopStateEvent("popstate"))
+    })
+    await app.waitForPath("/scw")
+    await app.app().getByText("Баланс TON").waitFor()
+    await app.app().getByText("Транзакций пока нет").waitFor({ timeout: 20_000 })
+    await shot(app, "main-dark")
+    await app.app().getByRole("button", { name: "Получить", exact: true }).click()
+    await app.waitForPath("/scw/qr")
+    await shot(app, "receive-dark")
+    await app.telegram("t.pressBack()")
+    await app.waitForPath("/scw")
+    await app.app().getByRole("button", { name: "Отправить", exact: true }).click()
+    await app.waitForPath("/scw/send")
+    await app.app().getByRole("textbox", { name: "Получатель" }).waitFor()
+    await shot(app, "send-form-dark")
+    await app.page.close()
+  })
+})
