@@ -88,10 +88,10 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
     await Promise.all([server?.close(), devnet?.close()])
   })
 
-  const newConnector = () => {
+  const newConnector = (manifestUrl = `${siteUrl}/tonconnect-manifest.json`) => {
     const store = new Map<string, string>()
     const connector = new TonConnect({
-      manifestUrl: `${siteUrl}/tonconnect-manifest.json`,
+      manifestUrl,
       storage: {
         setItem: async (key, value) => void store.set(key, value),
         getItem: async (key) => store.get(key) ?? null,
@@ -103,18 +103,48 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
     connectors.push(connector)
     const statuses: Array<Wallet | null> = []
     const waiters: Array<{ until: (w: Wallet | null) => boolean; resolve: (w: Wallet | null) => void }> = []
-    connector.onStatusChange((wallet) => {
-      statuses.push(wallet)
-      for (const waiter of waiters.splice(0)) {
-        if (waiter.until(wallet)) waiter.resolve(wallet)
-        else waiters.push(waiter)
-      }
-    })
+    const errorWaiters: Array<(e: Error) => void> = []
+    connector.onStatusChange(
+      (wallet) => {
+        statuses.push(wallet)
+        for (const waiter of waiters.splice(0)) {
+          if (waiter.until(wallet)) waiter.resolve(wallet)
+          else waiters.push(waiter)
+        }
+      },
+      (error) => {
+        for (const waiter of errorWaiters.splice(0)) waiter(error)
+      },
+    )
     const status = (until: (w: Wallet | null) => boolean) => new Promise<Wallet | null>((resolve) => waiters.push({ until, resolve }))
-    return { connector, statuses, status }
+    const nextError = () => new Promise<Error>((resolve) => errorWaiters.push(resolve))
+    return { connector, statuses, status, nextError }
   }
 
   const chain = () => makeChainClient({ baseUrl: devnet.url })
+
+  it("a missing manifest (2) and a declined connection (300) reach the SDK as its errors", async () => {
+    const lonely = makeEngine({
+      signer,
+      storage: memoryStore(),
+      bridgeUrl: `${server.url}/bridge`,
+      chain: chain(),
+      device: { platform: "linux", appName: "wallet", appVersion: "6.4.0" },
+    })
+    const missing = newConnector(`${siteUrl}/missing-manifest.json`)
+    const notFound = missing.nextError()
+    const link = await Effect.runPromise(parseConnectLink(missing.connector.connect({ universalLink: "https://wallet.example/tc", bridgeUrl: `${server.url}/bridge` })))
+    const failed = await Effect.runPromise(Effect.result(lonely.prepareConnect(link)))
+    expect(failed._tag === "Failure" && failed.failure).toMatchObject({ code: 2 })
+    expect((await notFound).constructor.name).toBe("ManifestNotFoundError")
+
+    const declining = newConnector()
+    const rejected = declining.nextError()
+    const second = await Effect.runPromise(parseConnectLink(declining.connector.connect({ universalLink: "https://wallet.example/tc", bridgeUrl: `${server.url}/bridge` })))
+    await Effect.runPromise(lonely.prepareConnect(second).pipe(Effect.flatMap(lonely.declineConnect)))
+    expect((await rejected).constructor.name).toBe("UserRejectsError")
+    expect(declining.connector.connected).toBe(false)
+  }, 60_000)
 
   it("connects with a ton_proof that checks out independently", async () => {
     engine = makeEngine({
