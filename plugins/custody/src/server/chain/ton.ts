@@ -154,7 +154,7 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
     Effect.gen(function* () {
       yield* jettonMasters
       const scans = yield* Effect.forEach(addresses, (watched) => Effect.map(scanAddress(watched.address, watched.cursor), (scan) => [watched.address, scan] as const), {
-        concurrency: 4,
+        concurrency: 8,
       })
       const addressCursors = new Map<string, string>()
       const deposits: Array<FinalDeposit> = []
