@@ -2,14 +2,20 @@
  * Custody transfers to a Telegram user (spec 1 §3 custody transfer item, §4 status mapping):
  * create = a Ledger hold from the sender (key from the client's idempotency key) with a 14-day
  * expiry; approve (receiver) = post to the receiver; cancel (sender) = void; expiry = void back to
- * the sender. Each step locks the transfer row and runs its Ledger movement in the same SQL
- * transaction, so a transfer is resolved once whatever races.
+ * the sender (docs/decisions/0800).
+ *
+ * The Ledger is the source of truth and runs first: its movements are group-committed (every hold
+ * touches the currency's holds account, so one SQL transaction per transfer would serialise them)
+ * and idempotent by key; the transfer row and history rows follow, idempotent by their own keys.
+ * A hold resolves once whatever races (post, void and expiry of one hold exclude each other in the
+ * Ledger); the row is then brought to the hold's state (`settle`), also on every read, so a crash
+ * between the two steps heals on the next read or retry.
  */
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ServerConfig } from "@wallet/kernel-server"
-import { Ledger, type Metadata } from "@wallet/kernel-server/ledger"
+import { Ledger, type HoldStatus, type Metadata } from "@wallet/kernel-server/ledger"
 import {
   CustodyBadRequest,
   CustodyConflict,
@@ -20,12 +26,12 @@ import {
   type CreateTransferRequest,
   type CustodyTransfer,
   type TgTransferStatus,
+  type TransactionStatus,
   type TransferRole,
 } from "../api.ts"
 import { currencyInfo, formatAmount, parseAmount } from "../currencies.ts"
-import { recordTransaction, setTransferRowsStatus } from "./history.ts"
 import { userAccount } from "./ledgerSetup.ts"
-import { currentUser, displayName, findUser, findUsers, requireAccess, type CustodyUser } from "./users.ts"
+import { displayName, findUsers, requireAccess, type CustodyUser } from "./users.ts"
 
 const DAY_MS = 24 * 3_600_000
 
@@ -37,7 +43,7 @@ export interface TransferRow {
   readonly amount: bigint
   readonly comment: string | null
   readonly requestHash: string
-  readonly holdId: string | null
+  readonly holdId: string
   readonly status: TgTransferStatus
   readonly createdAt: Date
   readonly expiresAt: Date
@@ -69,7 +75,7 @@ const toTransfer = (raw: RawTransfer): TransferRow => ({
   amount: BigInt(raw.amount),
   comment: raw.comment,
   requestHash: raw.request_hash,
-  holdId: raw.hold_id,
+  holdId: raw.hold_id ?? "",
   status: raw.status,
   createdAt: date(raw.created_at),
   expiresAt: date(raw.expires_at),
@@ -78,26 +84,29 @@ const toTransfer = (raw: RawTransfer): TransferRow => ({
 
 const columns = `id::text as id, sender_id, receiver_id, currency, amount::text as amount, comment, request_hash, hold_id, status, created_at, expires_at, resolved_at`
 
-const selectTransfer = (id: string, lock: boolean) =>
+const selectTransfer = (id: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql.unsafe<RawTransfer>(`select ${columns} from custody_transfers where id = $1::bigint${lock ? " for update" : ""}`, [id])
+    const rows = yield* sql.unsafe<RawTransfer>(`select ${columns} from custody_transfers where id = $1::bigint`, [id])
     return rows.length === 0 ? undefined : toTransfer(rows[0]!)
   })
+
+const selectByKey = (senderId: number, idempotencyKey: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql.unsafe<RawTransfer>(`select ${columns} from custody_transfers where sender_id = $1 and idempotency_key = $2`, [senderId, idempotencyKey])
+    return rows.length === 0 ? undefined : toTransfer(rows[0]!)
+  }).pipe(Effect.orDie)
 
 const now = Effect.gen(function* () {
   const config = yield* ServerConfig
   return new Date(config.now())
 })
 
-/** Runs `effect` in one SQL transaction; database failures are defects (the caller may retry with its key). */
-const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    return yield* sql.withTransaction(effect)
-  }).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
-
 export const holdKey = (senderId: number, idempotencyKey: string) => `custody:tg:${senderId}:${idempotencyKey}`
+const postKey = (id: string) => `custody:tg:${id}:post`
+const voidKey = (id: string) => `custody:tg:${id}:void`
+const expireKey = (id: string) => `custody:tg:${id}:expire`
 
 const requestHash = (receiverId: number, currency: string, amount: bigint, comment: string | null) =>
   createHash("sha256").update(JSON.stringify([receiverId, currency, amount.toString(), comment])).digest("hex")
@@ -105,6 +114,7 @@ const requestHash = (receiverId: number, currency: string, amount: bigint, comme
 const notFound = () => new CustodyNotFound({ code: "transfer_not_found", message: "No such transfer" })
 const notPending = (status: TgTransferStatus) =>
   new CustodyConflict({ code: "transfer_not_pending", message: `The transfer is ${status}, not new`, tgTransferStatus: status })
+const keyConflict = () => new CustodyConflict({ code: "idempotency_conflict", message: "This idempotency key was used for another transfer" })
 
 /** The API item as `viewer` sees it. */
 export const transferView = (row: TransferRow, users: ReadonlyMap<number, CustodyUser>, viewerId: number): CustodyTransfer => {
@@ -135,23 +145,56 @@ export const transferView = (row: TransferRow, users: ReadonlyMap<number, Custod
   }
 }
 
-const viewOf = (row: TransferRow, viewerId: number) => Effect.map(findUsers([row.senderId, row.receiverId]), (users) => transferView(row, users, viewerId))
+const ROW_STATUS: Record<Exclude<TgTransferStatus, "new">, { readonly sender: TransactionStatus; readonly receiver: TransactionStatus }> = {
+  accepted: { sender: "success", receiver: "success" },
+  canceled: { sender: "canceled", receiver: "canceled" },
+  expired: { sender: "fail", receiver: "fail" },
+}
 
-/** Expires a locked, still-new transfer: void back to the sender (or note the Ledger's own expiry). */
-const expireLocked = (row: TransferRow, at: Date) =>
+/** Moves a new transfer (and both history rows) to its final status, once; answers the row as it is then. */
+const finalize = (row: TransferRow, status: Exclude<TgTransferStatus, "new">, at: Date) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const ledger = yield* Ledger
-    if (row.holdId !== null) {
-      yield* ledger.voidHold({ key: `custody:tg:${row.id}:expire`, holdId: row.holdId, metadata: { gateway: "tg_transfer", transferId: row.id, reason: "expired" } }).pipe(
-        // The Ledger's own sweep may have expired the hold already: the money is back either way.
-        Effect.catchTag("HoldNotPending", () => Effect.void),
-        Effect.orDie,
+    const rows = ROW_STATUS[status]
+    const updated = yield* sql<{ id: string }>`
+      with t as (
+        update custody_transfers set status = ${status}, resolved_at = ${at} where id = ${row.id}::bigint and status = 'new' returning id
       )
+      update custody_transactions set status = case when type = 'withdraw' then ${rows.sender} else ${rows.receiver} end,
+        updated_at = ${at}
+      where transfer_id in (select id from t) and gateway = 'tg_transfer'
+      returning id::text as id`.pipe(Effect.orDie)
+    if (updated.length > 0) return { ...row, status, resolvedAt: at }
+    return (yield* selectTransfer(row.id).pipe(Effect.orDie)) ?? row
+  })
+
+/** The final status a resolved hold means for its transfer. */
+const statusOfHold = (row: TransferRow, status: HoldStatus) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    if (status === "posted") return "accepted" as const
+    if (status === "expired") return "expired" as const
+    return (yield* Effect.orDie(ledger.movement(voidKey(row.id)))) !== undefined ? ("canceled" as const) : ("expired" as const)
+  })
+
+/**
+ * Brings a new transfer to its hold's state: resolved in the Ledger -> the matching final status;
+ * still pending but past its expiry -> voided back to the sender and expired.
+ */
+export const settle = (row: TransferRow) =>
+  Effect.gen(function* () {
+    if (row.status !== "new") return row
+    const ledger = yield* Ledger
+    const at = yield* now
+    const hold = yield* Effect.orDie(ledger.getHold(row.holdId))
+    if (hold.status !== "pending") return yield* finalize(row, yield* statusOfHold(row, hold.status), at)
+    if (row.expiresAt.getTime() > at.getTime()) return row
+    const voided = yield* Effect.result(ledger.voidHold({ key: expireKey(row.id), holdId: row.holdId, metadata: { gateway: "tg_transfer", transferId: row.id, reason: "expired" } }))
+    if (voided._tag === "Failure") {
+      if (voided.failure._tag !== "HoldNotPending") return yield* Effect.die(voided.failure)
+      return yield* finalize(row, yield* statusOfHold(row, voided.failure.status as HoldStatus), at)
     }
-    yield* sql`update custody_transfers set status = 'expired', resolved_at = ${at} where id = ${row.id}::bigint`
-    yield* setTransferRowsStatus(row.id, "fail", "fail", at)
-    return { ...row, status: "expired" as const, resolvedAt: at }
+    return yield* finalize(row, "expired", at)
   })
 
 /** `checkAccess: false` only for seeded demo data (a sender without custody today). */
@@ -159,91 +202,102 @@ export const createTransfer = (senderId: number, request: CreateTransferRequest,
   Effect.gen(function* () {
     const ledger = yield* Ledger
     const sql = yield* SqlClient.SqlClient
-    const sender = yield* currentUser(senderId)
-    if (options.checkAccess !== false) yield* requireAccess(sender, undefined, "canWithdrawInner")
     const info = currencyInfo(request.currency)
     if (info === undefined) return yield* new CustodyBadRequest({ code: "unsupported_currency", message: `${request.currency} is not a custodial currency` })
     const amount = parseAmount(request.amount, info.decimals)
     if (amount === undefined || amount <= 0n) {
       return yield* new CustodyBadRequest({ code: "invalid_amount", message: `The amount must be above zero with at most ${info.decimals} decimals` })
     }
+    const users = yield* findUsers([senderId, request.receiverId])
+    const sender = users.get(senderId)
+    if (sender === undefined) return yield* new CustodyForbidden({ code: "custody_unavailable", message: "The custodial wallet is not available to this user" })
+    if (options.checkAccess !== false) yield* requireAccess(sender, undefined, "canWithdrawInner")
     if (request.receiverId === senderId) return yield* new CustodyBadRequest({ code: "self_transfer", message: "A transfer to yourself is not possible" })
-    const receiver = yield* findUser(request.receiverId)
+    const receiver = users.get(request.receiverId)
     if (receiver === undefined || receiver.isBlocked) return yield* new CustodyNotFound({ code: "receiver_not_found", message: "No such user of the app" })
     const comment = request.comment === undefined || request.comment.trim() === "" ? null : request.comment.trim()
     const hash = requestHash(receiver.id, info.code, amount, comment)
-    const at = yield* now
-    const expiresAt = new Date(at.getTime() + TRANSFER_EXPIRY_DAYS * DAY_MS)
+    const view = (row: TransferRow) => transferView(row, users, senderId)
 
-    const row = yield* transaction(
-      Effect.gen(function* () {
-        const inserted = yield* sql.unsafe<RawTransfer>(
-          `insert into custody_transfers (sender_id, receiver_id, currency, amount, comment, idempotency_key, request_hash, status, created_at, expires_at)
-           values ($1, $2, $3, $4::numeric, $5, $6, $7, 'new', $8, $9)
-           on conflict (sender_id, idempotency_key) do nothing
-           returning ${columns}`,
-          [senderId, receiver.id, info.code, amount.toString(), comment, request.idempotencyKey, hash, at, expiresAt],
-        )
-        if (inserted.length === 0) {
-          // A retry: the first transfer with this key, if the body is the same.
-          const existing = yield* sql.unsafe<RawTransfer>(`select ${columns} from custody_transfers where sender_id = $1 and idempotency_key = $2`, [
-            senderId,
-            request.idempotencyKey,
-          ])
-          const first = toTransfer(existing[0]!)
-          if (first.requestHash !== hash) {
-            return yield* new CustodyConflict({ code: "idempotency_conflict", message: "This idempotency key was used for another transfer" })
-          }
-          return first
-        }
-        const created = toTransfer(inserted[0]!)
-        const from = userAccount(senderId, info.code)
-        yield* ledger.openAccount(from)
-        yield* ledger.openAccount(userAccount(receiver.id, info.code))
-        const metadata: Metadata = { gateway: "tg_transfer", transferId: created.id, receiverId: receiver.id }
-        const movement = yield* ledger.hold({ key: holdKey(senderId, request.idempotencyKey), from, to: userAccount(receiver.id, info.code), amount, expiresAt, metadata })
-        yield* sql`update custody_transfers set hold_id = ${movement.holdId} where id = ${created.id}::bigint`
-        const common = { gateway: "tg_transfer" as const, currency: info.code, amount, ledgerKey: holdKey(senderId, request.idempotencyKey), createdAt: at, comment, transferId: created.id }
-        yield* recordTransaction({ ...common, userId: senderId, type: "withdraw", status: "pending", counterpartyId: receiver.id })
-        yield* recordTransaction({ ...common, userId: receiver.id, type: "deposit", status: "new", counterpartyId: senderId })
-        return { ...created, holdId: movement.holdId }
-      }),
-    ).pipe(
+    const existing = yield* selectByKey(senderId, request.idempotencyKey)
+    if (existing !== undefined) {
+      if (existing.requestHash !== hash) return yield* keyConflict()
+      return view(yield* settle(existing))
+    }
+
+    // 1. The hold (group-committed; a retry with this key replays it).
+    const at = yield* now
+    const key = holdKey(senderId, request.idempotencyKey)
+    const from = userAccount(senderId, info.code)
+    const to = userAccount(receiver.id, info.code)
+    const expiresAt = new Date(at.getTime() + TRANSFER_EXPIRY_DAYS * DAY_MS)
+    const hold = ledger.hold({
+      key,
+      from,
+      to,
+      amount,
+      expiresAt,
+      metadata: { gateway: "tg_transfer", receiverId: receiver.id, requestHash: hash } satisfies Metadata,
+    })
+    const placed = yield* hold.pipe(
+      Effect.catchTag("UnknownAccount", () => Effect.andThen(Effect.all([ledger.openAccount(from), ledger.openAccount(to)]), hold)),
+      Effect.map((movement) => ({ holdId: movement.holdId!, createdAt: at, expiresAt })),
+      // Another request with this key placed its hold first (expiry differs by a few ms): the same
+      // transfer if its request hash matches.
+      Effect.catchTag("IdempotencyConflict", () =>
+        Effect.gen(function* () {
+          const first = yield* Effect.orDie(ledger.movement(key))
+          if (first === undefined || first.metadata.requestHash !== hash) return yield* keyConflict()
+          const placedFirst = yield* Effect.orDie(ledger.getHold(first.holdId!))
+          return { holdId: first.holdId!, createdAt: placedFirst.createdAt, expiresAt: placedFirst.expiresAt ?? expiresAt }
+        }),
+      ),
       Effect.catchTags({
         InsufficientFunds: (error) =>
           Effect.fail(
             new CustodyConflict({ code: "insufficient_funds", message: "Not enough balance", available: formatAmount(error.available < 0n ? 0n : error.available, info.decimals) }),
           ),
-        IdempotencyConflict: () => Effect.fail(new CustodyConflict({ code: "idempotency_conflict", message: "This idempotency key was used for another transfer" })),
         UnknownAccount: (error) => Effect.die(error),
         UnknownCurrency: (error) => Effect.die(error),
         UnknownHold: (error) => Effect.die(error),
         HoldNotPending: (error) => Effect.die(error),
         InvalidMovement: (error) => Effect.die(error),
+        SqlError: (error) => Effect.die(error),
       }),
     )
-    return yield* viewOf(row, senderId)
+
+    // 2. The transfer row and both history rows, in one statement (a concurrent retry inserts nothing).
+    const inserted = yield* sql<RawTransfer>`
+      with t as (
+        insert into custody_transfers (sender_id, receiver_id, currency, amount, comment, idempotency_key, request_hash, hold_id, status, created_at, expires_at)
+        values (${senderId}, ${receiver.id}, ${info.code}, ${amount.toString()}::numeric, ${comment}, ${request.idempotencyKey}, ${hash}, ${placed.holdId}, 'new',
+                ${placed.createdAt}, ${placed.expiresAt})
+        on conflict (sender_id, idempotency_key) do nothing
+        returning *
+      ),
+      h as (
+        insert into custody_transactions (user_id, type, gateway, currency, amount, status, counterparty_id, comment, transfer_id, ledger_key, created_at, updated_at)
+        select t.sender_id, 'withdraw', 'tg_transfer', t.currency, t.amount, 'pending', t.receiver_id, t.comment, t.id, ${key}, t.created_at, t.created_at from t
+        union all
+        select t.receiver_id, 'deposit', 'tg_transfer', t.currency, t.amount, 'new', t.sender_id, t.comment, t.id, ${key}, t.created_at, t.created_at from t
+        on conflict (user_id, ledger_key) do nothing
+      )
+      select id::text as id, sender_id, receiver_id, currency, amount::text as amount, comment, request_hash, hold_id, status, created_at, expires_at, resolved_at from t`.pipe(
+      Effect.orDie,
+    )
+    const row = inserted.length > 0 ? toTransfer(inserted[0]!) : yield* selectByKey(senderId, request.idempotencyKey)
+    if (row === undefined) return yield* Effect.die(new Error("custody: transfer row missing after insert"))
+    if (row.requestHash !== hash) return yield* keyConflict()
+    return view(row)
   })
 
-/** A transfer the caller is party to (a new one past its expiry is expired first). */
+/** A transfer the caller is party to (settled first). */
 export const getTransfer = (userId: number, id: string) =>
   Effect.gen(function* () {
-    const row = yield* expireIfDue(id)
-    if (row === undefined || (row.senderId !== userId && row.receiverId !== userId)) return yield* notFound()
-    return yield* viewOf(row, userId)
-  })
-
-const expireIfDue = (id: string) =>
-  Effect.gen(function* () {
-    const at = yield* now
-    const row = yield* selectTransfer(id, false).pipe(Effect.orDie)
-    if (row === undefined || row.status !== "new" || row.expiresAt.getTime() > at.getTime()) return row
-    return yield* transaction(
-      Effect.gen(function* () {
-        const locked = (yield* selectTransfer(id, true))!
-        return locked.status === "new" ? yield* expireLocked(locked, at) : locked
-      }),
-    )
+    const found = yield* selectTransfer(id).pipe(Effect.orDie)
+    if (found === undefined || (found.senderId !== userId && found.receiverId !== userId)) return yield* notFound()
+    const row = yield* settle(found)
+    return transferView(row, yield* findUsers([row.senderId, row.receiverId]), userId)
   })
 
 type Resolution = "approve" | "cancel"
@@ -251,79 +305,72 @@ type Resolution = "approve" | "cancel"
 const resolve = (userId: number, id: string, action: Resolution) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
-    const sql = yield* SqlClient.SqlClient
+    const found = yield* selectTransfer(id).pipe(Effect.orDie)
+    if (found === undefined || (found.senderId !== userId && found.receiverId !== userId)) return yield* notFound()
+    const users = yield* findUsers([found.senderId, found.receiverId])
+    const role: TransferRole = found.senderId === userId ? "sender" : "receiver"
+    const needed: TransferRole = action === "approve" ? "receiver" : "sender"
+    if (role !== needed) return yield* new CustodyForbidden({ code: "wrong_transfer_role", message: `Only the ${needed} may ${action} this transfer` })
+    const done: TgTransferStatus = action === "approve" ? "accepted" : "canceled"
+    const current = yield* settle(found)
+    // A repeated approve (or cancel) answers the transfer as it is: the movement ran once.
+    if (current.status === done) return transferView(current, users, userId)
+    if (current.status !== "new") return yield* notPending(current.status)
+    if (action === "approve") {
+      const user = users.get(userId)
+      if (user === undefined) return yield* notFound()
+      yield* requireAccess(user, undefined, "canReceive")
+    }
+    const metadata: Metadata = { gateway: "tg_transfer", transferId: current.id }
+    const movement =
+      action === "approve"
+        ? ledger.postHold({ key: postKey(current.id), holdId: current.holdId, metadata })
+        : ledger.voidHold({ key: voidKey(current.id), holdId: current.holdId, metadata })
+    const outcome = yield* Effect.result(movement)
     const at = yield* now
-    const user = yield* currentUser(userId)
-    const row = yield* transaction(
-      Effect.gen(function* () {
-        const locked = yield* selectTransfer(id, true)
-        if (locked === undefined || (locked.senderId !== userId && locked.receiverId !== userId)) return yield* notFound()
-        const role: TransferRole = locked.senderId === userId ? "sender" : "receiver"
-        const needed: TransferRole = action === "approve" ? "receiver" : "sender"
-        if (role !== needed) {
-          return yield* new CustodyForbidden({ code: "wrong_transfer_role", message: `Only the ${needed} may ${action} this transfer` })
-        }
-        const done: TgTransferStatus = action === "approve" ? "accepted" : "canceled"
-        // A repeated approve (or cancel) answers the transfer as it is: the movement ran once.
-        if (locked.status === done) return locked
-        if (locked.status === "new" && locked.expiresAt.getTime() <= at.getTime()) {
-          yield* expireLocked(locked, at)
-          return yield* notPending("expired")
-        }
-        if (locked.status !== "new") return yield* notPending(locked.status)
-        if (action === "approve") yield* requireAccess(user, undefined, "canReceive")
-        const metadata: Metadata = { gateway: "tg_transfer", transferId: locked.id }
-        const movement =
-          action === "approve"
-            ? ledger.postHold({ key: `custody:tg:${locked.id}:post`, holdId: locked.holdId!, metadata })
-            : ledger.voidHold({ key: `custody:tg:${locked.id}:void`, holdId: locked.holdId!, metadata })
-        const outcome = yield* Effect.result(movement)
-        if (outcome._tag === "Failure") {
-          if (outcome.failure._tag === "HoldNotPending") {
-            // The Ledger's sweep expired the hold first: the money went back to the sender.
-            yield* expireLocked(locked, at)
-            return yield* notPending("expired")
-          }
-          return yield* Effect.die(outcome.failure)
-        }
-        yield* sql`update custody_transfers set status = ${done}, resolved_at = ${at} where id = ${locked.id}::bigint`
-        yield* setTransferRowsStatus(locked.id, action === "approve" ? "success" : "canceled", action === "approve" ? "success" : "canceled", at)
-        return { ...locked, status: done, resolvedAt: at }
-      }),
-    )
-    return yield* viewOf(row, userId)
+    let row: TransferRow
+    if (outcome._tag === "Failure") {
+      if (outcome.failure._tag !== "HoldNotPending") return yield* Effect.die(outcome.failure)
+      // Resolved meanwhile (the other action, or the expiry): answer what it became.
+      row = yield* finalize(current, yield* statusOfHold(current, outcome.failure.status as HoldStatus), at)
+    } else {
+      row = yield* finalize(current, done, at)
+    }
+    if (row.status !== done) return yield* notPending(row.status)
+    return transferView(row, users, userId)
   })
 
 export const approveTransfer = (userId: number, id: string) => resolve(userId, id, "approve")
 export const cancelTransfer = (userId: number, id: string) => resolve(userId, id, "cancel")
 
-/** Incoming transfers still waiting for the caller (past-due ones are expired first). */
+/** Incoming transfers still waiting for the caller (past-due ones are settled first). */
 export const incomingTransfers = (userId: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const at = yield* now
-    const due = yield* sql<{ id: string }>`select id::text as id from custody_transfers where receiver_id = ${userId} and status = 'new' and expires_at <= ${at}`.pipe(Effect.orDie)
-    for (const { id } of due) yield* expireIfDue(id)
     const rows = yield* sql
       .unsafe<RawTransfer>(`select ${columns} from custody_transfers where receiver_id = $1 and status = 'new' order by id desc limit 200`, [userId])
       .pipe(Effect.orDie)
-    const transfers = rows.map(toTransfer)
-    const users = yield* findUsers([...new Set(transfers.flatMap((row) => [row.senderId, row.receiverId]))])
-    return transfers.map((row) => transferView(row, users, userId))
+    const open: Array<TransferRow> = []
+    for (const raw of rows) {
+      const row = yield* settle(toTransfer(raw))
+      if (row.status === "new") open.push(row)
+    }
+    const users = yield* findUsers([...new Set(open.flatMap((row) => [row.senderId, row.receiverId]))])
+    return open.map((row) => transferView(row, users, userId))
   })
 
-/** Expires every new transfer past its expiry (housekeeping); returns how many. */
+/** Expires every new transfer past its expiry and settles any the Ledger resolved (housekeeping); returns how many expired. */
 export const expireDueTransfers = (limit = 200) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const at = yield* now
-    const due = yield* sql<{ id: string }>`select id::text as id from custody_transfers where status = 'new' and expires_at <= ${at} order by expires_at limit ${limit}`.pipe(
-      Effect.orDie,
-    )
+    const due = yield* sql
+      .unsafe<RawTransfer>(`select ${columns} from custody_transfers where status = 'new' and expires_at <= $1 order by expires_at limit $2`, [at, limit])
+      .pipe(Effect.orDie)
     let expired = 0
-    for (const { id } of due) {
-      const row = yield* expireIfDue(id)
-      if (row?.status === "expired") expired++
+    for (const raw of due) {
+      const row = yield* settle(toTransfer(raw))
+      if (row.status === "expired") expired++
     }
     return expired
   })

@@ -1,0 +1,236 @@
+/**
+ * Custody transfers through the HTTP API on PostgreSQL, beside `pgbench -b tpcb-like` on the same
+ * throwaway cluster in the same run, and their ratio (target >= 0.5x pgbench).
+ *
+ * The server (kernel + custody plugin, the real handlers, session auth on every request) runs in a
+ * child process on the cluster; this process is the load generator: `--clients` concurrent
+ * keep-alive connections, each looping POST /api/custody/transfers (an internal transfer to
+ * another Telegram user: one Ledger hold plus its records) between `--users` funded users. The
+ * "lifecycle" phase also approves each transfer as the receiver (hold, then post: two Ledger
+ * movements and two requests per transfer). A read phase (GET /api/view-settings: session auth plus
+ * one read) shows the HTTP stack's own ceiling on this machine. pgbench and each phase alternate
+ * `--runs` times so they do not share the CPU; the Ledger audit runs at the end.
+ *
+ *   npx tsx tooling/bench/suites/ledger-http.ts [--seconds 10] [--clients 64] [--users 200] [--runs 2]
+ *     [--pgbench-clients 8] [--scale 10] [--connections 8]
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import { existsSync, readdirSync } from "node:fs"
+import http from "node:http"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import { signInitData } from "../../../kernel/server/src/kernel/initData.ts"
+import { startServer } from "../../../kernel/server/src/server.ts"
+import { startTestPostgres } from "../../../kernel/server/src/testing/postgres.ts"
+import { serverPlugin } from "../../../plugins/custody/src/server/index.ts"
+import { probePlugin } from "../../../plugins/custody/src/server/testSupport.ts"
+
+const BOT_TOKEN = "1234567:ledger-http-bench"
+const { values } = parseArgs({
+  options: {
+    serve: { type: "string" },
+    seconds: { type: "string", default: "10" },
+    clients: { type: "string", default: "64" },
+    users: { type: "string", default: "200" },
+    runs: { type: "string", default: "2" },
+    "pgbench-clients": { type: "string", default: "8" },
+    scale: { type: "string", default: "10" },
+    connections: { type: "string", default: "8" },
+  },
+})
+
+// --- parent: pgbench, load, figures -------------------------------------------------------------
+
+function pgbenchBinary(): string {
+  const base = "/usr/lib/postgresql"
+  const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(join(base, v, "bin", "pgbench"))).sort((a, b) => Number(b) - Number(a)) : []
+  if (versions.length === 0) throw new Error("pgbench not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)")
+  return join(base, versions[0]!, "bin", "pgbench")
+}
+
+function pgbench(url: string, args: ReadonlyArray<string>): string {
+  const result = spawnSync(pgbenchBinary(), [...args, url], { encoding: "utf8" })
+  if (result.status !== 0) throw new Error(`pgbench ${args.join(" ")} failed: ${result.stderr}`)
+  return result.stdout + result.stderr
+}
+
+function startChild(url: string): Promise<{ child: ChildProcess; base: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", import.meta.filename, "--serve", url, "--connections", String(values.connections)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    let output = ""
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /ready (http:\/\/\S+)/.exec(output)
+      if (match) resolve({ child, base: match[1]! })
+    })
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${output}`)))
+  })
+}
+
+// A fresh keep-alive pool per phase: the server closes idle connections while pgbench runs.
+let agent = new http.Agent({ keepAlive: true, maxSockets: 1024 })
+
+function request(base: string, method: string, path: string, body: unknown, authorization?: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const url = new URL(path, base)
+    const req = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        headers: {
+          ...(authorization !== undefined ? { authorization } : {}),
+          ...(payload !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Array<Buffer> = []
+        res.on("data", (chunk: Buffer) => chunks.push(chunk))
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString()
+          resolve({ status: res.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text) })
+        })
+      },
+    )
+    req.on("error", reject)
+    if (payload !== undefined) req.write(payload)
+    req.end()
+  })
+}
+
+interface Phase {
+  readonly perSecond: number
+  readonly ok: number
+  readonly failed: number
+  readonly p50: number
+  readonly p99: number
+}
+
+async function load(base: string, tokens: ReadonlyArray<{ id: number; token: string }>, seconds: number, mode: "create" | "lifecycle" | "read"): Promise<Phase> {
+  agent.destroy()
+  agent = new http.Agent({ keepAlive: true, maxSockets: 1024 })
+  let ok = 0
+  let failed = 0
+  const latencies: Array<number> = []
+  const deadline = performance.now() + seconds * 1000
+  let next = 0
+  const client = async () => {
+    while (performance.now() < deadline) {
+      const i = next++ % tokens.length
+      const j = (i + 1 + (next % (tokens.length - 1))) % tokens.length
+      const sender = tokens[i]!
+      const receiver = tokens[j]!
+      const t0 = performance.now()
+      if (mode === "read") {
+        const read = await request(base, "GET", "/api/view-settings", undefined, `Bearer ${sender.token}`)
+        if (read.status === 200) {
+          ok++
+          latencies.push(performance.now() - t0)
+        } else failed++
+        continue
+      }
+      const created = await request(base, "POST", "/api/custody/transfers", { idempotencyKey: randomUUID(), receiverId: receiver.id, currency: "TON", amount: "0.001" }, `Bearer ${sender.token}`)
+      let good = created.status === 200
+      if (good && mode === "lifecycle") {
+        const approved = await request(base, "POST", `/api/custody/transfers/${created.body.id}/approve`, undefined, `Bearer ${receiver.token}`)
+        good = approved.status === 200
+      }
+      if (good) {
+        ok++
+        latencies.push(performance.now() - t0)
+      } else failed++
+    }
+  }
+  const started = performance.now()
+  await Promise.all(Array.from({ length: Number(values.clients) }, client))
+  const elapsed = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? Number.NaN
+  return { perSecond: ok / elapsed, ok, failed, p50: pct(50), p99: pct(99) }
+}
+
+async function main() {
+  const seconds = Number(values.seconds)
+  const postgres = await startTestPostgres()
+  let server: { child: ChildProcess; base: string } | undefined
+  try {
+    console.log(`ledger-http bench: one throwaway PostgreSQL cluster, ${seconds} s per phase, ${values.clients} HTTP clients, ${values.users} users`)
+    pgbench(postgres.url, ["-i", "-q", "-s", String(values.scale)])
+    server = await startChild(postgres.url)
+    const base = server.base
+    const users: Array<{ id: number; token: string }> = []
+    for (let n = 0; n < Number(values.users); n++) {
+      const id = 9_500_000_000 + n
+      const initData = signInitData({ user: { id, first_name: `Bench${n}` }, authDate: new Date(), queryId: randomUUID() }, BOT_TOKEN)
+      const auth = await request(base, "POST", "/api/auth/init", undefined, `tma ${initData}`)
+      if (auth.status !== 200) throw new Error(`auth failed: ${JSON.stringify(auth.body)}`)
+      await request(base, "POST", "/api/custody-probe/fund", { userId: id, currency: "TON", amount: "1000000", key: `bench:fund:${id}` })
+      users.push({ id, token: auth.body.access_token as string })
+    }
+    await load(base, users, 2, "create") // warm-up
+
+    const ratios: Array<number> = []
+    const lifecycleRatios: Array<number> = []
+    for (let run = 1; run <= Number(values.runs); run++) {
+      const out = pgbench(postgres.url, ["-b", "tpcb-like", "-c", String(values["pgbench-clients"]), "-j", "2", "-T", String(seconds), "-n"])
+      const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? Number.NaN)
+      console.log(`[run ${run}] pgbench -b tpcb-like -s ${values.scale} -c ${values["pgbench-clients"]} -j 2: ${tps.toFixed(0)} tps`)
+      const read = await load(base, users, seconds, "read")
+      console.log(
+        `[run ${run}] HTTP ceiling of this server (GET /api/view-settings: auth + one read): ${read.perSecond.toFixed(0)}/s ` +
+          `(p50 ${read.p50.toFixed(1)} ms, p99 ${read.p99.toFixed(1)} ms) -> ${(read.perSecond / tps).toFixed(2)}x pgbench`,
+      )
+      const create = await load(base, users, seconds, "create")
+      console.log(
+        `[run ${run}] HTTP internal transfers (POST /api/custody/transfers: auth, hold, records): ${create.perSecond.toFixed(0)}/s ` +
+          `(${create.ok} ok, ${create.failed} failed; p50 ${create.p50.toFixed(1)} ms, p99 ${create.p99.toFixed(1)} ms) -> ${(create.perSecond / tps).toFixed(2)}x pgbench`,
+      )
+      ratios.push(create.perSecond / tps)
+      const lifecycle = await load(base, users, seconds, "lifecycle")
+      console.log(
+        `[run ${run}] HTTP transfer lifecycle (create + approve by the receiver): ${lifecycle.perSecond.toFixed(0)}/s ` +
+          `(${lifecycle.ok} ok, ${lifecycle.failed} failed; p50 ${lifecycle.p50.toFixed(1)} ms, p99 ${lifecycle.p99.toFixed(1)} ms) -> ${(lifecycle.perSecond / tps).toFixed(2)}x pgbench`,
+      )
+      lifecycleRatios.push(lifecycle.perSecond / tps)
+    }
+    const median = (list: ReadonlyArray<number>) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!
+    console.log(`ratio HTTP transfers / pgbench (median of ${ratios.length}): ${median(ratios).toFixed(2)}x (target >= 0.5x)`)
+    console.log(`ratio HTTP create+approve / pgbench (median of ${lifecycleRatios.length}): ${median(lifecycleRatios).toFixed(2)}x`)
+    const audit = await request(base, "GET", "/api/custody-probe/audit", undefined)
+    console.log(`ledger audit: ${audit.body.ok ? "clean" : `VIOLATIONS ${JSON.stringify(audit.body.violations)}`}`)
+    if (!audit.body.ok) process.exitCode = 1
+  } finally {
+    if (server !== undefined) {
+      const child = server.child
+      child.removeAllListeners("exit")
+      await new Promise<void>((resolve) => {
+        child.once("exit", () => resolve())
+        child.kill("SIGTERM")
+      })
+    }
+    agent.destroy()
+    await postgres.stop()
+  }
+}
+
+// --- child: the server --------------------------------------------------------------------------
+if (values.serve !== undefined) {
+  const server = await startServer({
+    port: 0,
+    database: { kind: "postgres", url: values.serve, maxConnections: Number(values.connections) },
+    botToken: BOT_TOKEN,
+    accessTokenTtlSeconds: 24 * 3600,
+    plugins: [serverPlugin, probePlugin],
+  })
+  console.log(`ready ${server.url}`)
+  process.on("SIGTERM", () => void server.close().then(() => process.exit(0)))
+} else {
+  await main()
+}
