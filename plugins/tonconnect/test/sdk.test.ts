@@ -9,6 +9,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Address, beginCell, Cell, contractAddress, loadStateInit, storeStateInit } from "@ton/core"
 import { WalletContractV5R1 } from "@ton/ton"
+import { SessionCrypto } from "@tonconnect/protocol"
 import { TonConnect, type Wallet } from "@tonconnect/sdk"
 import { type RunningDevnet, startDevnet } from "@wallet/devnet"
 import { makeChainClient } from "@wallet/kernel/chain"
@@ -16,7 +17,7 @@ import { type RunningServer, startServer } from "@wallet/kernel-server"
 import { Effect } from "effect"
 import nacl from "tweetnacl"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { keyPairSigner, makeEngine, memoryStore, parseConnectLink, type PendingRequest, type TonConnectEngine } from "../src/engine/index.ts"
+import { keyPairSigner, makeBridgeClient, makeEngine, memoryStore, parseConnectLink, type PendingRequest, type TonConnectEngine } from "../src/engine/index.ts"
 
 /** ed25519 verification through Node's crypto (not tweetnacl, which the engine's test signer uses). */
 const ed25519Verify = (publicKey: Buffer, message: Buffer, signature: Buffer): boolean => {
@@ -57,6 +58,7 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
   const signer = keyPairSigner({ secretKey: keys.secretKey, address: contract.address.toRawString(), stateInit, network: "-239" })
   const requests = requestQueue()
   let firstDapp: ReturnType<typeof newConnector> | undefined
+  let nftAddress = ""
 
   beforeAll(async () => {
     ;[server, devnet] = await Promise.all([
@@ -77,7 +79,9 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
     })
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve))
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
-    await devnet.faucet({ address: contract.address.toString({ bounceable: false }), ton: 3_000_000_000n })
+    const minted = await devnet.faucet({ address: contract.address.toString({ bounceable: false }), ton: 3_000_000_000n, jetton: "usdt", amount: 50_000_000n, nft: true })
+    nftAddress = minted.nft!
+    await devnet.stepBlock()
     await devnet.stepBlock()
   }, 180_000)
 
@@ -123,7 +127,7 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
 
   const chain = () => makeChainClient({ baseUrl: devnet.url })
 
-  it("a missing manifest (2) and a declined connection (300) reach the SDK as its errors", async () => {
+  it("a declined connection reaches the SDK as UserRejectsError, a missing manifest the dApp as code 2", async () => {
     const lonely = makeEngine({
       signer,
       storage: memoryStore(),
@@ -131,19 +135,29 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
       chain: chain(),
       device: { platform: "linux", appName: "wallet", appVersion: "6.4.0" },
     })
-    const missing = newConnector(`${siteUrl}/missing-manifest.json`)
-    const notFound = missing.nextError()
-    const link = await Effect.runPromise(parseConnectLink(missing.connector.connect({ universalLink: "https://wallet.example/tc", bridgeUrl: `${server.url}/bridge` })))
-    const failed = await Effect.runPromise(Effect.result(lonely.prepareConnect(link)))
-    expect(failed._tag === "Failure" && failed.failure).toMatchObject({ code: 2 })
-    expect((await notFound).constructor.name).toBe("ManifestNotFoundError")
-
     const declining = newConnector()
     const rejected = declining.nextError()
-    const second = await Effect.runPromise(parseConnectLink(declining.connector.connect({ universalLink: "https://wallet.example/tc", bridgeUrl: `${server.url}/bridge` })))
-    await Effect.runPromise(lonely.prepareConnect(second).pipe(Effect.flatMap(lonely.declineConnect)))
+    const link = await Effect.runPromise(parseConnectLink(declining.connector.connect({ universalLink: "https://wallet.example/tc", bridgeUrl: `${server.url}/bridge` })))
+    await Effect.runPromise(lonely.prepareConnect(link).pipe(Effect.flatMap(lonely.declineConnect)))
     expect((await rejected).constructor.name).toBe("UserRejectsError")
     expect(declining.connector.connected).toBe(false)
+
+    // The SDK rethrows manifest errors out of its event listener (an unhandled rejection by design),
+    // so this case listens on the bridge as a bare dApp session instead.
+    const dapp = new SessionCrypto()
+    const inbox: Array<string> = []
+    const listener = makeBridgeClient({ url: `${server.url}/bridge` }).listen([dapp.sessionId], undefined, async (event) => void inbox.push(event.data))
+    try {
+      const request = { manifestUrl: `${siteUrl}/missing-manifest.json`, items: [{ name: "ton_addr" as const }] }
+      const failed = await Effect.runPromise(Effect.result(lonely.prepareConnect({ version: 2, clientId: dapp.sessionId, request, ret: "back" })))
+      expect(failed._tag === "Failure" && failed.failure).toMatchObject({ code: 2 })
+      for (let i = 0; i < 100 && inbox.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      const envelope = JSON.parse(inbox[0]!) as { from: string; message: string }
+      const event = JSON.parse(dapp.decrypt(Buffer.from(envelope.message, "base64"), Buffer.from(envelope.from, "hex"))) as object
+      expect(event).toMatchObject({ event: "connect_error", payload: { code: 2 } })
+    } finally {
+      listener.close()
+    }
   }, 60_000)
 
   it("connects with a ton_proof that checks out independently", async () => {
@@ -247,6 +261,56 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
     expect(balance).toBe(150_000_000n)
     const wallet = await Effect.runPromise(client.getAccount(signer.address))
     expect(wallet.status).toBe("active")
+  }, 60_000)
+
+  it("sends a jetton and an NFT in one transaction: decoded, emulated as what leaves the wallet, and landed", async () => {
+    const dapp = firstDapp!
+    const client = chain()
+    const usdt = devnet.jetton("usdt")
+    const mine = await Effect.runPromise(client.getJettonBalance(signer.address, usdt))
+    expect(BigInt(mine.balance)).toBe(50_000_000n)
+    const receiver = Address.parseRaw(`0:${Buffer.from(nacl.randomBytes(32)).toString("hex")}`)
+    const me = Address.parseRaw(signer.address)
+    const jettonBody = beginCell()
+      .storeUint(0x0f8a7ea5, 32)
+      .storeUint(1, 64)
+      .storeCoins(1_250_000n)
+      .storeAddress(receiver)
+      .storeAddress(me)
+      .storeMaybeRef(null)
+      .storeCoins(1n)
+      .storeBit(0)
+      .endCell()
+    const nftBody = beginCell().storeUint(0x5fcc3d14, 32).storeUint(2, 64).storeAddress(receiver).storeAddress(me).storeMaybeRef(null).storeCoins(0n).storeBit(0).endCell()
+    const sending = dapp.connector.sendTransaction({
+      validUntil: Math.floor(Date.now() / 1000) + 240,
+      messages: [
+        { address: Address.parse(mine.wallet_address.address).toString(), amount: "100000000", payload: jettonBody.toBoc().toString("base64") },
+        { address: Address.parse(nftAddress).toString(), amount: "100000000", payload: nftBody.toBoc().toString("base64") },
+      ],
+    })
+    const pending = await requests.next()
+    if (pending.kind !== "sendTransaction") throw new Error(`expected a transaction, got ${pending.kind}`)
+    expect(pending.request.messages.map((m) => m.action)).toEqual([
+      { kind: "jetton", queryId: 1n, jettonAmount: 1_250_000n, recipient: receiver.toRawString(), responseDestination: me.toRawString(), forwardTonAmount: 1n },
+      { kind: "nft", queryId: 2n, newOwner: receiver.toRawString(), responseDestination: me.toRawString(), forwardAmount: 0n },
+    ])
+    const { risk } = await Effect.runPromise(engine!.emulate(pending))
+    expect(risk.jettons.map((j) => [Address.parse(j.jetton.address).toRawString(), BigInt(j.quantity)])).toEqual([[Address.parse(usdt).toRawString(), 1_250_000n]])
+    expect(risk.nfts.map((n) => Address.parse(n.address).toRawString())).toEqual([Address.parse(nftAddress).toRawString()])
+    await Effect.runPromise(engine!.approveTransaction(pending))
+    await sending
+    let received = 0n
+    let owner = ""
+    for (let i = 0; i < 100 && (received === 0n || owner !== receiver.toRawString()); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const balance = await Effect.runPromise(Effect.result(client.getJettonBalance(receiver.toRawString(), usdt)))
+      if (balance._tag === "Success") received = BigInt(balance.success.balance)
+      const item = await Effect.runPromise(client.getNft(nftAddress))
+      owner = item.owner ? Address.parse(item.owner.address).toRawString() : ""
+    }
+    expect(received).toBe(1_250_000n)
+    expect(owner).toBe(receiver.toRawString())
   }, 60_000)
 
   it("signs text, binary and cell data with signatures that verify", async () => {
