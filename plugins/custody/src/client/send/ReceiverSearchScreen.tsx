@@ -287,7 +287,7 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
       </List>
       <div className={styles.field}>
         <label className={styles.fieldLabel} htmlFor="transfer-amount">{t("send.amount.label")}</label>
-        <div className={styles.amountRow}>
+        <div className={styles.amountBox}>
           <AmountInput
             id="transfer-amount"
             value={value}

@@ -13,12 +13,21 @@ import styles from "./send.module.css"
 /** Spec 2 §5: comments go with TON-network withdrawals; at most 120 characters (chain-api). */
 const COMMENT_MAX = 120
 
-/** /assets/send: send to an address (asset, network, address check, amount with Max, fee, comment). */
-export default function SendScreen() {
+/**
+ * /assets/send: send to an address (asset, network, address check, amount with Max, fee, comment).
+ * The form starts from the search params; a navigation that changes them (a QR scanned, a link)
+ * starts it again.
+ */
+export default function SendRoute() {
+  const search = useSearch({ strict: false }) as SendParams
+  const key = [search.assetCurrency, search.currency, search.assetNetwork, search.address, search.value, search.comment, search.maxBalanceUsedAmount].join("|")
+  return <SendScreen key={key} search={search} />
+}
+
+function SendScreen({ search }: { readonly search: SendParams }) {
   const t = useT("custody")
   const kernel = useKernel()
   const navigate = useNavigate()
-  const search = useSearch({ strict: false }) as SendParams
   const language = kernel.i18n.language()
 
   const initialCurrency = [search.assetCurrency, search.currency].find((code) => code !== undefined && (currencyInfo(code)?.networks.length ?? 0) > 0)
@@ -196,7 +205,7 @@ export default function SendScreen() {
       </div>
       <div className={styles.field}>
         <label className={styles.fieldLabel} htmlFor="send-amount">{t("send.amount.label")}</label>
-        <div className={styles.amountRow}>
+        <div className={styles.amountBox}>
           <AmountInput
             id="send-amount"
             value={value}

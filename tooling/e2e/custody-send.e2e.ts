@@ -1,0 +1,315 @@
+import { mkdirSync } from "node:fs"
+import { createServer, request, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+
+/**
+ * Custody send, as a user would (issue 5): a transfer to another demo user accepted by the receiver,
+ * one cancelled by the sender, an on-chain send that turns final on the devnet, address errors, QR.
+ */
+let stack: Stack
+/**
+ * The custody chain settings find the devnet (faucet for the hot wallet, simulated networks) through
+ * `ServerConfig.chainApiUrl` once the kernel carries it, else `CHAIN_API_URL`. The stack's devnet
+ * listens on a port known only after it starts, so the env var points at this forwarder, aimed at
+ * the devnet once the stack is up.
+ */
+let forwarder: Server | undefined
+let devnetUrl = ""
+beforeAll(async () => {
+  forwarder = createServer((req, res) => {
+    const target = new URL(req.url ?? "/", devnetUrl)
+    const upstream = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    upstream.on("error", () => res.writeHead(502).end())
+    req.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => forwarder!.listen(0, "127.0.0.1", resolve))
+  const previous = process.env.CHAIN_API_URL
+  process.env.CHAIN_API_URL = `http://127.0.0.1:${(forwarder.address() as AddressInfo).port}`
+  try {
+    stack = await startStack({ devnet: true })
+  } finally {
+    if (previous === undefined) delete process.env.CHAIN_API_URL
+    else process.env.CHAIN_API_URL = previous
+  }
+  devnetUrl = stack.devnet!.url
+  mkdirSync(screenshotDir, { recursive: true })
+})
+afterAll(async () => {
+  await stack?.close()
+  await new Promise((resolve) => (forwarder ? forwarder.close(resolve) : resolve(undefined)))
+})
+
+const shot = (app: LaunchedApp, name: string) => app.page.screenshot({ path: join(screenshotDir, `custody-send-${name}.png`) })
+const go = (app: LaunchedApp, url: string) =>
+  app.app().evaluate((to) => {
+    window.history.pushState({}, "", to)
+    window.dispatchEvent(new PopStateEvent("popstate"))
+  }, url)
+const mainButton = (app: LaunchedApp) => app.telegram<{ text: string; is_visible: boolean; is_active: boolean; is_progress_visible: boolean }>("t.mainButton")
+/** Waits until the main button shows `text` (a regex source) and can be pressed, then presses it. */
+const pressMain = async (app: LaunchedApp, text: RegExp) => {
+  await app.page.waitForFunction(
+    (source) => {
+      const b = window.fakeTelegram?.mainButton
+      return b !== undefined && b.is_visible && b.is_active && !b.is_progress_visible && new RegExp(source).test(b.text)
+    },
+    text.source,
+    { timeout: 20_000 },
+  )
+  await app.telegram("t.pressMain()")
+}
+/** The number in a "Balance 12.5 USDT" text, as a decimal string. */
+const balanceText = async (app: LaunchedApp) => {
+  const subtitle = await app.app().getByText(/^Balance /).first().innerText()
+  return subtitle.replace(/^Balance /, "").replace(/[\s\u00a0]*[A-Z]+$/, "").replace(/,/g, "")
+}
+
+/** Opens the app as "new" once, so the user exists for the receiver search; finishes onboarding. */
+const openAsNew = async (): Promise<LaunchedApp> => {
+  const app = await launch(stack, { user: "new" })
+  await app.waitForPath("/wallet-onboarding")
+  for (let i = 0; i < 3; i++) {
+    await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === true)
+    await app.telegram("t.pressMain()")
+  }
+  await app.waitForPath("/main")
+  return app
+}
+
+/** "balances" sends `amount` of `currency` to Nora through the receiver search; returns the transfer id. */
+const sendToNora = async (currency: string, amount: string, screenshots: boolean): Promise<{ id: string; app: LaunchedApp; before: string }> => {
+  const app = await launch(stack, { user: "balances", startParam: "receiverSearch" })
+  await app.waitForPath("/assets/receiver-search")
+  const search = app.app().getByRole("searchbox", { name: "Search users" })
+  await search.waitFor()
+  if (screenshots) await shot(app, "receiver-search-empty-light")
+  await search.fill("nora")
+  const nora = app.app().getByRole("button", { name: /Nora New/ })
+  await nora.waitFor()
+  if (screenshots) await shot(app, "receiver-search-results-light")
+  await nora.click()
+  await app.app().getByRole("button", { name: /Change/ }).waitFor()
+  await app.app().getByRole("button", { name: /Change/ }).click()
+  const sheet = app.app().getByRole("dialog")
+  await sheet.waitFor()
+  if (screenshots) await shot(app, "transfer-choose-asset-light")
+  await sheet.getByRole("button", { name: new RegExp(`\\b${currency}\\b`) }).first().click()
+  await sheet.waitFor({ state: "detached" })
+  await app.app().getByText(new RegExp(`^Balance .*${currency}$`)).waitFor()
+  const before = await balanceText(app)
+  await app.app().getByLabel("Amount").fill(amount)
+  if (screenshots) await shot(app, "transfer-amount-light")
+  await pressMain(app, /^Continue$/)
+  await app.app().getByText("You are sending to Nora New").waitFor()
+  if (screenshots) await shot(app, "transfer-confirm-light")
+  await pressMain(app, new RegExp(`^Send ${amount.replace(".", "\\.")}`))
+  await app.app().waitForFunction(() => window.location.pathname.startsWith("/transfers/"), undefined, { timeout: 20_000 })
+  const id = (await app.path()).split("/")[2]!.split("?")[0]!
+  return { id, app, before }
+}
+
+describe("send to a Telegram user", () => {
+  it("balances sends USDT to new by receiver search; new opens the transfer and accepts it", async () => {
+    const first = await openAsNew()
+    await first.page.close()
+
+    const { id, app: sender } = await sendToNora("USDT", "1.5", true)
+    await sender.app().getByText("Waiting for Nora New to accept", { exact: false }).waitFor()
+    expect(await mainButton(sender)).toMatchObject({ text: "Cancel transfer", is_visible: true })
+    await shot(sender, "transfer-sender-pending-light")
+
+    // The receiver opens the transfer from the link (a new user passes onboarding first).
+    const receiver = await openAsNew()
+    await go(receiver, `/transfers/${id}`)
+    await receiver.app().getByText("Bob Balance sent you").waitFor()
+    await receiver.app().getByText(/Accept within 14 days/).waitFor()
+    await shot(receiver, "transfer-receiver-accept-light")
+    await pressMain(receiver, /^Accept 1\.5/)
+    await receiver.app().getByText("1.5\u00a0USDT added to your balance").waitFor()
+    await receiver.app().getByText("Accepted").first().waitFor()
+    await shot(receiver, "transfer-receiver-accepted-light")
+    // The sender's page follows: accepted, nothing left to cancel.
+    await sender.app().getByRole("status").getByText("Accepted", { exact: true }).waitFor({ timeout: 15_000 })
+    await sender.page.close()
+
+    // Nora's balance: the transfer form shows it.
+    await go(receiver, "/assets/receiver-search")
+    await receiver.app().getByRole("searchbox", { name: "Search users" }).fill("bob")
+    await receiver.app().getByRole("button", { name: /Bob Balance/ }).click()
+    await receiver.app().getByRole("button", { name: /Change/ }).click()
+    await receiver.app().getByRole("dialog").getByRole("button", { name: /USDT/ }).first().click()
+    await receiver.app().getByText(/^Balance 1\.5\u00a0USDT$/).waitFor()
+    await receiver.page.close()
+  })
+
+  it("a second transfer is cancelled by the sender and the balance comes back", async () => {
+    const first = await openAsNew()
+    await first.page.close()
+    const { id, app, before } = await sendToNora("TON", "0.25", false)
+    await app.app().getByText("Waiting for Nora New to accept", { exact: false }).waitFor()
+    await pressMain(app, /^Cancel transfer$/)
+    await app.page.waitForFunction(() => window.fakeTelegram?.popup?.title === "Cancel the transfer?")
+    await shot(app, "transfer-cancel-popup-light")
+    await app.telegram("t.answerPopup('cancel-transfer')")
+    await app.app().getByText("Transfer canceled", { exact: false }).waitFor()
+    await app.app().getByRole("status").getByText("Canceled", { exact: true }).waitFor()
+    await shot(app, "transfer-sender-canceled-light")
+    expect(await app.path()).toBe(`/transfers/${id}`)
+
+    await go(app, "/assets/receiver-search")
+    await app.app().getByRole("button", { name: /Nora New/ }).click()
+    await app.app().getByRole("button", { name: /Change/ }).click()
+    await app.app().getByRole("dialog").getByRole("button", { name: /\bTON\b/ }).first().click()
+    await app.app().getByText(/^Balance .*TON$/).waitFor()
+    expect(await balanceText(app)).toBe(before)
+    await app.page.close()
+  })
+})
+
+describe("send to an address", () => {
+  it("a bad address shows the mapped error under the field", async () => {
+    const app = await launch(stack, { user: "balances", startParam: "send" })
+    await app.waitForPath("/assets/send")
+    await app.app().getByRole("button", { name: /Toncoin/ }).click()
+    const field = app.app().getByLabel("TON address")
+    await field.waitFor()
+    await field.fill("EQDtFpEwcFAEcRe5mLVh2N6C0x")
+    await app.app().getByText("Wrong number of characters in the address").waitFor()
+    expect(await field.getAttribute("aria-invalid")).toBe("true")
+    await shot(app, "send-bad-length-light")
+    await field.fill("not an address!")
+    await app.app().getByText("Invalid address for this network").waitFor()
+    expect((await mainButton(app)).is_active).toBe(false)
+    await app.page.close()
+  })
+
+  it("an on-chain TON send reaches final status and the devnet shows the funds", { timeout: 120_000 }, async () => {
+    const target = `0:${"5a".repeat(32)}`
+    const app = await launch(stack, { user: "balances", startParam: "sendOptions" })
+    await app.waitForPath("/send-options")
+    await app.app().getByRole("button", { name: /To an address/ }).waitFor()
+    await shot(app, "send-options-light")
+    await app.app().getByRole("button", { name: /To an address/ }).click()
+    await app.waitForPath("/assets/send")
+    await app.app().getByRole("button", { name: /Toncoin/ }).waitFor()
+    await shot(app, "send-choose-asset-light")
+    await app.app().getByRole("button", { name: /Toncoin/ }).click()
+    await app.app().getByLabel("TON address").fill(target)
+    await app.app().getByLabel("Amount").fill("0.5")
+    await app.app().getByText(/^Fee /).waitFor()
+    await app.app().getByLabel("Comment").fill("e2e")
+    await shot(app, "send-form-light")
+    await pressMain(app, /^Continue$/)
+    await app.waitForPath("/assets/send-request-confirmation")
+    await app.app().getByText("Total").waitFor()
+    await shot(app, "send-confirm-light")
+    await pressMain(app, /^Confirm and send$/)
+    await app.waitForPath("/assets/send-request-status")
+    await shot(app, "send-status-pending-light")
+    const final = app.app().getByRole("heading", { name: /^(Sent|Not sent)$/ })
+    await final.waitFor({ timeout: 90_000 })
+    await shot(app, "send-status-sent-light")
+    expect(await final.innerText()).toBe("Sent")
+    const account = (await (await fetch(`${stack.devnet!.url}/v2/accounts/${encodeURIComponent(target)}`)).json()) as { balance: number | string }
+    expect(BigInt(account.balance)).toBe(500_000_000n)
+    await app.page.close()
+  })
+})
+
+describe("QR", () => {
+  it("a ton://transfer QR with an amount prefills the send form", async () => {
+    const target = `0:${"6b".repeat(32)}`
+    const app = await launch(stack, { user: "balances", startParam: "sendOptions" })
+    await app.waitForPath("/send-options")
+    await app.app().getByRole("button", { name: /Scan a QR code/ }).click()
+    await app.page.waitForFunction(() => window.fakeTelegram?.qrOpen === true)
+    await app.telegram(`t.scanQr(${JSON.stringify(`ton://transfer/${target}?amount=1500000000&text=coffee`)})`)
+    await app.waitForPath("/assets/send")
+    expect(await app.app().getByLabel("TON address").inputValue()).toBe(target)
+    expect(await app.app().getByLabel("Amount").inputValue()).toBe("1.5")
+    expect(await app.app().getByLabel("Comment").inputValue()).toBe("coffee")
+    expect(await app.path()).toContain("qr=true")
+    await pressMain(app, /^Continue$/)
+    await app.waitForPath("/assets/send-request-confirmation")
+    await app.page.close()
+  })
+
+  it("an unsupported QR text shows the qr error toast and stays", async () => {
+    const app = await launch(stack, { user: "balances", startParam: "sendOptions" })
+    await app.waitForPath("/send-options")
+    await app.app().getByRole("button", { name: /Scan a QR code/ }).click()
+    await app.page.waitForFunction(() => window.fakeTelegram?.qrOpen === true)
+    await app.telegram(`t.scanQr("hello, this is not a payment")`)
+    await app.app().getByText("This QR code is not supported").waitFor()
+    await shot(app, "qr-error-toast-light")
+    expect(await app.path()).toBe("/send-options")
+    await app.page.close()
+  })
+})
+
+describe("settings: notifications", () => {
+  it("a type is switched off on the server and stays off", async () => {
+    const app = await launch(stack, { user: "balances", startParam: "notifications" })
+    await app.waitForPath("/settings/notifications")
+    await app.app().getByRole("button", { name: /Offers and promotions/ }).waitFor()
+    await shot(app, "notifications-light")
+    await app.app().getByRole("button", { name: /Offers and promotions/ }).click()
+    await app.waitForPath("/settings/notifications/marketing")
+    const toggle = app.app().getByRole("switch", { name: "Receive these notifications" })
+    await toggle.waitFor()
+    expect(await toggle.isChecked()).toBe(true)
+    await toggle.click()
+    await app.app().getByText("Notifications turned off").waitFor()
+    await shot(app, "notification-type-light")
+    await app.page.close()
+
+    const again = await launch(stack, { user: "balances", startParam: "notifications" })
+    await again.waitForPath("/settings/notifications")
+    await again.app().getByRole("button", { name: /Offers and promotions.*Off/ }).waitFor()
+    await again.page.close()
+  })
+})
+
+describe("screens in the dark theme", () => {
+  it("each send screen renders in dark", async () => {
+    const app = await launch(stack, { user: "balances", theme: "dark", startParam: "sendOptions" })
+    await app.waitForPath("/send-options")
+    await app.app().getByRole("button", { name: /To an address/ }).waitFor()
+    await shot(app, "send-options-dark")
+    await go(app, "/assets/send")
+    await app.app().getByRole("button", { name: /Toncoin/ }).waitFor()
+    await shot(app, "send-choose-asset-dark")
+    await go(app, "/assets/send?assetCurrency=USDT&assetNetwork=tron")
+    await app.app().getByLabel("TRC20 address").fill("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6")
+    await app.app().getByText("Wrong number of characters in the address").waitFor()
+    await app.app().getByLabel("Amount").fill("2")
+    await shot(app, "send-form-dark")
+    await go(app, `/assets/send-request-confirmation?assetCurrency=TON&assetNetwork=ton&address=${encodeURIComponent(`0:${"7c".repeat(32)}`)}&value=%220.1%22`)
+    await app.app().getByText("Total").waitFor()
+    await shot(app, "send-confirm-dark")
+    await go(app, "/assets/receiver-search")
+    await app.app().getByRole("searchbox", { name: "Search users" }).fill("nora")
+    await app.app().getByRole("button", { name: /Nora New/ }).waitFor()
+    await shot(app, "receiver-search-results-dark")
+    await app.app().getByRole("button", { name: /Nora New/ }).click()
+    await app.app().getByLabel("Amount").waitFor()
+    await app.app().getByText(/^Balance /).waitFor()
+    await shot(app, "transfer-amount-dark")
+    await go(app, "/settings/notifications")
+    await app.app().getByRole("button", { name: /Product updates/ }).waitFor()
+    await shot(app, "notifications-dark")
+    await go(app, "/settings/notifications/product")
+    await app.app().getByRole("switch").waitFor()
+    await shot(app, "notification-type-dark")
+    await go(app, "/transfers/999999")
+    await app.app().getByText("This transfer does not exist").waitFor()
+    await shot(app, "transfer-not-found-dark")
+    await app.page.close()
+  })
+})
