@@ -1,11 +1,28 @@
 import { useMemo, useState } from "react"
 import { useNavigate } from "@tanstack/react-router"
-import { MainButton, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
+import { MainButton, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
 import { Placeholder, TextField, useSnackbar } from "@wallet/kernel-react/ui"
 import { Hero, WordGrid } from "./common.tsx"
+import { protectHeld } from "./flows.ts"
 import { NS, useWallet } from "./hooks.ts"
 import { secrets } from "./secrets.ts"
 import styles from "./ton.module.css"
+
+/** Seals the words under the passcode before leaving a setup flow (once; a cancel keeps them in memory). */
+export function useFinishSetup() {
+  const kernel = useKernel()
+  const passcode = usePasscode()
+  const [busy, setBusy] = useState(false)
+  return {
+    busy,
+    run: async () => {
+      if (busy) return
+      setBusy(true)
+      await protectHeld(kernel, passcode).catch(() => "memory" as const)
+      setBusy(false)
+    },
+  }
+}
 
 /** How many words the backup test asks for (spec 2: test three of them). */
 export const BACKUP_TEST_WORDS = 3
@@ -120,11 +137,12 @@ export function BackupTestScreen() {
 export function BackupSuccessScreen() {
   const t = useT(NS)
   const navigate = useNavigate()
+  const finish = useFinishSetup()
   useHideTabBar()
   return (
     <main className={styles.screen}>
       <Hero icon="check" title={t("backup.successTitle")} text={t("backup.successText")} />
-      <MainButton text={t("backup.openWallet")} onClick={() => void navigate({ to: "/scw", replace: true } as never)} />
+      <MainButton text={t("backup.openWallet")} progress={finish.busy} onClick={() => void finish.run().then(() => navigate({ to: "/scw", replace: true } as never))} />
     </main>
   )
 }

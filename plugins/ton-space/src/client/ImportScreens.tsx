@@ -2,6 +2,7 @@ import { useState } from "react"
 import { useNavigate } from "@tanstack/react-router"
 import { MainButton, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { TextField } from "@wallet/kernel-react/ui"
+import { useFinishSetup } from "./BackupScreens.tsx"
 import { Hero, splitWords } from "./common.tsx"
 import { ADDRESS_MISMATCH, ImportError, importWallet, INVALID_MNEMONIC } from "./flows.ts"
 import { NS, useWallet } from "./hooks.ts"
@@ -77,11 +78,12 @@ export function ImportMnemonicScreen() {
 export function ImportSuccessScreen() {
   const t = useT(NS)
   const navigate = useNavigate()
+  const finish = useFinishSetup()
   useHideTabBar()
   return (
     <main className={styles.screen}>
       <Hero icon="check" title={t("import.successTitle")} text={t("import.successText")} />
-      <MainButton text={t("backup.openWallet")} onClick={() => void navigate({ to: "/scw", replace: true } as never)} />
+      <MainButton text={t("backup.openWallet")} progress={finish.busy} onClick={() => void finish.run().then(() => navigate({ to: "/scw", replace: true } as never))} />
     </main>
   )
 }

@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useSyncExternalStore } from "react"
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react"
 import { useNavigate } from "@tanstack/react-router"
-import { Icon, useT } from "@wallet/kernel-react"
+import { Icon, useKernel, useT } from "@wallet/kernel-react"
 import { Banner, Button, Cell, IconButton, List, Placeholder, Section, SkeletonList, Skeleton } from "@wallet/kernel-react/ui"
 import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
 import { buildAssetList, type Asset } from "../core/assets.ts"
@@ -37,11 +37,23 @@ export default function MainScreen() {
 
 function WalletMain({ address, raw }: { readonly address: string; readonly raw: string }) {
   const t = useT(NS)
+  const kernel = useKernel()
   const navigate = useNavigate()
   const [state, update] = useWallet()
   const ton = useTon()
   const { account, jettons, events } = useWalletData(raw)
-  const held = useSyncExternalStore(secrets.subscribe, () => secrets.current()?.address === address)
+  const inMemory = useSyncExternalStore(secrets.subscribe, () => secrets.current()?.address === address)
+  const [sealed, setSealed] = useState(false)
+  useEffect(() => {
+    let alive = true
+    void import("./vault.ts")
+      .then((m) => m.vaultAddress(kernel))
+      .then((vaulted) => alive && setSealed(vaulted === address), () => undefined)
+    return () => {
+      alive = false
+    }
+  }, [kernel, address])
+  const held = inMemory || sealed
   const refresh = () => {
     account.reload()
     jettons.reload()

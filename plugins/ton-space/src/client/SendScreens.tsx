@@ -1,9 +1,7 @@
 import { useEffect, useMemo, useState } from "react"
 import { useNavigate, useSearch } from "@tanstack/react-router"
-import { PasscodeCancelled } from "@wallet/kernel"
-import { MainButton, runEffect, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
+import { MainButton, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
 import { AmountInput, Cell, List, Placeholder, Section, SkeletonList, TextField, useSnackbar } from "@wallet/kernel-react/ui"
-import { Effect } from "effect"
 import { shortAddress } from "../core/address.ts"
 import { formatAmount, formatDisplay, parseAmount, TON_DECIMALS } from "../core/amount.ts"
 import { buildAssetList, isListedToken, type Asset } from "../core/assets.ts"
@@ -12,7 +10,7 @@ import { addPending } from "../core/pending.ts"
 import { Hero } from "./common.tsx"
 import { useWalletData } from "./data.ts"
 import { chainFor, NS, useWallet } from "./hooks.ts"
-import { secrets } from "./secrets.ts"
+import { wordsForOperation } from "./flows.ts"
 import { useTon } from "./ton.ts"
 import { emulateSend, resolveReceiver, signAndSend, type EmulationOutcome, type Receiver, type SendRequest, type WalletRef } from "./transfer.ts"
 import styles from "./ton.module.css"
@@ -170,9 +168,8 @@ export function ConfirmScreen() {
     if (!ton || !wallet || !request || !emulation?.ok || sending || !state.address || !asset) return
     setSending(true)
     try {
-      const proof = await runEffect(kernel, Effect.result(passcode.verify({ operation: "send" })))
-      if (proof._tag === "Failure" && proof.failure instanceof PasscodeCancelled) return
-      const words = secrets.wordsFor(state.address)
+      const words = await wordsForOperation(kernel, passcode, "send", state.address)
+      if (words === "cancelled") return
       if (!words) {
         snackbar.show({ id: "ton-keys-missing", text: t("main.keysMissingTitle") })
         void navigate({ to: "/scw/import/mnemonic" } as never)

@@ -1,14 +1,12 @@
 import { useState } from "react"
 import { useNavigate } from "@tanstack/react-router"
-import { Effect } from "effect"
-import { PasscodeCancelled } from "@wallet/kernel"
-import { Icon, MainButton, runEffect, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
+import { Icon, MainButton, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
 import { Cell, List, Placeholder, Section, SectionFooter, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import type { Network } from "../core/assets.ts"
 import { WALLET_CLASSES, type WalletClass } from "../core/versions.ts"
 import { WordGrid } from "./common.tsx"
-import { logout } from "./flows.ts"
+import { logout, wordsForOperation } from "./flows.ts"
 import { NS, useWallet } from "./hooks.ts"
 import { secrets } from "./secrets.ts"
 import { useTon } from "./ton.ts"
@@ -51,10 +49,9 @@ export function RecoveryScreen() {
   const reveal = async () => {
     if (busy || !state.address) return
     setBusy(true)
-    const proof = await runEffect(kernel, Effect.result(passcode.verify({ operation: "show_mnemonic" })))
+    const held = await wordsForOperation(kernel, passcode, "show_mnemonic", state.address)
     setBusy(false)
-    if (proof._tag === "Failure" && proof.failure instanceof PasscodeCancelled) return
-    const held = secrets.wordsFor(state.address)
+    if (held === "cancelled") return
     if (!held) {
       void navigate({ to: "/scw/import/mnemonic" } as never)
       return
@@ -84,7 +81,10 @@ export function LogoutScreen() {
     if (busy) return
     setBusy(true)
     try {
-      await logout(kernel, { navigate: () => void navigate({ to: "/scw", replace: true } as never) })
+      await logout(kernel, {
+        clearVault: () => import("./vault.ts").then((m) => m.clearVault(kernel)),
+        navigate: () => void navigate({ to: "/scw", replace: true } as never),
+      })
       snackbar.show({ id: "ton-logged-out", text: t("logout.done") })
     } catch {
       snackbar.show({ id: "ton-logout-failed", text: t("errors.generic") })

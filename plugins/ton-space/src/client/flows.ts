@@ -2,7 +2,8 @@
  * Create, import and log out (spec 2 §4, §5). The words go from the TON module to the in-memory
  * holder (`secrets.ts`); the store gets only public data.
  */
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
+import type { PasscodeShape } from "@wallet/kernel"
 import type { ChainShape } from "@wallet/kernel/chain"
 import type { Kernel } from "@wallet/kernel-react"
 import type { Network } from "../core/assets.ts"
@@ -113,4 +114,46 @@ export const logout = async (kernel: Kernel, options: { readonly deleteServerRec
   const { manualSetups } = store.get()
   store.update(() => ({ ...initialWalletState, manualSetups }))
   options.navigate()
+}
+
+/**
+ * Seals the held words in the KeyVault under the passcode (after backup or import). Only a typed
+ * passcode can seal: without a passcode on this device (proof "none") or inside the unlock window
+ * the words stay in memory for this session only (decision 0611).
+ */
+export const protectHeld = async (kernel: Kernel, passcode: PasscodeShape): Promise<"sealed" | "memory" | "cancelled"> => {
+  const held = secrets.current()
+  if (!held) return "memory"
+  const proof = await kernel.runtime.runPromise(Effect.result(passcode.verify({ operation: "ton_space_protect" })))
+  if (proof._tag === "Failure") return proof.failure._tag === "PasscodeCancelled" ? "cancelled" : "memory"
+  if (proof.success.kind !== "passcode") return "memory"
+  const ton = await loadTon()
+  const words = Redacted.value(held.mnemonic)
+  const keys = await ton.keysOf(words)
+  const { sealWords } = await import("./vault.ts")
+  const sealed = await sealWords(kernel, held.address, words, toHex(keys.secretKey), proof.success.passcode).then(
+    () => true,
+    () => false,
+  )
+  return sealed ? "sealed" : "memory"
+}
+
+/**
+ * The words for a protected operation (send, show_mnemonic): the passcode first, then the words
+ * held in memory, else the vault opened with the verified passcode.
+ */
+export const wordsForOperation = async (kernel: Kernel, passcode: PasscodeShape, operation: string, address: string): Promise<ReadonlyArray<string> | "cancelled" | null> => {
+  const proof = await kernel.runtime.runPromise(Effect.result(passcode.verify({ operation })))
+  if (proof._tag === "Failure" && proof.failure._tag === "PasscodeCancelled") return "cancelled"
+  const held = secrets.wordsFor(address)
+  if (held) return held
+  if (proof._tag === "Success" && proof.success.kind === "passcode") {
+    const { openWords } = await import("./vault.ts")
+    const words = await openWords(kernel, address, { passcode: proof.success.passcode }).catch(() => null)
+    if (words) {
+      secrets.hold(address, words)
+      return words
+    }
+  }
+  return null
 }
