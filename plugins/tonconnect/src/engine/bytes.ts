@@ -1,7 +1,9 @@
 /**
  * Byte helpers without Node's Buffer (the engine also runs in the mini-app): hex, base64 (standard
- * and url-safe), UTF-8, big/little-endian integers, SHA-256 through WebCrypto and CRC-32.
+ * and url-safe), UTF-8, big/little-endian integers, SHA-256 and CRC-32.
  */
+import { sha256_sync } from "@ton/crypto"
+import { Buffer } from "buffer"
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 export const fromUtf8 = (bytes: Uint8Array): string => new TextDecoder("utf-8", { fatal: true }).decode(bytes)
@@ -89,8 +91,11 @@ export const u64le = (n: number | bigint): Uint8Array => {
   return out
 }
 
-export const sha256 = async (data: Uint8Array): Promise<Uint8Array> =>
-  new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>))
+/**
+ * SHA-256 in pure JS (the one @ton/core uses): WebCrypto's `subtle` exists only in secure contexts,
+ * and a mini-app opened over plain http in development is not one.
+ */
+export const sha256 = async (data: Uint8Array): Promise<Uint8Array> => new Uint8Array(sha256_sync(Buffer.from(data)))
 
 let crcTable: Uint32Array | undefined
 /** CRC-32 (IEEE 802.3, the one of zlib), unsigned. */
