@@ -156,6 +156,57 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await app.telegram("t.pressBack()")
     await app.waitForPath("/scw")
 
+    // A jetton: USD₮ from the faucet shows as the product's USDT ("Dollars"); send 5 of it.
+    await stack.devnet!.faucet({ address, jetton: "usdt", amount: 25_000_000n })
+    await expect
+      .poll(
+        async () => {
+          await app.app().getByRole("button", { name: "Receive", exact: true }).click()
+          await app.waitForPath("/scw/qr")
+          await app.telegram("t.pressBack()")
+          await app.waitForPath("/scw")
+          await app.app().getByText("TON balance").waitFor()
+          return text(app)
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toContain("25 USDT")
+    expect(await text(app)).toContain("Dollars")
+    await shot(app, "main-jetton-light")
+    await app.app().getByRole("button", { name: /^Dollars/ }).click()
+    await app.waitForPath("/scw/send")
+    await app.app().getByRole("radio", { name: /^USDT/ }).waitFor()
+    expect(await app.app().getByRole("radio", { name: /^USDT/ }).getAttribute("aria-checked")).toBe("true")
+    await app.app().getByRole("textbox", { name: "Recipient" }).fill(friend)
+    await app.app().getByRole("textbox", { name: "Amount" }).fill("5")
+    await waitMain(app, "Continue")
+    await press(app)
+    await app.waitForPath("/scw/send-jetton-confirmation")
+    await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
+    expect(await text(app)).toContain("5 USDT")
+    await shot(app, "send-jetton-confirm-light")
+    await waitMain(app, "Confirm and send")
+    await press(app)
+    await app.waitForPath("/scw/send-success")
+    await waitMain(app, "Done")
+    await press(app)
+    await app.waitForPath("/scw")
+    await expect.poll(async () => (await walletState(app))!.pending.finalized.length, { timeout: 30_000, interval: 500 }).toBe(2)
+    await expect
+      .poll(
+        async () => {
+          await app.app().getByRole("button", { name: "Receive", exact: true }).click()
+          await app.waitForPath("/scw/qr")
+          await app.telegram("t.pressBack()")
+          await app.waitForPath("/scw")
+          await app.app().getByText("TON balance").waitFor()
+          return text(app)
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toContain("20 USDT")
+    expect(await text(app)).toMatch(/−5 USD₮|−5 USDT/)
+
     // Log out, then import the same words: the same address.
     await app.app().evaluate(() => {
       history.pushState({}, "", "/scw/settings/logout")

@@ -5,7 +5,7 @@ import { useT } from "@wallet/kernel-react"
 import { Cell } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
-import type { Network } from "../core/assets.ts"
+import { DEFAULT_PRODUCT_USDT, isUsdt, type Network } from "../core/assets.ts"
 import type { FinalizedTransaction, PendingTransaction } from "../core/pending.ts"
 import { NS } from "./hooks.ts"
 import type { TonModule } from "./ton.ts"
@@ -19,6 +19,9 @@ export interface ActionView {
   readonly comment?: string
   readonly failed: boolean
 }
+
+/** USDT shows under the product's symbol in history too. */
+const symbolOf = (jetton: { readonly address: string; readonly symbol: string; readonly verification: string }) => (isUsdt(jetton) ? DEFAULT_PRODUCT_USDT.symbol : jetton.symbol)
 
 const same = (a: string | undefined, raw: string) => a !== undefined && a.toLowerCase() === raw.toLowerCase()
 
@@ -41,14 +44,14 @@ export const viewAction = (action: Action, raw: string): ActionView => {
     return {
       kind: incoming ? "in" : "out",
       title: incoming ? "received" : "sent",
-      amount: `${formatDisplay(j.amount, j.jetton.decimals)} ${j.jetton.symbol}`,
+      amount: `${formatDisplay(j.amount, j.jetton.decimals)} ${symbolOf(j.jetton)}`,
       ...((incoming ? j.sender?.address : j.recipient?.address) ? { counterparty: (incoming ? j.sender?.address : j.recipient?.address)! } : {}),
       ...(j.comment ? { comment: j.comment } : {}),
       failed,
     }
   }
   if (action.JettonMint) {
-    return { kind: "in", title: "received", amount: `${formatDisplay(action.JettonMint.amount, action.JettonMint.jetton.decimals)} ${action.JettonMint.jetton.symbol}`, failed }
+    return { kind: "in", title: "received", amount: `${formatDisplay(action.JettonMint.amount, action.JettonMint.jetton.decimals)} ${symbolOf(action.JettonMint.jetton)}`, failed }
   }
   if (action.NftItemTransfer) {
     const incoming = same(action.NftItemTransfer.recipient?.address, raw)
