@@ -1,34 +1,25 @@
-import { useEffect, useMemo, useState } from "react"
+import { lazy, Suspense, useEffect, useState } from "react"
 import { useNavigate } from "@tanstack/react-router"
 import { PreferencesStore } from "@wallet/kernel"
 import { Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
-import { Banner, Button, Cell, IconButton, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
-import type { AccountsData, Asset, FrozenBalance } from "@wallet/plugin-custody/api"
+import { Button, IconButton, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
 import { useMainData } from "./wallet/accounts.ts"
-import { ActionBar, type MainAction } from "./wallet/ActionBar.tsx"
-import { AssetRow, minorOf } from "./wallet/AssetRows.tsx"
 import { formatFiatAmount } from "./wallet/format.ts"
-import { HIDDEN_ASSETS_EXPANDED_KEY, splitMainList } from "./wallet/mainList.ts"
-import { ACTION_ACCESS_FLAG, mainActionAvailability, type MainActionName } from "./wallet/mainActions.ts"
 import styles from "./main.module.css"
+
+/**
+ * Actions and the asset list render only with data: their code (rows, formatting, the list rules)
+ * is a chunk of its own, requested when main mounts, in parallel with the accounts.
+ */
+const loadContent = () => import("./wallet/MainContent.tsx")
+const MainContent = lazy(loadContent)
+
+/** Session key of the toggle's expanded state (spec 1 §2: "lives in the session"). */
+const HIDDEN_ASSETS_EXPANDED_KEY = "wallet:main:hidden-assets-expanded"
 
 /** Spec 1 §2: the tab switch records the selected space 1000 ms after it changes the route. */
 const SPACE_RECORD_DELAY_MS = 1000
 const SELECTED_SPACE_KEY = "wallet:selected-space"
-
-/** Where each action leads, when a plugin of this build serves it ("as present"). */
-const ACTION_ROUTES: ReadonlyArray<{ readonly name: MainActionName; readonly paths: ReadonlyArray<string> }> = [
-  { name: "receive", paths: ["/choose-asset/$type"] },
-  { name: "send", paths: ["/send-options", "/assets/send"] },
-  { name: "exchange", paths: ["/exchange"] },
-  { name: "buy", paths: ["/purchase-options"] },
-]
-const ACTION_TARGET: Record<MainActionName, string> = {
-  receive: "/choose-asset/receive",
-  send: "/send-options",
-  exchange: "/exchange",
-  buy: "/purchase-options",
-}
 
 const readExpanded = () => {
   try {
@@ -51,6 +42,12 @@ export default function MainScreen() {
   const [fiat, setFiat] = useState<string | null>(null)
   const [expanded, setExpanded] = useState(readExpanded)
   const { entry, refetch } = useMainData(kernel, fiat)
+
+  // The custody namespace labels the History tab shown here and the screens main opens.
+  useEffect(() => {
+    void loadContent()
+    void runEffect(kernel, kernel.i18n.loadNamespace("custody"))
+  }, [kernel])
 
   useEffect(() => {
     void runEffect(kernel, kernel.storage.load(PreferencesStore)).then(
@@ -117,7 +114,6 @@ export default function MainScreen() {
           {data ? formatFiatAmount(data.accounts.availableBalanceTotalFiatAmount, data.accounts.availableBalanceTotalFiatCurrency, kernel.i18n.language()) : <span className={styles.balanceSkeleton} />}
         </p>
       </section>
-      {data && <MainActions accounts={data.accounts} go={go} />}
       {entry.status === "error" && data === undefined ? (
         <Placeholder
           kind="error"
@@ -127,79 +123,22 @@ export default function MainScreen() {
           action={<Button look="secondary" onClick={refetch}>{t("error.retry")}</Button>}
         />
       ) : data === undefined ? (
-        <List>
-          <Section header={t("assets")}>
-            <SkeletonList label={t("loading")} />
-          </Section>
-        </List>
+        <AssetsSkeleton label={t("loading")} header={t("assets")} />
       ) : (
-        <>
-          {entry.status === "error" && (
-            <Banner tone="warning" title={t("error.stale")} action={<Button size="s" look="plain" onClick={refetch}>{t("error.retry")}</Button>} />
-          )}
-          <AssetList assets={data.accounts.assets} frozen={data.frozen} expanded={expanded} onToggle={toggle} go={go} />
-        </>
+        <Suspense fallback={<AssetsSkeleton label={t("loading")} header={t("assets")} />}>
+          <MainContent data={data} stale={entry.status === "error"} onRetry={refetch} expanded={expanded} onToggle={toggle} go={go} />
+        </Suspense>
       )}
     </main>
   )
 }
 
-function MainActions({ accounts, go }: { readonly accounts: AccountsData; readonly go: (to: string) => void }) {
-  const kernel = useKernel()
-  const paths = new Set(kernel.composition.routes.map((route) => route.fullPath))
-  // Availability is judged when the accounts arrive (a scheduled action opens with the next poll).
-  const [now] = useState(() => new Date())
-  const actions: ReadonlyArray<MainAction> = ACTION_ROUTES.filter(({ paths: candidates }) => candidates.some((p) => paths.has(p))).map(({ name, paths: candidates }) => {
-    const flag = ACTION_ACCESS_FLAG[name]
-    const target = name === "send" && !paths.has("/send-options") ? candidates.find((p) => paths.has(p))! : ACTION_TARGET[name]
-    return {
-      name,
-      availability: mainActionAvailability(
-        accounts.assets.filter((asset) => asset.category !== "stock" && asset.category !== "etf").map((asset) => asset.actions[name]),
-        flag ? (accounts.accessFlags as Readonly<Record<string, boolean>>)[flag] : undefined,
-        now,
-      ),
-      onRun: () => {
-        kernel.telegram.haptic({ type: "impact", style: "light" })
-        go(target)
-      },
-    }
-  })
-  return actions.length > 0 ? <ActionBar actions={actions} /> : null
-}
-
-function AssetList(props: {
-  readonly assets: ReadonlyArray<Asset>
-  readonly frozen: ReadonlyArray<FrozenBalance>
-  readonly expanded: boolean
-  readonly onToggle: () => void
-  readonly go: (to: string) => void
-}) {
-  const t = useT("home")
-  const { assets, frozen } = props
-  const list = useMemo(() => {
-    const rows = assets.map((asset) => ({ asset, currency: asset.currency, category: asset.category, balance: minorOf(asset.balance, asset.decimals), usdBalance: minorOf(asset.usdBalance, 2), isAlwaysOnMain: asset.isAlwaysOnMain }))
-    const rules = { pinned: assets.filter((a) => a.isAlwaysOnMain).map((a) => a.currency), pinnedWithoutBalance: assets.filter((a) => a.isPinnedWithoutBalance).map((a) => a.currency) }
-    return splitMainList(rows, rules)
-  }, [assets])
-  const open = (asset: Asset) => props.go(minorOf(asset.balance, asset.decimals) > 0n ? `/assets/${asset.currency}` : `/assets-public/${asset.currency}`)
-  const row = ({ asset }: { readonly asset: Asset }) => (
-    <AssetRow key={asset.currency} asset={asset} frozen={frozen.filter((item) => item.currency === asset.currency)} onOpen={open} />
-  )
+/** Spec 1 §9: three skeleton rows while the assets load. */
+function AssetsSkeleton({ label, header }: { readonly label: string; readonly header: string }) {
   return (
     <List>
-      <Section header={t("assets")}>
-        {list.pinned.map(row)}
-        {props.expanded && list.hidden.map(row)}
-        {list.hidden.length > 0 && (
-          <Cell
-            className={styles.toggle}
-            tone="accent"
-            aria-expanded={props.expanded}
-            title={props.expanded ? t("hideLowBalance") : t("moreCrypto")}
-            onClick={props.onToggle}
-          />
-        )}
+      <Section header={header}>
+        <SkeletonList label={label} />
       </Section>
     </List>
   )

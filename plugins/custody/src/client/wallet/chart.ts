@@ -2,6 +2,8 @@
  * The asset page's price chart as one inline SVG path (no chart library). Prices are only drawn
  * here, never summed or shown as money, so plain numbers are fine.
  */
+import { ChartPeriod as ChartPeriodSchema, type ChartPeriod } from "../../api.ts"
+
 export interface ChartPoint {
   /** Unix time in seconds or milliseconds (only the order matters). */
   readonly time: number
@@ -40,5 +42,6 @@ export function chartGeometry(points: ReadonlyArray<ChartPoint>, width: number, 
   return { line, area, min, max, trend }
 }
 
-export const CHART_PERIODS = ["day", "week", "month", "year", "all"] as const
-export type ChartPeriod = (typeof CHART_PERIODS)[number]
+/** The contract's periods: day, week, month, year, all. */
+export const CHART_PERIODS: ReadonlyArray<ChartPeriod> = ChartPeriodSchema.literals
+export type { ChartPeriod }

@@ -2,7 +2,7 @@ import type { ReactNode } from "react"
 import { useKernel, useT } from "@wallet/kernel-react"
 import type { Availability } from "./availability.ts"
 import type { MainActionName } from "./mainActions.ts"
-import styles from "../main.module.css"
+import styles from "./content.module.css"
 
 const glyphs: Record<MainActionName, ReactNode> = {
   receive: <path d="M11 4h2v11.2l4.6-4.6 1.4 1.4-7 7-7-7 1.4-1.4 4.6 4.6V4Z" />,
@@ -24,6 +24,8 @@ export interface MainAction {
  */
 export function ActionBar({ actions }: { readonly actions: ReadonlyArray<MainAction> }) {
   const t = useT("home")
+  // Popup texts live in the custody namespace, loaded while main renders.
+  const tc = useT("custody")
   const kernel = useKernel()
   const explain = async (action: MainAction) => {
     const label = t(`actions.${action.name}`)
@@ -33,18 +35,18 @@ export function ActionBar({ actions }: { readonly actions: ReadonlyArray<MainAct
       const language = kernel.i18n.language()
       const date = new Intl.DateTimeFormat(language, { dateStyle: "long" }).format(availability.at)
       const time = new Intl.DateTimeFormat(language, { timeStyle: "short" }).format(availability.at)
-      await kernel.telegram.popup({ title: t("actions.scheduledTitle"), message: t("actions.scheduledText", { action: label, date, time }), buttons: [{ id: "ok", type: "ok" }] })
+      await kernel.telegram.popup({ title: tc("actions.scheduledTitle"), message: tc("actions.scheduledText", { action: label, date, time }), buttons: [{ id: "ok", type: "ok" }] })
     } else if (availability.kind === "restricted") {
-      await kernel.telegram.popup({ title: t("actions.restrictedTitle"), message: t("actions.restrictedText"), buttons: [{ id: "ok", type: "ok" }] })
+      await kernel.telegram.popup({ title: tc("actions.restrictedTitle"), message: tc("actions.restrictedText"), buttons: [{ id: "ok", type: "ok" }] })
     } else if (action.name === "buy") {
       const choice = await kernel.telegram.popup({
-        title: t("actions.neverTitle"),
-        message: t("actions.buyNeverText"),
+        title: tc("actions.neverTitle"),
+        message: tc("actions.mainBuyNeverText"),
         buttons: [{ id: "cancel", type: "cancel" }, { id: "ok", type: "ok" }],
       })
       if (choice === "ok") actions.find((a) => a.name === "receive")?.onRun()
     } else {
-      await kernel.telegram.popup({ title: t("actions.neverTitle"), message: t("actions.neverText", { action: label }), buttons: [{ id: "ok", type: "ok" }] })
+      await kernel.telegram.popup({ title: tc("actions.neverTitle"), message: tc("actions.mainNeverText", { action: label }), buttons: [{ id: "ok", type: "ok" }] })
     }
   }
   return (

@@ -3,7 +3,7 @@ import { Avatar, Badge, Cell } from "@wallet/kernel-react/ui"
 import type { Asset, FrozenBalance } from "@wallet/plugin-custody/api"
 import { parseAmount } from "@wallet/plugin-custody/currencies"
 import { formatCrypto, formatFiatAmount, formatFiatDecimal, formatPercentChange } from "./format.ts"
-import styles from "../main.module.css"
+import styles from "./content.module.css"
 
 /** Reasons with an explanation (spec 1 §3: FR_1, FR_3 and FR_4 have modal texts). */
 const EXPLAINED_REASONS = new Set(["FR_1", "FR_3", "FR_4"])
@@ -23,6 +23,7 @@ export function AssetAvatar({ currency, size = 40 }: { readonly currency: string
  */
 export function AssetRow({ asset, frozen, onOpen }: { readonly asset: Asset; readonly frozen: ReadonlyArray<FrozenBalance>; readonly onOpen: (asset: Asset) => void }) {
   const t = useT("home")
+  const tc = useT("custody")
   const kernel = useKernel()
   const language = kernel.i18n.language()
   const balance = minorOf(asset.balance, asset.decimals)
@@ -30,12 +31,15 @@ export function AssetRow({ asset, frozen, onOpen }: { readonly asset: Asset; rea
   const change = formatPercentChange(asset.percentChange, language)
   const trend = asset.percentChange > 0 ? styles.up : asset.percentChange < 0 ? styles.down : undefined
   const isNew = asset.isNewCurrency && balance === 0n
+  // Spec 1 §5: USDT shows as dollars and XAUT as gold, in the user's language.
+  const nameKey = `assetNames.${asset.currency}`
+  const name = t(nameKey) === nameKey ? asset.name : t(nameKey)
 
   const explain = async (item: FrozenBalance) => {
     await kernel.telegram.popup({
-      title: t(`frozen.reasons.${item.reason}.title`),
-      message: t(`frozen.reasons.${item.reason}.text`),
-      buttons: [{ id: "ok", type: "ok", text: t("frozen.ok") }],
+      title: tc(`frozen.reasons.${item.reason}.title`),
+      message: tc(`frozen.reasons.${item.reason}.text`),
+      buttons: [{ id: "ok", type: "ok", text: tc("frozen.ok") }],
     })
   }
 
@@ -46,7 +50,7 @@ export function AssetRow({ asset, frozen, onOpen }: { readonly asset: Asset; rea
         before={<AssetAvatar currency={asset.currency} />}
         title={
           <span className={styles.assetTitle}>
-            {asset.name}
+            {name}
             {isNew && <Badge tone="accent">{t("new")}</Badge>}
           </span>
         }

@@ -4,7 +4,7 @@
  * its HttpApi definitions) loads lazily, after the first paint, so it stays off the first screen.
  */
 import { useEffect, useSyncExternalStore } from "react"
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import { Http } from "@wallet/kernel"
 import { runEffect, type Kernel } from "@wallet/kernel-react"
 import type { AccountsData, FrozenBalance } from "@wallet/plugin-custody/api"
@@ -15,29 +15,21 @@ export interface MainData {
   readonly frozen: ReadonlyArray<FrozenBalance>
 }
 
-const fetchMainData = (kernel: Kernel, fiat: string): Promise<MainData> =>
-  import("@wallet/plugin-custody/api").then((contract) =>
-    runEffect(
-      kernel,
-      Effect.gen(function* () {
-        const http = yield* Http
-        const base = `${window.location.origin}${contract.CUSTODY_API_PREFIX}`
-        const query = `?fiatCurrency=${encodeURIComponent(fiat)}`
-        const [accounts, frozen] = yield* Effect.all(
-          [
-            http.json(contract.AccountsData, `${base}/accounts${query}`),
-            // Frozen rows are extra: main still shows the balances when they fail.
-            http.json(contract.FrozenBalances, `${base}/frozen-balances${query}`).pipe(
-              Effect.map((answer) => answer.items),
-              Effect.catch(() => Effect.succeed<ReadonlyArray<FrozenBalance>>([])),
-            ),
-          ],
-          { concurrency: 2 },
-        )
-        return { accounts, frozen }
-      }),
+const fetchMainData = async (kernel: Kernel, fiat: string): Promise<MainData> => {
+  const contract = await import("@wallet/plugin-custody/api")
+  const base = `${window.location.origin}${contract.CUSTODY_API_PREFIX}`
+  const query = `?fiatCurrency=${encodeURIComponent(fiat)}`
+  const get = <A,>(schema: Schema.Codec<A, any, never, never>, path: string) => runEffect(kernel, Effect.flatMap(Http, (http) => http.json(schema, `${base}${path}${query}`)))
+  const [accounts, frozen] = await Promise.all([
+    get(contract.AccountsData, "/accounts"),
+    // Frozen rows are extra: main still shows the balances when they fail.
+    get(contract.FrozenBalances, "/frozen-balances").then(
+      (answer) => answer.items,
+      (): ReadonlyArray<FrozenBalance> => [],
     ),
-  )
+  ])
+  return { accounts, frozen }
+}
 
 let cache: QueryCache<MainData> | undefined
 let cacheKernel: Kernel | undefined

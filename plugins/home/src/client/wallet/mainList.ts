@@ -56,6 +56,3 @@ export function splitMainList<A extends ListAsset>(assets: ReadonlyArray<A>, rul
   if (low.length === 1) return { pinned: [...head, ...rest.filter((asset) => shown.includes(asset) || asset === low[0])], hidden: [] }
   return { pinned: [...head, ...shown], hidden: low }
 }
-
-/** Session key of the toggle's expanded state (spec 1 §2: "lives in the session"). */
-export const HIDDEN_ASSETS_EXPANDED_KEY = "wallet:main:hidden-assets-expanded"

@@ -1,0 +1,140 @@
+import { useEffect, useState } from "react"
+import { useNavigate, useParams } from "@tanstack/react-router"
+import { Effect } from "effect"
+import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { Button, List, Placeholder, Section, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
+import type { AccountsData, Asset, Transaction } from "../../api.ts"
+import { ACCESS_FLAG_OF, assetActionAvailability } from "./availability.ts"
+import { ASSETS_REFRESH_MS, callWallet, loadFiat, useLoaded } from "./data.ts"
+import { formatCryptoAmount, formatFiatValue, formatPercent, formatPrice } from "./format.ts"
+import { PriceChart } from "./PriceChart.tsx"
+import { TransactionRow } from "./TransactionRow.tsx"
+import { ActionButtons, AssetAvatar, LoadError, NS, Screen, useAssetName, type ActionItem } from "./ui.tsx"
+import styles from "./wallet.module.css"
+
+/** How many of the asset's transactions the page shows before "All transactions". */
+const LAST_TRANSACTIONS = 5
+
+export interface AssetPageData {
+  readonly fiat: string
+  readonly accounts: AccountsData
+  readonly asset: Asset | undefined
+}
+
+/** The accounts in the user's fiat and the asset of the route (undefined when unknown). */
+export const useAssetPage = (currency: string) => {
+  const kernel = useKernel()
+  return useLoaded(async (): Promise<AssetPageData> => {
+    const fiat = await loadFiat(kernel)
+    const accounts = await callWallet(kernel, (c) => c.custody.custodyAccounts.accounts({ query: { fiatCurrency: fiat } }))
+    return { fiat, accounts, asset: accounts.assets.find((a) => a.currency.toLowerCase() === currency.toLowerCase()) }
+  }, [currency])
+}
+
+/** /assets/{assetCurrency}: balance, its fiat value, actions, price chart and the last transactions. */
+export default function AssetScreen() {
+  const t = useT(NS)
+  const kernel = useKernel()
+  const navigate = useNavigate()
+  const nameOf = useAssetName()
+  const { assetCurrency = "" } = useParams({ strict: false }) as { assetCurrency?: string }
+  const { loaded, reload, refresh } = useAssetPage(assetCurrency)
+  const [now] = useState(() => new Date())
+  useEffect(() => {
+    const timer = setInterval(refresh, ASSETS_REFRESH_MS)
+    return () => clearInterval(timer)
+  }, [refresh])
+  const language = kernel.i18n.language()
+
+  const asset = loaded.state === "ok" ? loaded.value.asset : undefined
+  // Opening the asset page counts as seeing a new currency (its 'new' badge goes away).
+  useEffect(() => {
+    if (asset?.isNewCurrency) void callWallet(kernel, (c) => c.custody.custodyAccounts.setNewCurrencySeen({ query: { currency: asset.currency } }).pipe(Effect.ignore))
+  }, [kernel, asset])
+
+  if (loaded.state === "loading") return <AssetSkeleton />
+  if (loaded.state === "error") return <Screen><LoadError onRetry={reload} /></Screen>
+  const { accounts, fiat } = loaded.value
+  if (!asset) return <Screen><Placeholder icon={<Icon name="search" size={48} />} title={t("asset.unknownTitle")} description={t("asset.unknownText", { currency: assetCurrency })} /></Screen>
+
+  const paths = new Set(kernel.composition.routes.map((r) => r.fullPath))
+  const go = (to: string, search?: Record<string, string>) => void navigate({ to, ...(search ? { search } : {}) } as never)
+  const flags = accounts.accessFlags as Readonly<Record<string, boolean>>
+  const item = (name: ActionItem["name"], run: () => void): ActionItem => {
+    const flag = ACCESS_FLAG_OF[name]
+    return { name, availability: assetActionAvailability(asset.actions[name], flag ? flags[flag] : undefined, now), onRun: run }
+  }
+  const receive = () => go("/receive", { assetCurrency: asset.currency, source: "asset" })
+  const items: ActionItem[] = [item("receive", receive)]
+  if (paths.has("/assets/send")) items.push(item("send", () => go("/assets/send", { assetCurrency: asset.currency })))
+  if (paths.has("/exchange")) items.push(item("exchange", () => go("/exchange", { payCurrency: asset.currency })))
+
+  return (
+    <Screen>
+      <section className={styles.hero} aria-live="polite">
+        <AssetAvatar currency={asset.currency} size={64} />
+        <p className={styles.heroName}>{nameOf(asset)}</p>
+        <p className={styles.heroValue} data-testid="asset-balance">{formatCryptoAmount(asset.balance, asset.decimals, asset.currency, language)}</p>
+        <p className={styles.heroSub}>{formatFiatValue(asset.fiatBalance, asset.fiatCurrency, language)}</p>
+      </section>
+      <ActionButtons items={items} onDeposit={receive} />
+      {accounts.accessFlags.accessToAssetCharts && <PriceChart crypto={asset.currency} fiat={fiat} />}
+      <List>
+        <Section header={t("asset.price")}>
+          <div className={styles.description}>
+            {formatPrice(asset.rate, asset.fiatCurrency, language)}{" "}
+            <span className={asset.percentChange > 0 ? styles.up : asset.percentChange < 0 ? styles.down : undefined}>{formatPercent(asset.percentChange, language)}</span>
+          </div>
+        </Section>
+        <LastTransactions currency={asset.currency} />
+      </List>
+    </Screen>
+  )
+}
+
+function LastTransactions({ currency }: { readonly currency: string }) {
+  const t = useT(NS)
+  const kernel = useKernel()
+  const navigate = useNavigate()
+  const { loaded, reload } = useLoaded(
+    () => callWallet(kernel, (c) => c.custody.custodyTransactions.list({ query: { currency, limit: LAST_TRANSACTIONS } })),
+    [currency],
+  )
+  const open = (tx: Transaction) => void navigate({ to: "/transactions", search: { transactionId: tx.id } } as never)
+  return (
+    <Section header={t("asset.lastTransactions")}>
+      {loaded.state === "loading" ? (
+        <SkeletonList />
+      ) : loaded.state === "error" ? (
+        <LoadError onRetry={reload} />
+      ) : loaded.value.items.length === 0 ? (
+        <Placeholder title={t("asset.noTransactions", { currency })} />
+      ) : (
+        <>
+          {loaded.value.items.map((tx) => <TransactionRow key={tx.id} tx={tx} onOpen={open} />)}
+          <Button look="plain" stretched onClick={() => void navigate({ to: "/transactions/list", search: { assetCurrency: currency } } as never)}>
+            {t("asset.allTransactions")}
+          </Button>
+        </>
+      )}
+    </Section>
+  )
+}
+
+export function AssetSkeleton() {
+  const t = useT(NS)
+  return (
+    <Screen>
+      <section className={styles.hero} aria-busy="true" aria-label={t("common.loading")}>
+        <Skeleton shape="circle" width={64} height={64} />
+        <Skeleton shape="text" width={120} />
+        <Skeleton shape="text" width={200} height={34} />
+      </section>
+      <List>
+        <Section>
+          <SkeletonList />
+        </Section>
+      </List>
+    </Screen>
+  )
+}

@@ -1,0 +1,1 @@
+export { OnboardingIncentiveScreen as default } from "./OnboardingScreens.tsx"

@@ -1,0 +1,1 @@
+export { OnboardingStepsScreen as default } from "./OnboardingScreens.tsx"
