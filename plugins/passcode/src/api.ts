@@ -342,4 +342,65 @@ export const SecurityGroup = authenticated(
   ),
 );
 
-export const PasscodeApi = HttpApi.make(ApiId).add(PasscodeGroup, RecoveryEmailGroup, SecurityGroup);
+// --- device keys and the recovery key (docs/decisions/0602, 0511) ------------------------------
+
+/** A wallet address (raw or user-friendly form). */
+export const WalletAddress = Schema.String.check(Schema.isBetweenLength(1, 128));
+/** The client's RSA-2048 OAEP SHA-256 public key, SPKI DER as base64url. */
+export const TransportPublicKey = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{200,1400}$/, { message: "an SPKI public key in base64url" }));
+/** The server's device key wrapped with RSA-OAEP SHA-256 to the transport key, base64url. */
+export const WrappedDeviceKey = Schema.String;
+
+export class DeviceKeyNotFound extends Schema.TaggedError<DeviceKeyNotFound>()(
+  "DeviceKeyNotFound",
+  { code: Schema.Literal("external_id_not_found"), message: Schema.String },
+  { httpApiStatus: 404, description: "No device key of this user under the externalId, or it belongs to another address" },
+) {}
+
+export class RecoveryKeyNotFound extends Schema.TaggedError<RecoveryKeyNotFound>()(
+  "RecoveryKeyNotFound",
+  { code: Schema.Literal("recovery_key_not_found"), message: Schema.String },
+  { httpApiStatus: 404, description: "No recovery key is stored for this product" },
+) {}
+
+export const GenerateDeviceKeyRequest = Schema.Struct({ address: WalletAddress, transportPublicKey: TransportPublicKey });
+export const GenerateDeviceKeyResponse = Schema.Struct({ externalId: Schema.String, deviceEncryptionKey: WrappedDeviceKey });
+export const GetDeviceKeyRequest = Schema.Struct({
+  externalId: Schema.String.check(Schema.isBetweenLength(1, 64)),
+  address: WalletAddress,
+  transportPublicKey: TransportPublicKey,
+  passcode: Schema.optionalKey(Passcode),
+  biometryToken: Schema.optionalKey(BiometryToken),
+  /** Else the `x-wallet-device-serial` header. */
+  deviceSerial: Schema.optionalKey(DeviceSerial),
+});
+export const GetDeviceKeyResponse = Schema.Struct({ deviceEncryptionKey: WrappedDeviceKey });
+
+/** The recovery split's server part (kernel keyvault `recovery.ts`): AES key and iv in hex, shard 1. */
+export const RecoveryKey = Schema.Struct({
+  key: Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/)),
+  iv: Schema.String.check(Schema.isPattern(/^[0-9a-f]{24}$/)),
+  shard: Schema.String.check(Schema.isPattern(/^rs1\.[A-Za-z0-9_-]{1,8192}$/)),
+});
+export type RecoveryKey = typeof RecoveryKey.Type;
+export const StoreRecoveryKeyRequest = Schema.Struct({ product: Product, ...RecoveryKey.fields });
+/** Released only with an email code of reason get-recovery-key (sent to the product's recovery email). */
+export const GetRecoveryKeyRequest = Schema.Struct({ product: Product, emailCode: EmailCode });
+
+export const DeviceKeyGroup = authenticated(
+  HttpApiGroup.make("deviceKeys").add(
+    HttpApiEndpoint.post("generate", "/api/device-keys/generate", { payload: GenerateDeviceKeyRequest, success: GenerateDeviceKeyResponse }),
+    HttpApiEndpoint.post("get", "/api/device-keys/get", {
+      headers: DeviceSerialHeaders,
+      payload: GetDeviceKeyRequest,
+      success: GetDeviceKeyResponse,
+      error: [PasscodeError, DeviceKeyNotFound],
+    }),
+    /** Logout ("delete the server records"): the user's device keys. */
+    HttpApiEndpoint.post("deleteAll", "/api/device-keys/delete", { success: HttpApiSchema.NoContent }),
+    HttpApiEndpoint.post("storeRecoveryKey", "/api/recovery-key/store", { payload: StoreRecoveryKeyRequest, success: HttpApiSchema.NoContent }),
+    HttpApiEndpoint.post("getRecoveryKey", "/api/recovery-key/get", { payload: GetRecoveryKeyRequest, success: RecoveryKey, error: [EmailCodeError, RecoveryKeyNotFound] }),
+  ),
+);
+
+export const PasscodeApi = HttpApi.make(ApiId).add(PasscodeGroup, RecoveryEmailGroup, SecurityGroup, DeviceKeyGroup);

@@ -3,7 +3,7 @@
  * high-entropy tokens (biometry, operation) as SHA-256; email codes as salted SHA-256 (they live
  * minutes and are guarded by attempt limits, docs/decisions/0500).
  */
-import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
+import { constants, createHash, createPublicKey, publicEncrypt, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
 
 /** scrypt cost: N = 2^14, r = 8, p = 1 (16 MiB, tens of ms per hash). */
@@ -41,3 +41,13 @@ export const newEmailCode = () => String(randomInt(0, 1_000_000)).padStart(6, "0
 export const newSalt = () => randomBytes(16).toString("hex");
 export const hashEmailCode = (salt: string, code: string) => sha256(`${salt}:${code}`);
 export const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * RSA-OAEP with SHA-256 to the client's transport key (SPKI DER, base64url): how a device key
+ * leaves the server (docs/decisions/0602). Fails on a key that is not an RSA SPKI.
+ */
+export const rsaOaepWrap = (spkiBase64Url: string, plaintext: Buffer): string => {
+  const key = createPublicKey({ key: Buffer.from(spkiBase64Url, "base64url"), format: "der", type: "spki" });
+  if (key.asymmetricKeyType !== "rsa" || (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw new Error("the transport key is not RSA-2048 or larger");
+  return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, plaintext).toString("base64url");
+};

@@ -6,7 +6,6 @@ import { CurrentSession } from "@wallet/kernel/api";
 import { Outbox } from "@wallet/kernel-server/outbox";
 import {
   DEVICE_SERIAL_HEADER,
-  DeviceSerial,
   maskEmail,
   PasscodeApi,
   PasscodeError,
@@ -16,15 +15,15 @@ import {
   type Product,
   type RecoveryEmail,
 } from "../api.ts";
-import { Schema } from "effect";
 import { PasscodeConfig, UsdBalance, type UsdBalanceShape } from "./config.ts";
 import { PasscodeHousekeeping } from "./housekeeping.ts";
 import { checkEmailCode, consumeEmailCodes, issueEmailCode } from "./emailCodes.ts";
 import { completeChallengeRow, createChallenge, grantOperationToken, openChallenge } from "./operations.ts";
 import { clearBiometryToken, findPasscode, remainingOf, setBiometryToken, storePasscode, verifyCredential } from "./passcodes.ts";
 import { anyRecoveryEmail, findRecoveryEmail, saveRecoveryEmail } from "./recovery.ts";
+import { DeviceKeysLive } from "./deviceKeys.ts";
+import { serialFrom } from "./serial.ts";
 
-const isDeviceSerial = Schema.is(DeviceSerial);
 
 const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
@@ -37,14 +36,6 @@ const userId = Effect.gen(function* () {
   return session.userId;
 });
 
-const serialFrom = (body: string | undefined, header: string | undefined) => {
-  const serial = body ?? header;
-  if (serial === undefined || serial === "") {
-    return Effect.fail(new PasscodeError({ code: "device_serial_missing", message: `A device serial is required (body deviceSerial or ${DEVICE_SERIAL_HEADER})` }));
-  }
-  if (!isDeviceSerial(serial)) return Effect.fail(new PasscodeError({ code: "device_serial_missing", message: "The device serial is not a 36-character device id" }));
-  return Effect.succeed(serial);
-};
 
 /** The forced-passcode rule: the USD balance at or above the configured threshold. */
 const passcodeForced = (user: number) =>
@@ -284,6 +275,6 @@ const SecurityLive = HttpApiBuilder.group(PasscodeApi, "security", (handlers) =>
 
 /** All three groups; `usdBalance` feeds the forced-passcode rule (default: no balances known). */
 export const makePasscodeHandlers = (usdBalance: UsdBalanceShape = UsdBalance.none) =>
-  Layer.mergeAll(PasscodeLive, RecoveryEmailLive, SecurityLive, PasscodeHousekeeping).pipe(
+  Layer.mergeAll(PasscodeLive, RecoveryEmailLive, SecurityLive, DeviceKeysLive, PasscodeHousekeeping).pipe(
     Layer.provide(Layer.mergeAll(PasscodeConfig.layer, Outbox.layer, Layer.succeed(UsdBalance, usdBalance))),
   );

@@ -3,7 +3,7 @@
  * (`outbox_messages`, composed by the server for every region).
  */
 import { defineServerPlugin, type ServerPlugin } from "@wallet/kernel-server";
-import { PasscodeGroup, RecoveryEmailGroup, SecurityGroup } from "../api.ts";
+import { DeviceKeyGroup, PasscodeGroup, RecoveryEmailGroup, SecurityGroup } from "../api.ts";
 import type { UsdBalanceShape } from "./config.ts";
 import { makePasscodeHandlers } from "./handlers.ts";
 import { passcodeMigrations } from "./migrations.ts";
@@ -23,7 +23,7 @@ export const makePasscodeServerPlugin = (options: PasscodeServerOptions = {}): S
     // The Outbox is a kernel module (composed by every server); listed for the composition check.
     dependsOn: ["outbox"],
     migrations: passcodeMigrations,
-    groups: [PasscodeGroup, RecoveryEmailGroup, SecurityGroup],
+    groups: [PasscodeGroup, RecoveryEmailGroup, SecurityGroup, DeviceKeyGroup],
     handlers: makePasscodeHandlers(options.usdBalance),
   });
 

@@ -74,4 +74,29 @@ export const passcodeMigrations: ReadonlyArray<Migration> = [
       `create index passcode_operation_tokens_expiry on passcode_operation_tokens (expires_at)`,
     ),
   },
+  {
+    id: 2,
+    name: "device keys and recovery keys (key vault, docs/decisions/0511)",
+    up: statements(
+      // The device encryption key of one wallet address; released only after the passcode check.
+      `create table passcode_device_keys (
+        external_id text primary key,
+        user_id bigint not null,
+        address text not null,
+        device_key text not null,
+        created_at timestamptz not null
+      )`,
+      `create index passcode_device_keys_user on passcode_device_keys (user_id)`,
+      // The recovery split's server part, released after an email code of reason get-recovery-key.
+      `create table passcode_recovery_keys (
+        user_id bigint not null,
+        product text not null,
+        key_hex text not null,
+        iv_hex text not null,
+        shard text not null,
+        updated_at timestamptz not null,
+        primary key (user_id, product)
+      )`,
+    ),
+  },
 ];

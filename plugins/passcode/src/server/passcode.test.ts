@@ -8,6 +8,8 @@ import { defineServerPlugin, signInitData, startServer, type RunningServer } fro
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing";
 import { DEVICE_SERIAL_HEADER, OperationTokenError, PasscodeApi } from "../api.ts";
 import { makePasscodeServerPlugin, OPERATION_TOKEN_HEADER, requireOperationToken } from "./index.ts";
+import { fromBase64Url, generateTransportKeyPair, rsaUnwrap, toHex } from "@wallet/kernel/keyvault";
+import { makeDeviceKeyServer } from "../client/deviceKeys.ts";
 
 const BOT_TOKEN = "1234567:passcode-test";
 const MAX_ATTEMPTS = 5;
@@ -499,6 +501,106 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       const replies = await Promise.all([1, 2, 3].map(() => run(user, "send", device, begun.body.operationToken)));
       expect(replies.map((reply) => reply.status).sort()).toEqual([204, 403, 403]);
     });
+  });
+
+  describe("device keys (key vault)", () => {
+    const ADDRESS = "0:" + "ab".repeat(32);
+
+    it("generates a key wrapped to the transport key and releases the same key only for the right passcode, on verify's counter", async () => {
+      const user = await signIn();
+      const device = serial();
+      await user.withPasscode(device, "2468");
+      const transport = await generateTransportKeyPair();
+      const generated = await user.post("/api/device-keys/generate", { address: ADDRESS, transportPublicKey: transport.publicKey });
+      expect(generated.status, JSON.stringify(generated.body)).toBe(200);
+      const key = toHex(await rsaUnwrap(transport.privateKey, generated.body.deviceEncryptionKey));
+      expect(key).toMatch(/^[0-9a-f]{64}$/);
+
+      // A fresh transport key per request: the wrapped bytes differ, the key does not.
+      const second = await generateTransportKeyPair();
+      const get = (body: Record<string, unknown>) =>
+        user.post("/api/device-keys/get", { externalId: generated.body.externalId, address: ADDRESS, transportPublicKey: second.publicKey, ...body }, { [DEVICE_SERIAL_HEADER]: device });
+      const wrong = await get({ passcode: "1111" });
+      expect(wrong.status).toBe(403);
+      expect(wrong.body).toMatchObject({ code: "passcode_wrong", remainingAttempts: MAX_ATTEMPTS - 1 });
+      expect((await user.info(device)).body.remainingAttempts).toBe(MAX_ATTEMPTS - 1);
+      const right = await get({ passcode: "2468" });
+      expect(right.status).toBe(200);
+      expect(toHex(await rsaUnwrap(second.privateKey, right.body.deviceEncryptionKey))).toBe(key);
+      expect((await user.info(device)).body.remainingAttempts).toBe(MAX_ATTEMPTS);
+
+      // Another address, another user's externalId, no proof, no serial.
+      expect((await get({ passcode: "2468", address: "0:" + "cd".repeat(32) })).status).toBe(404);
+      const other = await signIn();
+      const stolen = await other.post("/api/device-keys/get", { externalId: generated.body.externalId, address: ADDRESS, transportPublicKey: second.publicKey, passcode: "2468", deviceSerial: device });
+      expect(stolen.status).toBe(404);
+      expect((await get({})).body).toMatchObject({ code: "passcode_missing" });
+      expect((await user.post("/api/device-keys/get", { externalId: generated.body.externalId, address: ADDRESS, transportPublicKey: second.publicKey, passcode: "2468" })).body).toMatchObject({
+        code: "device_serial_missing",
+      });
+    }, 30_000);
+
+    it("a locked passcode releases nothing; logout deletes the keys", async () => {
+      const user = await signIn();
+      const device = serial();
+      await user.withPasscode(device, "2468");
+      const transport = await generateTransportKeyPair();
+      const generated = await user.post("/api/device-keys/generate", { address: ADDRESS, transportPublicKey: transport.publicKey });
+      const get = (passcode: string) =>
+        user.post("/api/device-keys/get", { externalId: generated.body.externalId, address: ADDRESS, transportPublicKey: transport.publicKey, passcode, deviceSerial: device });
+      for (let i = 1; i < MAX_ATTEMPTS; i++) expect((await get("0000")).body.code).toBe("passcode_wrong");
+      expect((await get("0000")).body.code).toBe("passcode_exceeded_max_attempts");
+      expect((await get("2468")).body.code).toBe("passcode_exceeded_max_attempts");
+      expect((await user.post("/api/passcode/verify", { passcode: "2468", deviceSerial: device })).body.code).toBe("passcode_exceeded_max_attempts");
+      expect((await user.post("/api/device-keys/delete", {})).status).toBe(204);
+      expect((await get("2468")).status).toBe(404);
+    }, 30_000);
+
+    it("refuses a transport key that is not RSA", async () => {
+      const user = await signIn();
+      const reply = await user.post("/api/device-keys/generate", { address: ADDRESS, transportPublicKey: "A".repeat(300) });
+      expect(reply.status).toBeGreaterThanOrEqual(400);
+      expect(reply.body?.deviceEncryptionKey).toBeUndefined();
+    }, 30_000);
+
+    it("stores the recovery key and releases it once per get-recovery-key email code", async () => {
+      const user = await signIn();
+      await user.withPasscode(serial(), "2468");
+      const recoveryKey = { key: "1f".repeat(32), iv: "2e".repeat(12), shard: "rs1.c2hhcmQtb25l" };
+      expect((await user.post("/api/recovery-key/get", { product: "wallet", emailCode: "123456" })).body).toMatchObject({ code: "recovery_key_not_found" });
+      expect((await user.post("/api/recovery-key/store", { product: "wallet", ...recoveryKey })).status).toBe(204);
+      const wrongReason = await user.requestCode("change-passcode");
+      expect((await user.post("/api/recovery-key/get", { product: "wallet", emailCode: wrongReason })).body).toMatchObject({ code: "wrong_code_reason" });
+      const code = await user.requestCode("get-recovery-key");
+      const got = await user.post("/api/recovery-key/get", { product: "wallet", emailCode: code });
+      expect(got.status).toBe(200);
+      expect(got.body).toEqual(recoveryKey);
+      expect((await user.post("/api/recovery-key/get", { product: "wallet", emailCode: code })).body).toMatchObject({ code: "code_used" });
+    }, 30_000);
+
+    it("the HTTP DeviceKeyServer adapter maps the answers to the key vault's errors", async () => {
+      const user = await signIn();
+      const device = serial();
+      await user.withPasscode(device, "2468");
+      const transport = await generateTransportKeyPair();
+      const program = Effect.gen(function* () {
+        const client = yield* HttpApiClient.make(PasscodeApi, { baseUrl: server.url });
+        const port = makeDeviceKeyServer(client, async () => device);
+        const generated = yield* port.generate({ address: ADDRESS, transportPublicKey: transport.publicKey });
+        const request = { externalId: generated.externalId, address: ADDRESS, transportPublicKey: transport.publicKey };
+        const wrong = yield* Effect.flip(port.get({ ...request, proof: { passcode: "1111" } }));
+        const right = yield* port.get({ ...request, proof: { passcode: "2468" } });
+        const missing = yield* Effect.flip(port.get({ ...request, externalId: "nope", proof: { passcode: "2468" } }));
+        return { generated, wrong, right, missing };
+      }).pipe(Effect.provide(FetchHttpClient.layer), Effect.provideService(FetchHttpClient.RequestInit, { headers: { authorization: `Bearer ${user.token}` } }));
+      const { generated, wrong, right, missing } = await Effect.runPromise(program);
+      expect(wrong).toMatchObject({ _tag: "PasscodeRejected", code: "passcode_wrong", remainingAttempts: MAX_ATTEMPTS - 1 });
+      expect(missing._tag).toBe("ExternalIdNotFound");
+      const a = await rsaUnwrap(transport.privateKey, generated.deviceEncryptionKey);
+      const b = await rsaUnwrap(transport.privateKey, right.deviceEncryptionKey);
+      expect(toHex(b)).toBe(toHex(a));
+      expect(fromBase64Url(right.deviceEncryptionKey).length).toBe(256);
+    }, 30_000);
   });
 
   describe("contract", () => {
