@@ -170,16 +170,20 @@ describe("requests over the bridge", () => {
     t.send(session.id, { method: "sendTransaction", params: [JSON.stringify({ valid_until: future, messages: many })], id: "3" })
     t.send(session.id, { method: "signData", params: [JSON.stringify({ type: "text", text: "x", network: "-3" })], id: "4" })
     t.send(session.id, { method: "sendTransaction", params: ["{"], id: "5" })
+    t.send(session.id, { method: "signData", params: [JSON.stringify({ type: "cell", schema: "x", cell: "bm90IGEgYm9j" })], id: "6" })
+    t.send(session.id, { method: "signData", params: [JSON.stringify({ type: "binary", bytes: "%%%" })], id: "7" })
     const answers = await waitFor(() => {
       const all = t.received().filter((m) => "error" in m)
-      return all.length === 5 ? all : undefined
-    }, "five answers")
+      return all.length === 7 ? all : undefined
+    }, "seven answers")
     expect(answers.map((a) => [a.id, (a.error as { code: number }).code])).toEqual([
       ["1", 400],
       ["2", 1],
       ["3", 1],
       ["4", 1],
       ["5", 1],
+      ["6", 1],
+      ["7", 1],
     ])
     expect(t.requests).toEqual([])
   })

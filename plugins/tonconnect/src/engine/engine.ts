@@ -3,10 +3,11 @@
  * listener, sendTransaction / signData / disconnect requests, and disconnects from the wallet.
  * Framework-free: screens drive it through `onRequest` and the approve / reject calls.
  */
-import { Address } from "@ton/core"
+import { Address, Cell } from "@ton/core"
+import { Buffer } from "buffer"
 import type { ChainError, ChainShape, MessageConsequences } from "@wallet/kernel/chain"
 import { Effect, Schedule, Schema, Semaphore } from "effect"
-import { toBase64, toHex, utf8 } from "./bytes.ts"
+import { fromBase64, toBase64, toHex, utf8 } from "./bytes.ts"
 import { type BridgeClient, BridgeError, makeBridgeClient } from "./bridge.ts"
 import type { ConnectLink } from "./links.ts"
 import { type AppInfo, fetchManifest, ManifestError } from "./manifest.ts"
@@ -412,7 +413,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
         case "signData": {
           const payload = Schema.decodeUnknownOption(SignDataPayloadFromJson)(request.params[0])
           if (payload._tag === "None") return yield* fail(ErrorCode.BadRequest, "bad signData payload")
-          const problem = checkTarget(payload.value.network, payload.value.from)
+          const problem = checkTarget(payload.value.network, payload.value.from) ?? checkSignDataContent(payload.value)
           if (problem) return yield* fail(problem.code, problem.message)
           return announce({ kind: "signData", id, session: info, payload: payload.value })
         }
@@ -484,6 +485,17 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
     reject,
     start,
     stop,
+  }
+}
+
+/** The bytes of a binary payload must be base64 and a cell payload one BoC, before the user sees them. */
+const checkSignDataContent = (payload: SignDataPayload): RequestError | undefined => {
+  try {
+    if (payload.type === "binary") fromBase64(payload.bytes)
+    if (payload.type === "cell" && Cell.fromBoc(Buffer.from(fromBase64(payload.cell))).length !== 1) throw new Error("not one root")
+    return undefined
+  } catch {
+    return new RequestError({ code: ErrorCode.BadRequest, message: `bad signData payload: the ${payload.type} data does not decode` })
   }
 }
 
