@@ -20,6 +20,7 @@ import {
 import { CURRENCIES, currencyInfo, formatAmount, type CurrencyInfo } from "../currencies.ts"
 import { fiatCents, formatCents, formatPrice, percentChange } from "./money.ts"
 import { Rates, type Quote } from "./rates/Rates.ts"
+import { depositAddressesOf } from "./chain/index.ts"
 import { FROZEN_OWNER, userAccount } from "./ledgerSetup.ts"
 import { accessFlags, currentUser, type CustodyUser } from "./users.ts"
 
@@ -102,6 +103,7 @@ export const accountsData = (userId: number, requestedFiat?: string) =>
     const fiatQuotes = yield* quotesOf(fiat)
     const usdQuotes = fiat === "USD" ? fiatQuotes : yield* quotesOf("USD")
     const seen = yield* seenCurrencies(userId)
+    const addresses = yield* Effect.orDie(depositAddressesOf(userId))
     const flags = accessFlags(user)
     let totalFiat = 0n
     let totalUsd = 0n
@@ -131,7 +133,9 @@ export const accountsData = (userId: number, requestedFiat?: string) =>
         isPinnedWithoutBalance: info.pinnedWithoutBalance === true,
         isNewCurrency: info.isNew === true && units === 0n && !seen.has(info.code),
         networks: info.networks,
-        addresses: [],
+        addresses: addresses
+          .filter((row) => info.networks.includes(row.network))
+          .map((row) => ({ address: row.address, networkCode: row.network, walletToReplace: null })),
         actions: assetActions(info, flags, user, config.now()),
         marketCap: null,
         description: null,

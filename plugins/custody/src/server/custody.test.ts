@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto"
+import { Effect } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { signInitData, startServer, type RunningServer } from "@wallet/kernel-server"
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing"
 import { parseAmount } from "../currencies.ts"
-import { serverPlugin } from "./index.ts"
+import { custodyUsdBalance, serverPlugin } from "./index.ts"
 import { probePlugin } from "./testSupport.ts"
 
 const BOT_TOKEN = "1234567:custody-test"
@@ -138,6 +139,17 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
       expect(bad.body.code).toBe("unsupported_fiat")
     })
 
+    it("lists the deposit addresses the chain half created under every asset of that network", async () => {
+      const user = await signIn()
+      // As the chain half's get-or-create stores it (its own tests cover the derivation).
+      const address = `UQtest${user.id}`
+      await server.sql("insert into custody_chain_addresses (user_id, network, address, canonical) values ($1, 'ton', $2, $2)", [user.id, address])
+      const assets = new Map<string, any>(((await user.get("/api/custody/accounts")).body.assets as Array<any>).map((asset) => [asset.currency, asset]))
+      expect(assets.get("TON").addresses).toEqual([{ address, networkCode: "ton", walletToReplace: null }])
+      expect(assets.get("USDT").addresses).toEqual([{ address, networkCode: "ton", walletToReplace: null }])
+      expect(assets.get("BTC").addresses).toEqual([])
+    })
+
     it("shows the new badge until the currency is seen or held", async () => {
       const user = await signIn()
       const isNew = async (code: string) => ((await user.get("/api/custody/accounts")).body.assets as Array<any>).find((asset) => asset.currency === code).isNewCurrency
@@ -251,6 +263,28 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
       expect(approve.body.tgTransferStatus).toBe("expired")
       expect(await balance(alice, "TON")).toEqual({ available: ton("3"), held: "0" })
       expect(await balance(bob, "TON")).toEqual({ available: "0", held: "0" })
+    })
+
+    it("lets exactly one of concurrent approve and cancel win, and the other answer what it became", async () => {
+      const alice = await signIn("Alice")
+      const bob = await signIn("Bob")
+      await fund(alice, "TON", "10")
+      for (let round = 0; round < 4; round++) {
+        const created = (await send(alice, bob, "1")).body
+        const [approve, cancel] = await Promise.all([
+          bob.post(`/api/custody/transfers/${created.id}/approve`),
+          alice.post(`/api/custody/transfers/${created.id}/cancel`),
+        ])
+        const winners = [approve, cancel].filter((reply) => reply.status === 200)
+        expect(winners).toHaveLength(1)
+        const loser = [approve, cancel].find((reply) => reply.status !== 200)!
+        expect(loser.status).toBe(409)
+        expect(loser.body.tgTransferStatus).toBe(winners[0]!.body.tg_transfer_status)
+        expect((await alice.get(`/api/custody/transfers/${created.id}`)).body.tg_transfer_status).toBe(winners[0]!.body.tg_transfer_status)
+      }
+      const accepted = BigInt((await balance(bob, "TON")).available)
+      expect(BigInt((await balance(alice, "TON")).available) + accepted).toBe(BigInt(ton("10")))
+      expect((await balance(alice, "TON")).held).toBe("0")
     })
 
     it("answers a retry with the first transfer and refuses the key with another body", async () => {
@@ -367,6 +401,19 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
       expect((await stranger.get(`/api/custody/transactions/${usdt.items[0].id}`)).status).toBe(404)
       expect((await user.get("/api/custody/transactions?cursor=abc")).body.code).toBe("invalid_cursor")
       expect((await user.get("/api/custody/transactions?limit=0")).status).toBe(400)
+    })
+  })
+
+  describe("USD balance for the forced-passcode rule", () => {
+    it("equals the accounts total in USD cents", async () => {
+      const user = await signIn()
+      expect(await Effect.runPromise(custodyUsdBalance.usdCentsOf(user.id))).toBe(0n)
+      await fund(user, "TON", "3.25")
+      await fund(user, "BTC", "0.001")
+      const total = (await user.get("/api/custody/accounts")).body.availableBalanceTotalUsdAmount as string
+      const cents = await Effect.runPromise(custodyUsdBalance.usdCentsOf(user.id))
+      expect(cents > 0n).toBe(true)
+      expect(cents).toBe(BigInt(total.replace(".", "")))
     })
   })
 
