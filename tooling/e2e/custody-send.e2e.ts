@@ -17,6 +17,9 @@ let stack: Stack
  * the devnet once the stack is up.
  */
 let forwarder: Server | undefined
+/** Left by the flows for the dark-theme screenshots. */
+let canceledTransferId: string | undefined
+let withdrawalId: string | undefined
 let devnetUrl = ""
 beforeAll(async () => {
   forwarder = createServer((req, res) => {
@@ -133,18 +136,14 @@ describe("send to a Telegram user", () => {
     await pressMain(receiver, /^Accept 1\.5/)
     await receiver.app().getByText("1.5\u00a0USDT added to your balance").waitFor()
     await receiver.app().getByText("Accepted").first().waitFor()
-    await shot(receiver, "transfer-receiver-accepted-light")
     // The sender's page follows: accepted, nothing left to cancel.
     await sender.app().getByRole("status").getByText("Accepted", { exact: true }).waitFor({ timeout: 15_000 })
     await sender.page.close()
 
-    // Nora's balance: the transfer form shows it.
-    await go(receiver, "/assets/receiver-search")
-    await receiver.app().getByRole("searchbox", { name: "Search users" }).fill("bob")
-    await receiver.app().getByRole("button", { name: /Bob Balance/ }).click()
-    await receiver.app().getByRole("button", { name: /Change/ }).click()
-    await receiver.app().getByRole("dialog").getByRole("button", { name: /USDT/ }).first().click()
-    await receiver.app().getByText(/^Balance 1\.5\u00a0USDT$/).waitFor()
+    // Nora sees her balance with the transfer in it.
+    await receiver.app().getByText("Your balance", { exact: true }).waitFor()
+    await expect.poll(() => receiver.app().locator("main").innerText(), { timeout: 10_000 }).toMatch(/Your balance\s+1\.5\u00a0USDT/)
+    await shot(receiver, "transfer-receiver-accepted-light")
     await receiver.page.close()
   })
 
@@ -161,6 +160,7 @@ describe("send to a Telegram user", () => {
     await app.app().getByRole("status").getByText("Canceled", { exact: true }).waitFor()
     await shot(app, "transfer-sender-canceled-light")
     expect(await app.path()).toBe(`/transfers/${id}`)
+    canceledTransferId = id
 
     await go(app, "/assets/receiver-search")
     await app.app().getByRole("button", { name: /Nora New/ }).click()
@@ -211,6 +211,7 @@ describe("send to an address", () => {
     await shot(app, "send-confirm-light")
     await pressMain(app, /^Confirm and send$/)
     await app.waitForPath("/assets/send-request-status")
+    withdrawalId = new URL(`http://x${await app.path()}`).searchParams.get("transactionId") ?? undefined
     await shot(app, "send-status-pending-light")
     const final = app.app().getByRole("heading", { name: /^(Sent|Not sent)$/ })
     await final.waitFor({ timeout: 90_000 })
@@ -218,6 +219,10 @@ describe("send to an address", () => {
     expect(await final.innerText()).toBe("Sent")
     const account = (await (await fetch(`${stack.devnet!.url}/v2/accounts/${encodeURIComponent(target)}`)).json()) as { balance: number | string }
     expect(BigInt(account.balance)).toBe(500_000_000n)
+    await go(app, `/first-transaction?withdrawTransactionId=${withdrawalId}`)
+    await app.app().getByText("Your first transfer!").waitFor()
+    await app.app().getByText("0.5\u00a0TON").waitFor()
+    await shot(app, "first-transaction-light")
     await app.page.close()
   })
 })
@@ -310,6 +315,28 @@ describe("screens in the dark theme", () => {
     await go(app, "/transfers/999999")
     await app.app().getByText("This transfer does not exist").waitFor()
     await shot(app, "transfer-not-found-dark")
+    if (canceledTransferId) {
+      await go(app, `/transfers/${canceledTransferId}`)
+      await app.app().getByText("Your balance", { exact: true }).waitFor()
+      await shot(app, "transfer-sender-canceled-dark")
+    }
+    if (withdrawalId) {
+      await go(app, `/assets/send-request-status?transactionId=${withdrawalId}`)
+      await app.app().getByRole("heading", { name: "Sent" }).waitFor()
+      await shot(app, "send-status-sent-dark")
+      await go(app, `/first-transaction?withdrawTransactionId=${withdrawalId}`)
+      await app.app().getByText("Your first transfer!").waitFor()
+      await shot(app, "first-transaction-dark")
+    }
+    await go(app, "/send-options")
+    await app.app().getByRole("button", { name: /Scan a QR code/ }).click()
+    await app.page.waitForFunction(() => window.fakeTelegram?.qrOpen === true)
+    await app.telegram(`t.scanQr("bitcoin:not-an-address")`)
+    await app.app().getByText("This QR code is not supported").waitFor()
+    await shot(app, "qr-error-toast-dark")
+    await go(app, "/assets/receiver-search")
+    await app.app().getByRole("searchbox", { name: "Search users" }).waitFor()
+    await shot(app, "receiver-search-empty-dark")
     await app.page.close()
   })
 })

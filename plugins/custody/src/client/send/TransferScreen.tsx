@@ -36,6 +36,16 @@ export default function TransferScreen() {
   )
   const transfer: CustodyTransfer | undefined = load.state === "ok" ? load.value : undefined
   const status = transfer ? mapTransferStatus(transfer.tg_transfer_status) : undefined
+  // Once the receiver has it (or the sender has it back), show where the balance stands now.
+  const settled = transfer !== undefined && ((transfer.role === "receiver" && status === "accepted") || (transfer.role === "sender" && status === "rejected"))
+  const balance = useLoad(
+    async () => {
+      const client = await custodyClient(kernel)
+      return call(kernel, client.custodyAccounts.accounts({ query: {} }))
+    },
+    [settled, transfer?.currency],
+    settled,
+  )
 
   // Follow a pending transfer quietly: the other side may accept or cancel it meanwhile.
   useEffect(() => {
@@ -162,6 +172,20 @@ export default function TransferScreen() {
           {status === "pending" && <Cell title={t("send.transferPage.expires")} after={expires} />}
           {transfer.comment && <Cell multiline title={t("send.comment.label")} description={transfer.comment} />}
         </Section>
+        {settled && (
+          <Section>
+            {balance.load.state === "ok" ? (
+              (() => {
+                const asset = balance.load.value.assets.find((a) => a.currency === transfer.currency)
+                return asset ? (
+                  <Cell title={t("send.transferPage.balance")} after={formatAmount(parseAmount(asset.balance, asset.decimals) ?? 0n, asset.decimals, asset.currency, language)} />
+                ) : null
+              })()
+            ) : balance.load.state === "loading" ? (
+              <CellSkeleton before={false} />
+            ) : null}
+          </Section>
+        )}
       </List>
       {view === "accept" ? (
         <MainButton text={t("send.transferPage.accept", { amount })} progress={acting} onClick={() => void act("approve")} />
