@@ -82,6 +82,7 @@ export function LogoutScreen() {
     setBusy(true)
     try {
       await logout(kernel, {
+        deleteServerRecords: () => import("./vault.ts").then((m) => m.deleteServerRecords(kernel)),
         clearVault: () => import("./vault.ts").then((m) => m.clearVault(kernel)),
         navigate: () => void navigate({ to: "/scw", replace: true } as never),
       })

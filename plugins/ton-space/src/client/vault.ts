@@ -54,7 +54,7 @@ const deviceKeyServerHttp = (http: Http["Service"], origin: string) => {
         .json(Got, `${origin}/api/device-keys/get`, {
           method: "POST",
           ...(h ? { headers: h } : {}),
-          body: { externalId: request.externalId, address: request.address, transportPublicKey: request.transportPublicKey, ...request.proof },
+          body: { externalId: request.externalId, address: request.address, transportPublicKey: request.transportPublicKey, ...request.proof, ...(h ? { deviceSerial: h["x-wallet-device-serial"] } : {}) },
         })
         .pipe(Effect.mapError(toDeviceKeyError))
     },
@@ -110,3 +110,16 @@ export const vaultAddress = (kernel: Kernel) => run(kernel, (vault) => vault.sta
 
 /** Logout step 2: the blob and every slot. */
 export const clearVault = (kernel: Kernel) => run(kernel, (vault) => vault.clear())
+
+/** Logout step 1 ("delete the server records"): the user's device keys. A server without the endpoint has none. */
+export const deleteServerRecords = async (kernel: Kernel) => {
+  const http: Http["Service"] = await kernel.runtime.runPromise(
+    Effect.gen(function* () {
+      return yield* Http
+    }),
+  )
+  const outcome = await kernel.runtime.runPromise(
+    Effect.result(http.execute(new Request(`${window.location.origin}/api/device-keys/delete`, { method: "POST" }))),
+  )
+  if (outcome._tag === "Failure" && outcome.failure.status !== 404) throw new Error(`device keys not deleted (${outcome.failure.status ?? outcome.failure.code})`)
+}
