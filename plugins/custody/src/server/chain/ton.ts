@@ -6,8 +6,9 @@
  * - Deposits: final (not in_progress) TonTransfer, JettonTransfer and JettonMint actions with status
  *   ok whose recipient is a deposit address; jettons only of the configured masters (USD₮).
  * - Withdrawals: one signed W5R1 external from the hot wallet per batch (up to 100 messages, send mode
- *   pay-gas-separately + ignore-errors, valid 2 minutes); its outcome is read from the event of the
- *   external message hash: a transfer missing from the event or not ok (bounced) failed.
+ *   pay-gas-separately + ignore-errors, valid 2 minutes); its outcome is read from the hot wallet's event
+ *   whose ext_msg_hash is the batch's (plain or TEP-467 normalized): a transfer missing from the event
+ *   or not ok (bounced) failed.
  */
 import { Address, type Cell, SendMode, beginCell, external, internal, storeMessage } from "@ton/core"
 import { keyPairFromSeed, type KeyPair } from "@ton/crypto"
@@ -39,7 +40,9 @@ interface Wallet {
 
 interface TonBatchRef {
   readonly seqno: number
+  /** Hash of the external message as sent, and its TEP-467 normalized hash (what ext_msg_hash may carry). */
   readonly hash: string
+  readonly normalized?: string
   readonly validUntil: number
   readonly boc: string
 }
@@ -256,7 +259,15 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
       const message = beginCell()
         .store(storeMessage(external({ to: hot.contract.address, body, ...(state.active ? {} : { init: hot.contract.init }) })))
         .endCell()
-      const ref: TonBatchRef = { seqno: state.seqno, hash: message.hash().toString("hex"), validUntil, boc: message.toBoc().toString("base64") }
+      // TEP-467: src addr_none, import_fee 0, no state init, body as a reference.
+      const normalized = beginCell().store(storeMessage(external({ to: hot.contract.address, body }), { forceRef: true })).endCell()
+      const ref: TonBatchRef = {
+        seqno: state.seqno,
+        hash: message.hash().toString("hex"),
+        normalized: normalized.hash().toString("hex"),
+        validUntil,
+        boc: message.toBoc().toString("base64"),
+      }
       return JSON.stringify(ref)
     })
 
@@ -275,13 +286,26 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
       )
     })
 
+  /**
+   * The event of a batch: among the hot wallet's latest events by `ext_msg_hash` (the tonapi contract),
+   * else by the message hash (`/v2/events/{id}`, which the devnet and some indexers accept).
+   */
+  const findBatchEvent = (ref: TonBatchRef) =>
+    Effect.gen(function* () {
+      const hashes = new Set([ref.hash, ref.normalized].filter((h): h is string => h !== undefined))
+      const recent = yield* chain.getEvents(hot.raw, { limit: PAGE }).pipe(Effect.mapError((e) => unavailable(e, "hot wallet events")))
+      const mine = recent.events.find((event) => event.ext_msg_hash !== undefined && hashes.has(event.ext_msg_hash.toLowerCase()))
+      if (mine !== undefined) return { event_id: mine.event_id, in_progress: mine.in_progress, actions: mine.actions }
+      return yield* chain.getEvent(ref.hash).pipe(
+        Effect.catchTag("ChainError", (error) => (isNotFound(error) ? Effect.succeed(undefined) : Effect.fail(unavailable(error, "event")))),
+      )
+    })
+
   const withdrawalStatus: NetworkAdapter["withdrawalStatus"] = (refText, orders) =>
     Effect.gen(function* () {
       const ref = JSON.parse(refText) as TonBatchRef
       const known = yield* jettonMasters
-      const event = yield* chain.getEvent(ref.hash).pipe(
-        Effect.catchTag("ChainError", (error) => (isNotFound(error) ? Effect.succeed(undefined) : Effect.fail(unavailable(error, "event")))),
-      )
+      const event = yield* findBatchEvent(ref)
       if (event === undefined) {
         if (Date.now() / 1000 < ref.validUntil + settings.expiryGraceSeconds) return { _tag: "Pending" } satisfies BatchStatus
         const state = yield* hotState
