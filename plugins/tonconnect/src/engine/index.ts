@@ -20,7 +20,7 @@ export {
 export { fetchManifest, ManifestError, shortHost, validateManifest, type AppInfo } from "./manifest.ts"
 export { dnsEncodeDomain, signDataCell, signDataDigest, signDataMessage, tonProofDigest, tonProofMessage } from "./proof.ts"
 export { ErrorCode, PROTOCOL_VERSION, type ConnectRequest, type SignDataPayload, type TransactionPayload } from "./protocol.ts"
-export { decryptFrom, encryptFor, memoryStore, newSessionKeys, sessionsKey, type KeyValueStore, type SessionInfo } from "./session.ts"
+export { decryptFrom, encryptFor, keyValueStoreFrom, memoryStore, newSessionKeys, sessionsKey, type KeyValueStore, type SessionInfo } from "./session.ts"
 export { keyPairSigner, maxMessagesOf, SignerError, type TonNetwork, type WalletSigner, type WalletVersion } from "./signer.ts"
 export {
   buildSignedTransfer,

@@ -2,7 +2,7 @@ import { SessionCrypto } from "@tonconnect/protocol"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { fromBase64, toBase64 } from "./bytes.ts"
-import { decryptFrom, encryptFor, loadState, memoryStore, newSessionKeys, saveState, sessionsKey } from "./session.ts"
+import { decryptFrom, encryptFor, keyValueStoreFrom, loadState, memoryStore, newSessionKeys, saveState, sessionsKey } from "./session.ts"
 
 describe("session crypto", () => {
   it("speaks the dApp SDK's SessionCrypto format both ways", () => {
@@ -48,5 +48,30 @@ describe("session storage", () => {
     expect((await Effect.runPromise(loadState(store, key))).sessions).toEqual([])
     await Effect.runPromise(saveState(store, key, { version: 1, sessions: [] }))
     expect(map.has(key)).toBe(false)
+  })
+
+  it("sits on the kernel's backend with its prefix, and survives a full quota", async () => {
+    const items = new Map<string, string>()
+    const problems: Array<string> = []
+    let full = false
+    const store = keyValueStoreFrom(
+      {
+        getItem: (k) => items.get(k) ?? null,
+        setItem: (k, v) => {
+          if (full) throw new Error("QuotaExceededError")
+          items.set(k, v)
+        },
+        removeItem: (k) => void items.delete(k),
+      },
+      (message) => problems.push(message),
+    )
+    await Effect.runPromise(store.set("tonconnect:v1:-239:0:aa", "{}"))
+    expect([...items.keys()]).toEqual(["wallet:tonconnect:v1:-239:0:aa"])
+    expect(await Effect.runPromise(store.get("tonconnect:v1:-239:0:aa"))).toBe("{}")
+    full = true
+    await Effect.runPromise(store.set("other", "x"))
+    expect(problems).toEqual(["tonconnect: could not store other"])
+    await Effect.runPromise(store.remove("tonconnect:v1:-239:0:aa"))
+    expect(items.size).toBe(0)
   })
 })

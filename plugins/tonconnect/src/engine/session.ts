@@ -3,6 +3,7 @@
  * hex), kept per wallet address and network in an injected string store, with the bridge cursor
  * (last event id), the next wallet event id and the last dApp request id.
  */
+import { type KeyValueBackend, STORAGE_PREFIX } from "@wallet/kernel"
 import { Effect, Schema } from "effect"
 import nacl from "tweetnacl"
 import { concat, fromBase64, fromHex, toBase64, toHex, utf8 } from "./bytes.ts"
@@ -15,6 +16,24 @@ export interface KeyValueStore {
   readonly set: (key: string, value: string) => Effect.Effect<void>
   readonly remove: (key: string) => Effect.Effect<void>
 }
+
+/**
+ * Over the kernel's synchronous backend (`localStorage` in the mini-app). Keys get the same
+ * `wallet:` prefix as the kernel's stores; a failed write (quota) is reported and dropped: the
+ * session then lives until the app closes.
+ */
+export const keyValueStoreFrom = (backend: KeyValueBackend, onProblem: (message: string) => void = () => {}): KeyValueStore => ({
+  get: (key) => Effect.sync(() => backend.getItem(`${STORAGE_PREFIX}${key}`)),
+  set: (key, value) =>
+    Effect.sync(() => {
+      try {
+        backend.setItem(`${STORAGE_PREFIX}${key}`, value)
+      } catch {
+        onProblem(`tonconnect: could not store ${key}`)
+      }
+    }),
+  remove: (key) => Effect.sync(() => backend.removeItem(`${STORAGE_PREFIX}${key}`)),
+})
 
 export const memoryStore = (map: Map<string, string> = new Map()): KeyValueStore => ({
   get: (key) => Effect.sync(() => map.get(key) ?? null),
