@@ -22,7 +22,7 @@ export default function ChooseNetworkScreen() {
       <List>
         <Section footer={t("receive.networkChooseHint")}>
           {info.networks.map((network) => (
-            <Cell key={network} before={<AssetAvatar currency={info.code} size={36} />} title={networkName(network)} subtitle={info.name} chevron onClick={() => choose(network)} />
+            <Cell key={network} data-network={network} before={<AssetAvatar currency={network.toUpperCase()} size={36} />} title={networkName(network)} subtitle={info.code} chevron onClick={() => choose(network)} />
           ))}
         </Section>
       </List>
