@@ -268,6 +268,43 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await app.page.close()
   })
 
+  it("switches to testnet after a confirmation, back to mainnet with a toast, and between versions", async () => {
+    const app = await launch(stack, { user: "no_custody" })
+    await app.waitForPath("/scw")
+    await waitMain(app, "Create a new wallet")
+    await press(app)
+    await app.waitForPath("/scw/backup/manual")
+    const mainnet = (await walletState(app))!.address!
+    const go = (path: string) =>
+      app.app().evaluate((p) => {
+        history.pushState({}, "", p)
+        dispatchEvent(new PopStateEvent("popstate"))
+      }, path)
+    await go("/scw/settings/version-network")
+    await app.waitForPath("/scw/settings/version-network")
+    await app.app().getByRole("radio", { name: /^W5/ }).first().waitFor()
+    await shot(app, "version-network-light")
+    // Testnet asks first; cancel keeps mainnet.
+    await app.app().getByRole("radio", { name: "Testnet" }).click()
+    await expect.poll(() => app.telegram<{ title: string } | null>("t.popup")).toMatchObject({ title: "Switch to testnet?" })
+    await app.telegram(`t.answerPopup("cancel")`)
+    expect((await walletState(app))!.address).toBe(mainnet)
+    await app.app().getByRole("radio", { name: "Testnet" }).click()
+    await expect.poll(() => app.telegram<{ title: string } | null>("t.popup")).toMatchObject({ title: "Switch to testnet?" })
+    await app.telegram(`t.answerPopup("ok")`)
+    await expect.poll(async () => (await walletState(app))!.address).toMatch(/^0Q/)
+    expect(await app.app().getByRole("radio", { name: "Testnet" }).getAttribute("aria-checked")).toBe("true")
+    await app.app().getByRole("radio", { name: "Mainnet" }).click()
+    await app.app().getByText("You are back on mainnet").waitFor()
+    expect((await walletState(app))!.address).toBe(mainnet)
+    // Another version is another address of the same key; W5 again gives the first one back.
+    await app.app().getByRole("radio", { name: /^v4R2/ }).click()
+    await expect.poll(async () => (await walletState(app))!.address).not.toBe(mainnet)
+    await app.app().getByRole("radio", { name: /^W5/ }).first().click()
+    await expect.poll(async () => (await walletState(app))!.address).toBe(mainnet)
+    await app.page.close()
+  })
+
   it("renders the wallet in the dark theme and in Russian", async () => {
     const app = await launch(stack, { user: "no_custody", theme: "dark", language: "ru" })
     await app.waitForPath("/scw")

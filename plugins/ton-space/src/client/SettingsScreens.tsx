@@ -1,7 +1,7 @@
 import { useState } from "react"
 import { useNavigate } from "@tanstack/react-router"
 import { Icon, MainButton, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
-import { Cell, List, Placeholder, Section, SectionFooter, useSnackbar } from "@wallet/kernel-react/ui"
+import { Cell, List, Placeholder, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import type { Network } from "../core/assets.ts"
 import { WALLET_CLASSES, type WalletClass } from "../core/versions.ts"
@@ -152,7 +152,7 @@ export function VersionNetworkScreen() {
             ))}
           </div>
         </Section>
-        <Section header={t("version.title")}>
+        <Section header={t("version.title")} footer={t("version.footer")}>
           {!ton || !publicKey ? (
             <Placeholder title={t("version.loading")} />
           ) : (
@@ -173,7 +173,6 @@ export function VersionNetworkScreen() {
               })}
             </div>
           )}
-          <SectionFooter>{t("version.footer")}</SectionFooter>
         </Section>
       </List>
     </main>
