@@ -140,6 +140,11 @@ describe("passcode", () => {
     await app.app().getByRole("button", { name: "Change passcode" }).waitFor()
     expect(await app.telegram<number>("t.callsOf('web_app_biometry_request_auth').length")).toBe(before + 1)
     expect(await app.app().getByRole("dialog").count()).toBe(0)
+    // Turning it off clears the device token (the server is asked with a fresh biometry proof).
+    await app.app().getByRole("switch", { name: "Unlock with Face ID" }).click()
+    await app.app().getByText("Biometry turned off").waitFor()
+    expect((await app.telegram<{ token: string }>("t.biometry")).token).toBe("")
+    expect(await app.app().getByRole("switch", { name: "Unlock with Face ID" }).isChecked()).toBe(false)
   })
 
   it("locks out after the last attempt and resets with the email code", async () => {

@@ -5,6 +5,7 @@ import { useNavigate, useSearch } from "@tanstack/react-router"
 import { useKernel, usePasscode } from "@wallet/kernel-react"
 import { Button, Cell, List, Placeholder, Section, SkeletonList, Switch, useSnackbar } from "@wallet/kernel-react/ui"
 import type { RecoveryEmail } from "../api.ts"
+import { disableBiometry } from "./biometry.ts"
 import { ChangeFlow, CheckPasscode, CreateFlow, RecoveryEmailFlow, ResetFlow } from "./flows.tsx"
 import { passcodeSession, type PasscodeInfo } from "./runtime.ts"
 import styles from "./passcode.module.css"
@@ -68,15 +69,17 @@ export default function SettingsScreen() {
   const toggleBiometry = async (on: boolean) => {
     if (on) return setView("enableBiometry")
     // Spec 3 §4.3: flag off first, then the server, then the device token; restore the flag on error.
-    setBiometryFlag(false)
-    const remembered = session.rememberedPasscode()
-    const token = remembered === undefined ? await session.biometry.token() : undefined
-    const credential = remembered !== undefined ? { passcode: remembered } : token !== undefined ? { biometryToken: token } : undefined
-    const ok = credential !== undefined && (await session.biometry.disable(credential))
-    if (!ok) {
-      setBiometryFlag(true)
-      snackbar.show({ id: "passcode-biometry", text: t("errors.biometry_not_updated") })
-    }
+    const off = await disableBiometry({
+      setFlag: setBiometryFlag,
+      deactivate: async () => {
+        const remembered = session.rememberedPasscode()
+        const token = remembered === undefined ? await session.biometry.token() : undefined
+        const credential = remembered !== undefined ? { passcode: remembered } : token !== undefined ? { biometryToken: token } : undefined
+        return credential !== undefined && (await session.biometry.disable(credential))
+      },
+      clearToken: () => kernel.telegram.biometry.updateToken(""),
+    })
+    snackbar.show({ id: "passcode-biometry", text: t(off ? "biometry.disabled" : "errors.biometry_not_updated") })
   }
 
   if (info === undefined || needsGate) {

@@ -8,6 +8,7 @@ import type { Kernel } from "@wallet/kernel-react"
 import type { PasscodeInfo, PasscodeType, Product } from "../api.ts"
 import { failureCode, makePasscodeClient, type PasscodeClient } from "./client.ts"
 import { loadDeviceSerial } from "./deviceSerial.ts"
+import { enableBiometry, type BiometryOutcome } from "./biometry.ts"
 import { isUnlocked, STATUS_TIMEOUT_MS, unlockUntil } from "./rules.ts"
 
 export const UNLOCK_UNTIL_KEY = "wallet:passcode:unlock-until"
@@ -32,7 +33,7 @@ export interface PasscodeSession {
   readonly biometry: BiometryHelpers
 }
 
-export type BiometryOutcome = "success" | "opened-bot-settings" | "rejected" | "failure"
+export type { BiometryOutcome }
 
 export interface BiometryHelpers {
   /** Whether the device offers biometry to this bot (available and not refused). */
@@ -41,7 +42,7 @@ export interface BiometryHelpers {
   readonly token: () => Promise<string | undefined>
   /** Spec 3 §4.3 biometry enabling outcomes. */
   readonly enable: (passcode: string) => Promise<BiometryOutcome>
-  /** Off on the server and on the device. */
+  /** Off on the server (the device token is cleared by `disableBiometry`). */
   readonly disable: (credential: { readonly passcode: string } | { readonly biometryToken: string }) => Promise<boolean>
 }
 
@@ -98,7 +99,7 @@ export const passcodeSession = (kernel: Kernel): PasscodeSession => {
     biometry: {
       available: async () => {
         const info = await kernel.telegram.biometry.info()
-        return { available: info?.available === true && !(info.accessRequested && !info.accessGranted), type: info?.type ?? "unknown" }
+        return { available: info?.available === true, type: info?.type ?? "unknown" }
       },
       token: async () => {
         const info = await kernel.telegram.biometry.info()
@@ -106,39 +107,23 @@ export const passcodeSession = (kernel: Kernel): PasscodeSession => {
         const auth = await kernel.telegram.biometry.authenticate(biometryReason())
         return auth?.authorized && auth.token ? auth.token : undefined
       },
-      enable: async (passcode) => {
-        const telegram = kernel.telegram
-        const info = await telegram.biometry.info()
-        if (!info?.available) return "failure"
-        if (!info.accessGranted) {
-          const firstRequest = !info.accessRequested
-          const asked = await telegram.biometry.requestAccess(biometryReason())
-          if (!asked?.accessGranted) {
-            if (firstRequest) return "rejected"
-            const choice = await telegram.popup({
+      enable: (passcode) =>
+        enableBiometry({
+          biometry: kernel.telegram.biometry,
+          reason: biometryReason(),
+          askToOpenSettings: async () =>
+            (await kernel.telegram.popup({
               title: t("biometry.accessTitle"),
               message: t("biometry.accessText"),
               buttons: [{ id: "enable", type: "default", text: t("biometry.enable") }, { id: "cancel", type: "cancel" }],
-            })
-            if (choice !== "enable") return "rejected"
-            telegram.biometry.openSettings()
-            return "opened-bot-settings"
-          }
-        }
-        const setup = await call((c, s) => c.passcode.setupBiometry({ payload: { deviceSerial: s, passcode } }))
-        if (!setup.ok) return "failure"
-        const stored = await telegram.biometry.updateToken(setup.value.biometryToken, biometryReason())
-        if (stored === "updated") return "success"
-        // The device kept no token: the server's flag must not claim biometry.
-        await call((c, s) => c.passcode.deactivateBiometry({ payload: { deviceSerial: s, passcode } }))
-        return "failure"
-      },
-      disable: async (credential) => {
-        const off = await call((c, s) => c.passcode.deactivateBiometry({ payload: { deviceSerial: s, ...credential } }))
-        if (!off.ok) return false
-        await kernel.telegram.biometry.updateToken("")
-        return true
-      },
+            })) === "enable",
+          setup: async () => {
+            const setup = await call((c, s) => c.passcode.setupBiometry({ payload: { deviceSerial: s, passcode } }))
+            return setup.ok ? setup.value.biometryToken : undefined
+          },
+          deactivate: () => call((c, s) => c.passcode.deactivateBiometry({ payload: { deviceSerial: s, passcode } })),
+        }),
+      disable: async (credential) => (await call((c, s) => c.passcode.deactivateBiometry({ payload: { deviceSerial: s, ...credential } }))).ok,
     },
   }
   sessions.set(kernel, session)
