@@ -14,7 +14,7 @@ const lookup = (full: string, options?: Record<string, unknown>) => {
 }
 
 const makeKernel = (paths: ReadonlyArray<string>) => {
-  const popup = vi.fn(async (_: { title?: string; message: string }) => "ok")
+  const popup = vi.fn(async (params: { title?: string; message: string }) => (params.message ? "ok" : ""))
   const kernel = {
     composition: { routes: paths.map((fullPath) => ({ fullPath })) },
     i18n: { t: lookup, language: () => "en", subscribe: () => () => undefined },
