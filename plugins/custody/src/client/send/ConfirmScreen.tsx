@@ -8,7 +8,7 @@ import { toClientAddressError } from "../../chain-api.ts"
 import { call, chainClient, errorCode, errorTag, idempotencyKey } from "./clients.ts"
 import { networkLabel, useLoad } from "./hooks.ts"
 import { formatAmount, toMinor } from "./logic.ts"
-import { cleanSearch, type SendParams } from "./search.ts"
+import { cleanSearch, qrFallbackSearch, type SendParams } from "./search.ts"
 import styles from "./send.module.css"
 
 type PasscodeLike = {
@@ -110,9 +110,10 @@ export default function ConfirmScreen() {
         return
       }
       // Spec 1 §4: a failed withdraw request from a QR with an amount opens the manual send form prefilled.
-      if (search.qr && search.value) {
+      const fallback = qrFallbackSearch(search)
+      if (fallback) {
         snackbar.show({ id: "custody-send-failed", text: failureText(result.error), description: t("send.confirm.qrFallback"), persistAcrossNavigation: true })
-        await backToForm(false)
+        await navigate({ to: "/assets/send", search: fallback, replace: true } as never)
         return
       }
       snackbar.show({ id: "custody-send-failed", text: failureText(result.error) })

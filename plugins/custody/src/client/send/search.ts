@@ -42,3 +42,10 @@ export const SendOptionsSearch = Schema.Struct({ assetCurrency: stringParam })
 /** Drops undefined and empty values so URLs stay short. */
 export const cleanSearch = (search: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(search).filter(([, value]) => value !== undefined && value !== ""))
+
+/**
+ * Spec 1 §4: when the withdraw request of a QR with an amount fails, the manual send form opens
+ * prefilled (the same params, no longer marked as a QR). Undefined when that rule does not apply.
+ */
+export const qrFallbackSearch = (search: SendParams): Record<string, unknown> | undefined =>
+  search.qr === true && search.value !== undefined && search.value !== "" ? cleanSearch({ ...search, qr: undefined }) : undefined
