@@ -293,9 +293,19 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
   const findBatchEvent = (ref: TonBatchRef) =>
     Effect.gen(function* () {
       const hashes = new Set([ref.hash, ref.normalized].filter((h): h is string => h !== undefined))
-      const recent = yield* chain.getEvents(hot.raw, { limit: PAGE }).pipe(Effect.mapError((e) => unavailable(e, "hot wallet events")))
-      const mine = recent.events.find((event) => event.ext_msg_hash !== undefined && hashes.has(event.ext_msg_hash.toLowerCase()))
-      if (mine !== undefined) return { event_id: mine.event_id, in_progress: mine.in_progress, actions: mine.actions }
+      // Page back (a busy hot wallet) but not past the batch's signing time: older events cannot be it.
+      const signedAt = ref.validUntil - VALID_SECONDS - 60
+      let beforeLt: number | undefined
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const recent = yield* chain
+          .getEvents(hot.raw, { limit: PAGE, ...(beforeLt !== undefined ? { beforeLt } : {}) })
+          .pipe(Effect.mapError((e) => unavailable(e, "hot wallet events")))
+        const mine = recent.events.find((event) => event.ext_msg_hash !== undefined && hashes.has(event.ext_msg_hash.toLowerCase()))
+        if (mine !== undefined) return { event_id: mine.event_id, in_progress: mine.in_progress, actions: mine.actions }
+        const oldest = recent.events.at(-1)
+        if (recent.next_from === 0 || oldest === undefined || oldest.timestamp < signedAt) break
+        beforeLt = recent.next_from
+      }
       return yield* chain.getEvent(ref.hash).pipe(
         Effect.catchTag("ChainError", (error) => (isNotFound(error) ? Effect.succeed(undefined) : Effect.fail(unavailable(error, "event")))),
       )
