@@ -149,6 +149,16 @@ describe("connect", () => {
     expect(await Effect.runPromise(testnet.engine.sessions())).toEqual([])
   })
 
+  it("answers a proposal once: a double approve makes one session, a decline after it is refused", async () => {
+    const t = setup()
+    const proposal = await Effect.runPromise(t.engine.prepareConnect(t.link()))
+    const [a, b] = await Promise.all([Effect.runPromise(Effect.result(t.engine.approveConnect(proposal))), Effect.runPromise(Effect.result(t.engine.approveConnect(proposal)))])
+    expect([a._tag, b._tag].sort()).toEqual(["Failure", "Success"])
+    expect(await failure(t.engine.declineConnect(proposal))).toMatchObject({ _tag: "RequestError" })
+    expect(await Effect.runPromise(t.engine.sessions())).toHaveLength(1)
+    expect(t.received().map((m) => m.event)).toEqual(["connect"])
+  })
+
   it("answers 300 when the signer is cancelled during ton_proof", async () => {
     const base = keyPairSigner({ secretKey: keys.secretKey, address, stateInit: "", network: "-239" })
     const t = setup({ signer: { ...base, signRaw: () => Effect.fail(new SignerError({ cancelled: true, message: "passcode closed" })) } })

@@ -86,7 +86,7 @@ export interface TonConnectEngine {
   /** Replies with ton_addr (and ton_proof) and keeps the session. */
   readonly approveConnect: (proposal: ConnectProposal) => Effect.Effect<SessionInfo, ConnectError>
   /** Replies "user declined" (300). */
-  readonly declineConnect: (proposal: ConnectProposal) => Effect.Effect<void, BridgeError>
+  readonly declineConnect: (proposal: ConnectProposal) => Effect.Effect<void, BridgeError | RequestError>
   readonly sessions: () => Effect.Effect<ReadonlyArray<SessionInfo>>
   /** Tells the dApp and forgets the session. */
   readonly disconnect: (sessionId: string) => Effect.Effect<void>
@@ -198,7 +198,25 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
       } satisfies ConnectProposal
     })
 
+  /** One answer per proposal: a second approve or decline (a double tap) fails without a second session. */
+  const answeredProposals = new WeakSet<ConnectProposal>()
+  const claimProposal = (proposal: ConnectProposal) =>
+    Effect.suspend(() => {
+      if (answeredProposals.has(proposal)) return Effect.fail(new RequestError({ code: ErrorCode.Unknown, message: ALREADY_ANSWERED }))
+      answeredProposals.add(proposal)
+      return Effect.void
+    })
+  /** Transport failures leave the proposal open for a retry; answers and refusals close it. */
+  const reopenOn = (proposal: ConnectProposal) => (e: unknown) =>
+    Effect.sync(() => {
+      const final = e instanceof RequestError || (e instanceof SignerError && e.cancelled) || e instanceof ManifestError
+      if (!final) answeredProposals.delete(proposal)
+    })
+
   const approveConnect: TonConnectEngine["approveConnect"] = (proposal) =>
+    claimProposal(proposal).pipe(Effect.andThen(approveConnectOnce(proposal)), Effect.tapError((e) => (e instanceof RequestError && e.message === ALREADY_ANSWERED ? Effect.void : reopenOn(proposal)(e))))
+
+  const approveConnectOnce = (proposal: ConnectProposal): Effect.Effect<SessionInfo, ConnectError> =>
     Effect.gen(function* () {
       if (proposal.networkMismatch !== undefined) {
         const message = `the wallet is on ${signer.network}, the dApp asked for ${proposal.networkMismatch}`
@@ -252,7 +270,10 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
     })
 
   const declineConnect: TonConnectEngine["declineConnect"] = (proposal) =>
-    connectError(proposal.link.clientId, ErrorCode.UserDeclined, "User declined the connection")
+    claimProposal(proposal).pipe(
+      Effect.andThen(connectError(proposal.link.clientId, ErrorCode.UserDeclined, "User declined the connection")),
+      Effect.tapError((e) => (e instanceof RequestError ? Effect.void : reopenOn(proposal)(e))),
+    )
 
   const sessions = () => load.pipe(Effect.map((s) => s.sessions.map(sessionInfo)))
 
@@ -392,8 +413,17 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
       const id = String(request.id)
       const numericId = Number(id)
       if (Number.isFinite(numericId)) {
-        if (numericId <= session.lastRequestId) return // replayed or out of order: already handled
-        yield* update((s) => ({ ...s, sessions: s.sessions.map((x) => (x.id === session.id ? { ...x, lastRequestId: numericId } : x)) }))
+        // Checked and recorded in one step: a replay (a reconnect re-delivers) is handled once.
+        let fresh = false
+        yield* update((s) => ({
+          ...s,
+          sessions: s.sessions.map((x) => {
+            if (x.id !== session.id || numericId <= x.lastRequestId) return x
+            fresh = true
+            return { ...x, lastRequestId: numericId }
+          }),
+        }))
+        if (!fresh) return
       }
       const info = sessionInfo(session)
       const answer = (message: object) => post(session, session.dappClientId, message).pipe(Effect.catch((e) => Effect.sync(() => onProblem(e.message))))
