@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest"
+import en from "../i18n/en.json"
+import ru from "../i18n/ru.json"
 import { settingsPlugin } from "../manifest.ts"
 import { isNotificationType, mergeSettings, NOTIFICATION_TYPES } from "./notifications.ts"
 
@@ -19,5 +21,16 @@ describe("notification settings", () => {
     expect(settingsPlugin.settings.find((s) => s.id === "notifications")?.to).toBe("/settings/notifications")
     expect(settingsPlugin.deepLinks.find((d) => d.prefix === "notifications")?.to).toBe("/settings/notifications")
     expect(settingsPlugin.dependsOn).toContain("custody")
+  })
+})
+
+describe("settings strings", () => {
+  const keys = (node: unknown, prefix = ""): string[] =>
+    Object.entries(node as Record<string, unknown>).flatMap(([k, v]) => (v !== null && typeof v === "object" ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]))
+  it("en and ru have the same keys, with a title and description per notification type", () => {
+    expect(keys(ru).sort()).toEqual(keys(en).sort())
+    for (const type of NOTIFICATION_TYPES) {
+      expect(keys(en)).toEqual(expect.arrayContaining([`notifications.types.${type}.title`, `notifications.types.${type}.description`]))
+    }
   })
 })

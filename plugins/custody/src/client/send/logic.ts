@@ -2,7 +2,7 @@
  * Pure rules of the send screens (spec 1 §4 status mapping, §9 recent list size; spec 2 §5 address
  * check, §"Escrow" 14-day expiry). Amounts are bigint minor units or canonical decimal strings.
  */
-import { amountToMinorUnits, minorUnitsToAmount } from "@wallet/kernel-react/ui"
+import { formatAmount as minorToDecimal, parseAmount } from "../../currencies.ts"
 
 // --- statuses ----------------------------------------------------------------------------------
 
@@ -96,10 +96,10 @@ export interface AmountLimits {
 export const toMinor = (value: string, decimals: number): bigint | undefined => {
   if (!/^\d+(?:\.\d+)?$/.test(value)) return undefined
   if ((value.split(".")[1]?.length ?? 0) > decimals) return undefined
-  return amountToMinorUnits(value, decimals)
+  return parseAmount(value, decimals)
 }
 
-export const toDecimal = (minor: bigint, decimals: number): string => minorUnitsToAmount(minor, decimals)
+export const toDecimal = (minor: bigint, decimals: number): string => minorToDecimal(minor, decimals)
 
 /** The first rule an amount breaks, or undefined when it can be sent. */
 export const amountProblem = (value: string, limits: AmountLimits): AmountProblem | undefined => {
@@ -122,7 +122,7 @@ export const maxAmount = (limits: AmountLimits): bigint => {
 
 /** Formats minor units for display with the currency code ("1.5 TON"), grouping by the language. */
 export const formatAmount = (minor: bigint, decimals: number, currency: string, language: string): string => {
-  const decimal = minorUnitsToAmount(minor, decimals)
+  const decimal = minorToDecimal(minor, decimals)
   const [int = "0", frac] = decimal.split(".")
   const grouped = new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(BigInt(int))
   const separator = new Intl.NumberFormat(language).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? "."
