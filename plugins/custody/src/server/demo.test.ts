@@ -54,6 +54,10 @@ describe("custody demo data on postgres", () => {
     expect(balances.BTC).toBe("0.0152")
     const lowValue = one.accounts.assets.filter((asset: any) => asset.balance !== "0" && Number(asset.usdBalance) < 1)
     expect(lowValue.length).toBeGreaterThanOrEqual(2)
+    // Newest first by date (the seeded rows are back-dated).
+    const dates = one.history.items.map((row: any) => Date.parse(row.date))
+    expect([...dates].sort((a, b) => b - a)).toEqual(dates)
+    expect(one.history.items.at(-1)).toMatchObject({ gateway: "top_up", currency: "TON", amount: "150" })
     const gateways = new Set(one.history.items.map((row: any) => row.gateway))
     for (const gateway of ["top_up", "withdraw_onchain", "earn_reward", "crypto_exchange", "tg_transfer"]) expect(gateways).toContain(gateway)
     const incoming = one.history.items.find((row: any) => row.gateway === "tg_transfer" && row.type === "deposit")

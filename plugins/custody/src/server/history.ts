@@ -140,15 +140,25 @@ const toRow = (raw: RawRow): TransactionRow => ({
   createdAt: raw.created_at instanceof Date ? raw.created_at : new Date(raw.created_at),
 })
 
-/** Newest first, ids below `before` (a row id), `limit + 1` rows so the caller knows if more exist. */
-export const listTransactions = (userId: number, options: { readonly before?: string; readonly limit: number; readonly currency?: string }) =>
+/** A page position: the last row's date and id ("<ms>.<id>"). */
+export const cursorOf = (row: TransactionRow): string => `${row.createdAt.getTime()}.${row.id}`
+export const parseCursor = (cursor: string): { readonly at: Date; readonly id: string } | undefined => {
+  const match = /^(\d{1,15})\.([1-9]\d{0,18})$/.exec(cursor)
+  return match === null ? undefined : { at: new Date(Number(match[1])), id: match[2]! }
+}
+
+/** Newest first (by date, then id), after `before`; `limit + 1` rows so the caller knows if more exist. */
+export const listTransactions = (
+  userId: number,
+  options: { readonly before?: { readonly at: Date; readonly id: string }; readonly limit: number; readonly currency?: string },
+) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql.unsafe<RawRow>(
       `select ${selectColumns} from custody_transactions
-        where user_id = $1 and ($2 = '' or currency = $2) and ($3 = '' or id < nullif($3, '')::bigint)
-        order by id desc limit $4`,
-      [userId, options.currency ?? "", options.before ?? "", options.limit + 1],
+        where user_id = $1 and ($2 = '' or currency = $2) and ($3::timestamptz is null or (created_at, id) < ($3::timestamptz, $4::bigint))
+        order by created_at desc, id desc limit $5`,
+      [userId, options.currency ?? "", options.before?.at ?? null, options.before?.id ?? "0", options.limit + 1],
     )
     return rows.map(toRow)
   })

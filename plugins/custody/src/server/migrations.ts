@@ -99,4 +99,9 @@ export const custodyMigrations: ReadonlyArray<Migration> = [
       )`,
     ),
   },
+  {
+    id: 1003,
+    name: "history ordered by date",
+    up: statements(`create index custody_transactions_user_date on custody_transactions (user_id, created_at desc, id desc)`),
+  },
 ]

@@ -8,7 +8,7 @@ import {
   type TransactionsPage,
 } from "../api.ts"
 import { CURRENCIES, currencyInfo, formatAmount } from "../currencies.ts"
-import { findTransaction, listTransactions, type TransactionRow } from "./history.ts"
+import { cursorOf, findTransaction, listTransactions, parseCursor, type TransactionRow } from "./history.ts"
 import { syncUserHistory } from "./ledgerSync.ts"
 import { fiatCents, formatCents } from "./money.ts"
 import { Rates, type Quote } from "./rates/Rates.ts"
@@ -71,19 +71,20 @@ export const transactionsPage = (userId: number, query: { readonly cursor?: stri
   Effect.gen(function* () {
     const user = yield* currentUser(userId)
     yield* requireAccessToList(user)
-    if (query.cursor !== undefined && !/^[1-9][0-9]{0,18}$/.test(query.cursor)) {
+    const before = query.cursor === undefined ? undefined : parseCursor(query.cursor)
+    if (query.cursor !== undefined && before === undefined) {
       return yield* new CustodyBadRequest({ code: "invalid_cursor", message: "This cursor was not issued by this server" })
     }
     const limit = query.limit ?? TRANSACTIONS_PAGE_SIZE
     if (query.cursor === undefined) yield* syncUserHistory(userId)
     const rows = yield* Effect.orDie(
-      listTransactions(userId, { limit, ...(query.cursor !== undefined ? { before: query.cursor } : {}), ...(query.currency !== undefined ? { currency: query.currency } : {}) }),
+      listTransactions(userId, { limit, ...(before !== undefined ? { before } : {}), ...(query.currency !== undefined ? { currency: query.currency } : {}) }),
     )
     const page = rows.slice(0, limit)
     const { users, quotes } = yield* viewContext(user, page)
     const result: TransactionsPage = {
       items: page.map((row) => transactionView(row, users, quotes, user.fiatCurrency)),
-      nextCursor: rows.length > limit ? page[page.length - 1]!.id : null,
+      nextCursor: rows.length > limit ? cursorOf(page[page.length - 1]!) : null,
     }
     return result
   })
