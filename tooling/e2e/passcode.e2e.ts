@@ -27,11 +27,11 @@ const shots = async (app: LaunchedApp, name: string) => {
 const EMAIL = "passcode.e2e@example.com"
 
 /** The newest 6-digit code the dev outbox page shows for the address. */
-const codeFromOutbox = async (app: LaunchedApp, after: number): Promise<string> => {
+const codeFromOutbox = async (app: LaunchedApp, after: number, recipient = EMAIL): Promise<string> => {
   const page = await app.page.context().newPage()
   try {
     for (let i = 0; i < 40; i++) {
-      await page.goto(`${stack.server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(EMAIL)}`)
+      await page.goto(`${stack.server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(recipient)}`)
       const body = await page.locator("body").innerText()
       const codes = [...body.matchAll(/\b(\d{6})\b/g)].map((m) => m[1]!)
       const found = codes.find((c) => !usedCodes.has(c))
@@ -177,5 +177,55 @@ describe("passcode", () => {
     await dialog.getByRole("button", { name: "Done" }).click()
     await app.app().getByRole("button", { name: "Change passcode" }).waitFor()
     await app.page.close()
+  })
+
+  it("the self-custody create route takes its search params; change passcode and recovery email screens", async () => {
+    const scwEmail = "scw.e2e@example.com"
+    // A second device of the same user: no passcode here yet.
+    const second = await launch(stack, { user: "balances" })
+    await second.waitForPath("/main")
+    await second.app().getByText("Total balance").waitFor()
+    await goTo(second, `/scw/passcode/create?email=${encodeURIComponent(scwEmail)}&type=bogus&source=banner`)
+    await second.app().getByRole("heading", { name: "Protect your wallet" }).waitFor()
+    await shots(second, "scw-intro")
+    await second.app().getByRole("button", { name: "Create passcode" }).click()
+    await second.app().getByRole("button", { name: "Use a 6-digit passcode" }).click()
+    await second.app().getByRole("img", { name: "0 of 6 digits entered" }).waitFor()
+    await shots(second, "set-6-digit")
+    await pad(second, "147036")
+    await second.app().getByRole("heading", { name: "Confirm passcode" }).waitFor()
+    await pad(second, "147036")
+    // The TON space's recovery email is its own: the address comes from the route's email param.
+    await second.app().getByRole("heading", { name: "Recovery email" }).waitFor()
+    expect(await second.app().getByLabel("Email address").inputValue()).toBe(scwEmail)
+    await second.app().getByRole("button", { name: "Continue" }).click()
+    await second.app().getByLabel("6-digit code").fill(await codeFromOutbox(second, 0, scwEmail))
+    await second.app().getByRole("button", { name: "Not now" }).click()
+    await second.app().getByRole("button", { name: "Done" }).click()
+    await second.waitForPath("/scw")
+
+    await goTo(second, "/passcode/settings")
+    const dialog = second.app().getByRole("dialog", { name: "Enter passcode" })
+    await dialog.getByRole("img", { name: "0 of 6 digits entered" }).waitFor()
+    await pad(second, "147036")
+    await dialog.waitFor({ state: "detached" })
+    await second.app().getByRole("button", { name: "Change passcode" }).click()
+    await second.app().getByRole("heading", { name: "Enter current passcode" }).waitFor()
+    await shots(second, "change-current")
+    await pad(second, "147036")
+    await second.app().getByRole("heading", { name: "Enter a new passcode" }).waitFor()
+    await second.app().getByRole("button", { name: "Use a 4-digit passcode" }).click()
+    await pad(second, "2580")
+    await pad(second, "2580")
+    await second.app().getByRole("heading", { name: "Passcode changed" }).waitFor()
+    await shots(second, "changed")
+    await second.app().getByRole("button", { name: "Done" }).click()
+    await second.app().getByRole("button", { name: /Recovery email/ }).click()
+    await second.app().getByRole("heading", { name: "Confirm your current email" }).waitFor()
+    await second.app().getByText("We sent a 6-digit code to").waitFor()
+    await second.app().getByLabel("6-digit code").fill("000000")
+    await second.app().getByText("Wrong code").waitFor()
+    await shots(second, "email-change-wrong-code")
+    await second.page.close()
   })
 })
