@@ -281,6 +281,23 @@ describe("settings: notifications", () => {
   })
 })
 
+describe("in Russian", () => {
+  it("the send options and the address error read in Russian", async () => {
+    const app = await launch(stack, { user: "balances", language: "ru", startParam: "sendOptions" })
+    await app.waitForPath("/send-options")
+    await app.app().getByRole("heading", { name: "Отправить" }).waitFor()
+    await shot(app, "send-options-ru")
+    await app.app().getByRole("button", { name: /На адрес/ }).click()
+    await app.app().getByRole("button", { name: /Toncoin/ }).click()
+    await app.app().getByLabel("Адрес в сети TON").fill("EQDtFpEwcFAEcRe5mLVh2N6C0x")
+    await app.app().getByText("Неверное количество символов в адресе").waitFor()
+    await app.app().getByLabel("Сумма").fill("1,5")
+    expect(await app.app().getByLabel("Сумма").inputValue()).toBe("1,5")
+    await shot(app, "send-form-ru")
+    await app.page.close()
+  })
+})
+
 describe("screens in the dark theme", () => {
   it("each send screen renders in dark", async () => {
     const app = await launch(stack, { user: "balances", theme: "dark", startParam: "sendOptions" })

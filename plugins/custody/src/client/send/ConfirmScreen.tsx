@@ -5,7 +5,7 @@ import { MainButton, useKernel, useT, type Kernel } from "@wallet/kernel-react"
 import { Button, Cell, CellSkeleton, List, Placeholder, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo } from "../../currencies.ts"
 import { toClientAddressError } from "../../chain-api.ts"
-import { call, chainClient, errorCode, errorTag, idempotencyKey } from "./clients.ts"
+import { call, chainClient, custodyClient, errorCode, errorTag, idempotencyKey } from "./clients.ts"
 import { networkLabel, useLoad } from "./hooks.ts"
 import { formatAmount, toMinor } from "./logic.ts"
 import { cleanSearch, qrFallbackSearch, type SendParams } from "./search.ts"
@@ -29,6 +29,18 @@ export async function confirmWithPasscode(kernel: Kernel, operation: string): Pr
     ),
   )
   return outcome !== "cancelled"
+}
+
+/**
+ * Whether the withdrawal just made is the user's first one (its history holds no other on-chain
+ * withdrawal): then /first-transaction celebrates it. Any doubt (a failed call) says no.
+ */
+async function isFirstWithdrawal(kernel: Kernel): Promise<boolean> {
+  const client = await custodyClient(kernel).catch(() => undefined)
+  if (!client) return false
+  const page = await call(kernel, client.custodyTransactions.list({ query: { limit: 50 } }))
+  if (!page.ok) return false
+  return page.value.items.filter((item) => item.gateway === "withdraw_onchain").length <= 1 && page.value.nextCursor === null
 }
 
 /** /assets/send-request-confirmation: the summary, confirmed with the main button. */
@@ -100,7 +112,9 @@ export default function ConfirmScreen() {
       )
       if (result.ok && result.value.kind === "transaction") {
         kernel.telegram.haptic({ type: "notification", kind: "success" })
-        await navigate({ to: "/assets/send-request-status", search: cleanSearch({ transactionId: result.value.transaction.id }), replace: true } as never)
+        const id = result.value.transaction.id
+        if (await isFirstWithdrawal(kernel)) await navigate({ to: "/first-transaction", search: { withdrawTransactionId: id }, replace: true } as never)
+        else await navigate({ to: "/assets/send-request-status", search: cleanSearch({ transactionId: id }), replace: true } as never)
         return
       }
       kernel.telegram.haptic({ type: "notification", kind: "error" })
