@@ -25,12 +25,16 @@ import {
 } from "../src/engine/index.ts"
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
+/** Wall time and this process's CPU time per run (CPU time is the steadier figure on a loaded machine). */
 const time = async (label: string, n: number, run: () => Promise<unknown> | unknown) => {
   for (let i = 0; i < Math.min(20, n); i++) await run()
+  const cpu = process.cpuUsage()
   const start = performance.now()
   for (let i = 0; i < n; i++) await run()
   const ms = (performance.now() - start) / n
-  console.log(`${label}: ${ms.toFixed(3)} ms each (${(1000 / ms).toFixed(0)}/s)`)
+  const used = process.cpuUsage(cpu)
+  const cpuMs = (used.user + used.system) / 1000 / n
+  console.log(`${label}: ${ms.toFixed(3)} ms wall, ${cpuMs.toFixed(3)} ms CPU each (${(1000 / cpuMs).toFixed(0)}/s of CPU)`)
 }
 
 export const runTonConnectBench = async (requests = 200): Promise<void> => {
