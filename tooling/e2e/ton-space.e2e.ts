@@ -207,6 +207,40 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
       .toContain("20 USDT")
     expect(await text(app)).toMatch(/−5 USD₮|−5 USDT/)
 
+    // A collectible from the faucet: details, then send it to the same friend.
+    await stack.devnet!.faucet({ address, nft: true, name: "Punk One" })
+    await expect
+      .poll(
+        async () => {
+          await app.app().getByRole("button", { name: "Receive", exact: true }).click()
+          await app.waitForPath("/scw/qr")
+          await app.telegram("t.pressBack()")
+          await app.waitForPath("/scw")
+          await app.app().getByText("TON balance").waitFor()
+          return text(app)
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toContain("Punk One")
+    await app.app().getByRole("button", { name: /^Punk One/ }).click()
+    await app.app().getByRole("heading", { name: "Punk One" }).waitFor()
+    await shot(app, "collectible-light")
+    await waitMain(app, "Send")
+    await press(app)
+    await app.app().getByRole("textbox", { name: "Recipient" }).fill(friend)
+    await waitMain(app, "Continue")
+    await press(app)
+    await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
+    await shot(app, "collectible-confirm-light")
+    await waitMain(app, "Confirm and send")
+    await press(app)
+    await app.app().getByText("The collectible is on its way to its new owner.").waitFor()
+    await waitMain(app, "Done")
+    await press(app)
+    await app.waitForPath("/scw")
+    await expect.poll(async () => (await walletState(app))!.pending.finalized.length, { timeout: 30_000, interval: 500 }).toBe(3)
+    await expect.poll(async () => (await text(app)).includes("Punk One"), { timeout: 20_000, interval: 1_000 }).toBe(false)
+
     // Log out, then import the same words: the same address.
     await app.app().evaluate(() => {
       history.pushState({}, "", "/scw/settings/logout")

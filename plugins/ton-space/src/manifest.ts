@@ -13,6 +13,7 @@ export const SendSearch = Schema.Struct({ asset: stringParam, to: stringParam })
 export const ConfirmSearch = Schema.Struct({ asset: stringParam, to: stringParam, amount: stringParam, comment: stringParam })
 export const TxSearch = Schema.Struct({ walletAddress: stringParam })
 export const SettingsSearch = Schema.Struct({ showMnemonic: booleanParam })
+export const CollectibleSendSearch = Schema.Struct({ inputtedRecipientAddress: stringParam })
 export const BackupSearch = Schema.Struct({ intent: enumParam(["confirming", "none"], "none"), backPath: stringParam })
 
 const screen = {
@@ -32,6 +33,11 @@ const screen = {
   recovery: () => import("./client/SettingsScreens.tsx").then((m) => ({ default: m.RecoveryScreen })),
   logout: () => import("./client/SettingsScreens.tsx").then((m) => ({ default: m.LogoutScreen })),
   versionNetwork: () => import("./client/SettingsScreens.tsx").then((m) => ({ default: m.VersionNetworkScreen })),
+  collectibles: () => import("./client/CollectibleScreens.tsx").then((m) => ({ default: m.CollectiblesScreen })),
+  collectible: () => import("./client/CollectibleScreens.tsx").then((m) => ({ default: m.CollectibleScreen })),
+  collectibleReceiver: () => import("./client/CollectibleScreens.tsx").then((m) => ({ default: m.CollectibleReceiverScreen })),
+  collectibleSend: () => import("./client/CollectibleScreens.tsx").then((m) => ({ default: m.CollectibleSendScreen })),
+  collectibleSuccess: () => import("./client/CollectibleScreens.tsx").then((m) => ({ default: m.CollectibleSendSuccessScreen })),
   swap: () => import("./client/TabPlaceholders.tsx").then((m) => ({ default: m.SwapTabScreen })),
   earn: () => import("./client/TabPlaceholders.tsx").then((m) => ({ default: m.EarnTabScreen })),
 }
@@ -60,6 +66,11 @@ export const tonSpacePlugin = definePlugin({
     { id: "settings-recovery", parent: "scw", path: "/settings/recovery", component: screen.recovery },
     { id: "settings-logout", parent: "scw", path: "/settings/logout", component: screen.logout },
     { id: "settings-version-network", parent: "scw", path: "/settings/version-network", component: screen.versionNetwork },
+    { id: "collectibles", parent: "scw", path: "/collectibles", component: screen.collectibles },
+    { id: "collectible", parent: "scw", path: "/collectible/$address", component: screen.collectible },
+    { id: "collectible-receiver", parent: "scw", path: "/collectible/$address/receiver-search", component: screen.collectibleReceiver },
+    { id: "collectible-send", parent: "scw", path: "/collectible/$address/send/$recipientAddress", search: CollectibleSendSearch, component: screen.collectibleSend },
+    { id: "collectible-send-success", parent: "scw", path: "/collectible/$address/send/$recipientAddress/success", component: screen.collectibleSuccess },
     { id: "swap", parent: "scw", path: "/swap", component: screen.swap },
     { id: "earn", parent: "scw", path: "/earn", component: screen.earn },
   ],

@@ -5,6 +5,8 @@ import { Banner, Button, Cell, IconButton, List, Placeholder, Section, SkeletonL
 import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
 import { buildAssetList, type Asset } from "../core/assets.ts"
 import { visibleEvents } from "../core/history.ts"
+import { POST_FINALIZATION_REFETCH_MS } from "../core/pending.ts"
+import { NftCell, useNfts } from "./CollectibleScreens.tsx"
 import { AddressPill, TonTabBar } from "./common.tsx"
 import { usePendingWatcher, useWalletData } from "./data.ts"
 import { EventRow, PendingRow } from "./events.tsx"
@@ -42,6 +44,7 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
   const [state, update] = useWallet()
   const ton = useTon()
   const { account, jettons, events } = useWalletData(raw)
+  const nfts = useNfts(raw, state.walletNetwork)
   const inMemory = useSyncExternalStore(secrets.subscribe, () => secrets.current()?.address === address)
   const [sealed, setSealed] = useState(false)
   useEffect(() => {
@@ -58,6 +61,8 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
     account.reload()
     jettons.reload()
     events.reload()
+    // Spec 2 §4: collectibles are refetched 5 s after a finalization.
+    setTimeout(nfts.reload, POST_FINALIZATION_REFETCH_MS)
   }
   usePendingWatcher(refresh)
   // Incoming transfers show up without a pull: refresh while the screen is open.
@@ -141,6 +146,14 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
             </>
           )}
         </Section>
+        {nfts.data && nfts.data.length > 0 && (
+          <Section header={t("nft.title")}>
+            {nfts.data.slice(0, 3).map((item) => (
+              <NftCell key={item.address} item={item} />
+            ))}
+            {nfts.data.length > 3 && <Cell title={t("nft.seeAll", { count: nfts.data.length })} chevron onClick={() => void navigate({ to: "/scw/collectibles" } as never)} />}
+          </Section>
+        )}
         <Section header={t("history.title")}>
           {pendingItems.map((tx) => (
             <PendingRow key={tx.key} tx={tx} network={state.walletNetwork} ton={ton} />

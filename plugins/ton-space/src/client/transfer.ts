@@ -40,12 +40,14 @@ export const resolveReceiver = async (ton: TonModule, chain: ChainShape, input: 
 }
 
 export interface SendRequest {
-  readonly kind: "ton" | "jetton"
+  readonly kind: "ton" | "jetton" | "nft"
   readonly amount: bigint
   readonly comment?: string
   readonly receiver: Receiver
   /** Jetton: the sender's jetton wallet. */
   readonly jettonWallet?: string
+  /** NFT: the item. */
+  readonly nftAddress?: string
 }
 
 export interface WalletRef {
@@ -69,6 +71,10 @@ export const buildMessages = async (ton: TonModule, chain: ChainShape, wallet: W
     return [{ to, value: request.amount, bounce, ...(request.comment ? { body: ton.commentBody(request.comment) } : {}) }]
   }
   const own = ton.parseAddress(wallet.raw)!.address
+  if (request.kind === "nft") {
+    // TEP-62 transfer to the item: 0.05 TON for its gas, forward 1 nano, excess back to us.
+    return [{ to: ton.parseAddress(request.nftAddress!)!.address, value: ton.JETTON_ATTACHED_TON, bounce: true, body: ton.nftTransferBody({ queryId: ton.randomQueryId(), newOwner: to, responseDestination: own }) }]
+  }
   const jettonWallet = ton.parseAddress(request.jettonWallet!)!.address
   return [
     {
