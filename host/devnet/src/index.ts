@@ -30,6 +30,8 @@ export interface FaucetRequest {
   readonly amount?: bigint;
   /** mint one NFT of the demo collection */
   readonly nft?: boolean;
+  /** display name of the minted NFT */
+  readonly name?: string;
 }
 
 export interface SimFaucetRequest {

@@ -10,6 +10,7 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { ApiId, authenticated, NotFound } from "@wallet/kernel/api"
+import { CustodyForbidden } from "./api.ts"
 
 export const CUSTODY_CHAIN_API_PREFIX = "/api/custody"
 
@@ -227,7 +228,8 @@ export const CustodyChainGroup = authenticated(
       params: { currency: CurrencyCode },
       query: { network: NetworkCodeSchema },
       success: GetOrCreateWalletResponse,
-      error: ChainRequestError,
+      /** CustodyForbidden: custody unavailable, restricted, or accessToCreateAddress off. */
+      error: [ChainRequestError, CustodyForbidden],
     }),
     HttpApiEndpoint.get("validateAddress", "/api/custody/addresses/validate", {
       query: ValidateAddressQuery,
@@ -243,7 +245,8 @@ export const CustodyChainGroup = authenticated(
     HttpApiEndpoint.post("createWithdraw", "/api/custody/withdrawals", {
       payload: CreateWithdrawRequest,
       success: CreateWithdrawResponse,
-      error: [AddressCheckError, ChainRequestError],
+      /** CustodyForbidden: custody unavailable, restricted, or accessToWithdraws off. */
+      error: [AddressCheckError, ChainRequestError, CustodyForbidden],
     }),
     HttpApiEndpoint.get("getWithdraw", "/api/custody/withdrawals/:id", {
       params: { id: Schema.String.check(Schema.isPattern(/^[0-9]{1,19}$/)) },

@@ -115,6 +115,12 @@ describe("custody on chain (devnet + server)", { timeout: 60_000 }, () => {
     expect(usdt.body.addresses.map((x: { network_code: string }) => x.network_code).sort()).toEqual(["ton", "tron"])
     expect(usdt.body.addresses.find((x: { network_code: string }) => x.network_code === "tron").address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/)
     expect((await alice.post("/api/custody/wallets/BTC?network=ton")).body.code).toBe("unsupported_network")
+    // Restricted users get no new address and cannot withdraw (spec 1 §6 access flags).
+    await server.sql("update kernel_users set restriction_code = 'FUNCTIONALITY_RESTRICTION' where id = $1", [bob.id])
+    const refused = await bob.post("/api/custody/wallets/USDT?network=ton")
+    expect([refused.status, refused.body.code]).toEqual([403, "user_restricted"])
+    const refusedWithdrawal = await bob.post("/api/custody/withdrawals", { amount: "1", currency: "TON", max_value: false, address: a, network: "ton", idempotency_key: randomUUID() })
+    expect([refusedWithdrawal.status, refusedWithdrawal.body.code]).toEqual([403, "user_restricted"])
     expect((await alice.post("/api/custody/wallets/TSLAx?network=ton")).body.code).toBe("unsupported_currency")
   })
 

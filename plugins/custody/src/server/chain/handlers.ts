@@ -10,6 +10,7 @@ import { chainLoop, createWithdraw, getOrCreateWallet, getWithdraw, validateAddr
 import { makeSimAdapter } from "./sim.ts"
 import { withdrawalJson } from "./store.ts"
 import { makeTonAdapter } from "./ton.ts"
+import { currentUser, requireAccess } from "../users.ts"
 
 const userId = Effect.gen(function* () {
   const session = yield* CurrentSession
@@ -36,7 +37,13 @@ export const ChainServicesLive = Layer.unwrap(
 
 const CustodyChainHandlers = HttpApiBuilder.group(CustodyChainApi, "custodyChain", (handlers) =>
   handlers
-    .handle("getOrCreateWallet", ({ params, query }) => Effect.flatMap(userId, (user) => getOrCreateWallet(user, params.currency, query.network)))
+    .handle("getOrCreateWallet", ({ params, query }) =>
+      Effect.gen(function* () {
+        const id = yield* userId
+        yield* requireAccess(yield* currentUser(id), "accessToCreateAddress", "canReceive")
+        return yield* getOrCreateWallet(id, params.currency, query.network)
+      }),
+    )
     .handle("validateAddress", ({ query }) =>
       Effect.flatMap(userId, (user) =>
         Effect.map(validateAddress(user, query.currency, query.network, query.address), (checked) => ({
@@ -47,7 +54,13 @@ const CustodyChainHandlers = HttpApiBuilder.group(CustodyChainApi, "custodyChain
       ),
     )
     .handle("withdrawLimits", ({ query }) => Effect.flatMap(userId, (user) => withdrawLimits(user, query.currency, query.network)))
-    .handle("createWithdraw", ({ payload }) => Effect.flatMap(userId, (user) => createWithdraw(user, payload)))
+    .handle("createWithdraw", ({ payload }) =>
+      Effect.gen(function* () {
+        const id = yield* userId
+        yield* requireAccess(yield* currentUser(id), "accessToWithdraws", "canWithdrawOuter")
+        return yield* createWithdraw(id, payload)
+      }),
+    )
     .handle("getWithdraw", ({ params }) =>
       Effect.gen(function* () {
         const row = yield* getWithdraw(yield* userId, params.id)
