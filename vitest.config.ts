@@ -9,6 +9,9 @@ export default defineConfig({
           name: "unit",
           include: ["kernel/*/src/**/*.test.ts", "plugins/*/src/**/*.test.ts", "host/*/src/**/*.test.ts", "host/*/test/**/*.test.ts", "host/regions/*.test.ts", "tooling/*/src/**/*.test.ts"],
           environment: "node",
+          // PGlite boots and devnet blocks take seconds on a loaded 2-core machine: limits against hangs, not timings.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {
@@ -16,6 +19,7 @@ export default defineConfig({
           name: "unit-dom",
           include: ["kernel/*/src/**/*.test.tsx", "plugins/*/src/**/*.test.tsx", "host/*/src/**/*.test.tsx"],
           environment: "happy-dom",
+          testTimeout: 15_000,
         },
       },
       {
