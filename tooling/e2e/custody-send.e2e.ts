@@ -186,6 +186,21 @@ describe("send to an address", () => {
     await field.fill("not an address!")
     await app.app().getByText("Invalid address for this network").waitFor()
     expect((await mainButton(app)).is_active).toBe(false)
+
+    // The user's own deposit address (the receive screen creates it) is refused as "yourself".
+    await go(app, "/receive?assetCurrency=TON&assetNetwork=ton")
+    let own: string | undefined
+    await expect
+      .poll(async () => {
+        const rows = await stack.server.sql(`select address from custody_chain_addresses where user_id = 700000002 and network = 'ton'`, [])
+        own = rows[0]?.address as string | undefined
+        return own !== undefined
+      }, { timeout: 20_000 })
+      .toBe(true)
+    await go(app, "/assets/send?assetCurrency=TON")
+    await app.app().getByLabel("TON address").fill(own!)
+    await app.app().getByText("You cannot send to your own address").waitFor()
+    await shot(app, "send-yourself-light")
     await app.page.close()
   })
 
