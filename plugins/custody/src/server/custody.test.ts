@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto"
 import { Effect } from "effect"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { signInitData, startServer, type RunningServer } from "@wallet/kernel-server"
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing"
 import { parseAmount } from "../currencies.ts"
 import { custodyUsdBalance, serverPlugin } from "./index.ts"
 import { probePlugin } from "./testSupport.ts"
+
+// Each scenario makes tens of requests; a loaded 2-core CI needs more than the default 5 s.
+vi.setConfig({ testTimeout: 30_000 })
 
 const BOT_TOKEN = "1234567:custody-test"
 const DAY = 24 * 3_600_000
@@ -441,6 +444,11 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
       // Reading again imports nothing twice.
       expect((await user.get("/api/custody/transactions")).body.items).toHaveLength(3)
       expect(await balance(user, "TON")).toEqual({ available: ton("2.98"), held: "0" })
+      // Many new entries at once are imported across Ledger history pages, each once.
+      for (let i = 0; i < 12; i++) await chain("deposit", "0.1", `${tag}-many-${i}`)
+      const all = (await user.get("/api/custody/transactions?limit=100")).body.items
+      expect(all).toHaveLength(15)
+      expect(new Set(all.map((row: any) => row.id)).size).toBe(15)
     })
   })
 

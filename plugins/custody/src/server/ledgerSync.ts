@@ -14,6 +14,7 @@ import { recordTransaction } from "./history.ts"
 const isGateway = Schema.is(Gateway)
 const isNetwork = Schema.is(NetworkCode)
 const PAGE = 200
+const FIRST_PAGE = 10
 /** Most entries looked at per read (older ones are caught up by the next reads). */
 const MAX_SCAN = 2_000
 
@@ -65,13 +66,15 @@ export const syncUserHistory = (userId: number) =>
     const last = state === undefined ? 0n : BigInt(state.last_entry_id)
     const fresh: Array<HistoryEntry> = []
     let before: string | undefined
-    scan: for (let scanned = 0; scanned < MAX_SCAN; scanned += PAGE) {
-      const page = yield* ledger.ownerHistory(owner, { limit: PAGE, ...(before !== undefined ? { before } : {}) })
+    // A small first page: usually nothing is new.
+    let limit = FIRST_PAGE
+    scan: for (let scanned = 0; scanned < MAX_SCAN; scanned += limit, limit = PAGE) {
+      const page = yield* ledger.ownerHistory(owner, { limit, ...(before !== undefined ? { before } : {}) })
       for (const entry of page) {
         if (BigInt(entry.entryId) <= last) break scan
         fresh.push(entry)
       }
-      if (page.length < PAGE) break
+      if (page.length < limit) break
       before = page[page.length - 1]!.entryId
     }
     // Oldest first, so imported rows get ids in time order.

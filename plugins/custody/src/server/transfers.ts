@@ -350,9 +350,12 @@ export const incomingTransfers = (userId: number) =>
     const rows = yield* sql
       .unsafe<RawTransfer>(`select ${columns} from custody_transfers where receiver_id = $1 and status = 'new' order by id desc limit 200`, [userId])
       .pipe(Effect.orDie)
+    const at = yield* now
     const open: Array<TransferRow> = []
     for (const raw of rows) {
-      const row = yield* settle(toTransfer(raw))
+      // Only past-due rows need the Ledger here; any other drift heals on get, approve or cancel.
+      const listed = toTransfer(raw)
+      const row = listed.expiresAt.getTime() <= at.getTime() ? yield* settle(listed) : listed
       if (row.status === "new") open.push(row)
     }
     const users = yield* findUsers([...new Set(open.flatMap((row) => [row.senderId, row.receiverId]))])
