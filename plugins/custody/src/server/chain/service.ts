@@ -397,9 +397,19 @@ export const processNetworkOnce = (adapter: NetworkAdapter) =>
 
 // --- background --------------------------------------------------------------------------------
 
+/** When each (network, step) last logged a warning: a chain that stays down logs once a minute, not every round. */
+const lastWarned = new Map<string, number>()
+const WARN_EVERY_MS = 60_000
+
 const quietly = (what: string, network: string, effect: Effect.Effect<unknown, unknown, any>) =>
   effect.pipe(
-    Effect.catchCause((cause) => Effect.logDebug(`custody ${network} ${what} failed`, cause)),
+    Effect.catchCause((cause) => {
+      const key = `${network}:${what}`
+      const now = Date.now()
+      if (now - (lastWarned.get(key) ?? 0) < WARN_EVERY_MS) return Effect.logDebug(`custody ${network} ${what} failed`, cause)
+      lastWarned.set(key, now)
+      return Effect.logWarning(`custody ${network} ${what} failed (repeats are logged at debug level for a minute)`, cause)
+    }),
     Effect.asVoid,
   )
 
