@@ -66,8 +66,19 @@ export default function SettingsScreen() {
     load()
   }
 
+  const enableWith = async (passcode: string) => {
+    const outcome = await session.biometry.enable(passcode)
+    const key = { success: "biometry.enabled", "opened-bot-settings": "biometry.openedSettings", rejected: "errors.biometry_not_granted", failure: "errors.biometry_not_available" }[outcome]
+    snackbar.show({ id: "passcode-biometry", text: t(key) })
+    back()
+  }
+
   const toggleBiometry = async (on: boolean) => {
-    if (on) return setView("enableBiometry")
+    if (on) {
+      // Within the unlock window the remembered passcode sets biometry up without asking again.
+      const remembered = session.rememberedPasscode()
+      return remembered !== undefined ? enableWith(remembered) : setView("enableBiometry")
+    }
     // Spec 3 §4.3: flag off first, then the server, then the device token; restore the flag on error.
     const off = await disableBiometry({
       setFlag: setBiometryFlag,
@@ -108,24 +119,12 @@ export default function SettingsScreen() {
       return <main className={styles.page}><ResetFlow session={session} product="wallet" type={info.passcodeType ?? "4-digit"} onDone={back} /></main>
     case "email":
       return <main className={styles.page}><RecoveryEmailFlow session={session} product="wallet" current={email?.email ?? null} onDone={back} /></main>
-    case "enableBiometry": {
-      const enable = async (passcode: string) => {
-        const outcome = await session.biometry.enable(passcode)
-        const key = { success: "biometry.enabled", "opened-bot-settings": "biometry.openedSettings", rejected: "errors.biometry_not_granted", failure: "errors.biometry_not_available" }[outcome]
-        snackbar.show({ id: "passcode-biometry", text: t(key) })
-        back()
-      }
-      const remembered = session.rememberedPasscode()
-      if (remembered !== undefined) {
-        void enable(remembered)
-        return null
-      }
+    case "enableBiometry":
       return (
         <main className={styles.page}>
-          <CheckPasscode session={session} info={info} onVerified={(proof) => proof.kind === "passcode" && void enable(proof.passcode)} onForgot={() => setView("reset")} onCancel={back} />
+          <CheckPasscode session={session} info={info} onVerified={(proof) => proof.kind === "passcode" && void enableWith(proof.passcode)} onForgot={() => setView("reset")} onCancel={back} />
         </main>
       )
-    }
     default:
       return (
         <main className={styles.list}>

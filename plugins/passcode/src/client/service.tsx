@@ -13,7 +13,7 @@ import { passcodeSession, type PasscodeInfo, type PasscodeSession } from "./runt
 import { OverlayFrame } from "./ui.tsx"
 
 /** Shows `render(resolve, cancel)` in an overlay until it resolves or the user closes it. */
-const overlay = <A,>(host: PasscodeHost, session: PasscodeSession, label: string, render: (resolve: (value: A) => void) => ReactNode) =>
+const overlay = <A,>(host: PasscodeHost, session: PasscodeSession, label: string, render: (resolve: (value: A) => void, cancel: () => void) => ReactNode) =>
   Effect.callback<A, PasscodeCancelled>((resume) => {
     let settled = false
     const settle = (effect: Effect.Effect<A, PasscodeCancelled>) => {
@@ -25,14 +25,14 @@ const overlay = <A,>(host: PasscodeHost, session: PasscodeSession, label: string
     const cancel = () => settle(Effect.fail(new PasscodeCancelled()))
     const close = host.overlays.show(
       <OverlayFrame label={label} closeLabel={session.t("popup.cancel")} onClose={cancel}>
-        {render((value) => settle(Effect.succeed(value)))}
+        {render((value) => settle(Effect.succeed(value)), cancel)}
       </OverlayFrame>,
     )
     return Effect.sync(() => settle(Effect.fail(new PasscodeCancelled())))
   })
 
 /** The verify overlay: loads the status, then the passcode screen; forgot opens the reset flow. */
-function VerifyOverlay({ session, mode, onVerified }: { session: PasscodeSession; mode: "verify" | "create"; onVerified: (proof: VerifiedProof) => void }) {
+function VerifyOverlay({ session, mode, onVerified, onCancel }: { session: PasscodeSession; mode: "verify" | "create"; onVerified: (proof: VerifiedProof) => void; onCancel: () => void }) {
   const { t } = session
   const [info, setInfo] = useState<PasscodeInfo | null>()
   const [resetting, setResetting] = useState(false)
@@ -52,7 +52,7 @@ function VerifyOverlay({ session, mode, onVerified }: { session: PasscodeSession
     return <Placeholder kind="error" title={t("errors.somethingWentWrong")} description={t("errors.technical_issue")} action={<Button onClick={load}>{t("retry")}</Button>} />
   }
   if (resetting) return <ResetFlow session={session} product="wallet" type={info.passcodeType ?? "4-digit"} onDone={(passcode) => onVerified({ kind: "passcode", passcode })} />
-  return <CheckPasscode session={session} info={info} onVerified={onVerified} onForgot={() => setResetting(true)} />
+  return <CheckPasscode session={session} info={info} onVerified={onVerified} onForgot={() => setResetting(true)} onCancel={onCancel} />
 }
 
 const factory: PasscodeProviderFactory = (host) => {
@@ -67,7 +67,7 @@ const factory: PasscodeProviderFactory = (host) => {
     info: promise(() => session.info()),
     remembered: Effect.sync(() => session.unlocked()),
     biometry: promise(() => session.biometry.token()),
-    screen: (mode) => overlay<VerifiedProof>(host, session, t("verify.title"), (resolve) => <VerifyOverlay session={session} mode={mode} onVerified={resolve} />),
+    screen: (mode) => overlay<VerifiedProof>(host, session, t("verify.title"), (resolve, cancel) => <VerifyOverlay session={session} mode={mode} onVerified={resolve} onCancel={cancel} />),
     verified: (proof, unlockDuration) => Effect.sync(() => session.markVerified(proof.kind === "passcode" ? proof.passcode : undefined, unlockDuration)),
   }
   const shape: PasscodeShape = {
