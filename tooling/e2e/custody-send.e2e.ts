@@ -74,8 +74,8 @@ const balanceText = async (app: LaunchedApp) => {
 }
 
 /** Opens the app as "new" once, so the user exists for the receiver search; finishes onboarding. */
-const openAsNew = async (): Promise<LaunchedApp> => {
-  const app = await launch(stack, { user: "new" })
+const openAsNew = async (theme: "light" | "dark" = "light"): Promise<LaunchedApp> => {
+  const app = await launch(stack, { user: "new", theme })
   await app.waitForPath("/wallet-onboarding")
   for (let i = 0; i < 3; i++) {
     await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === true)
@@ -314,7 +314,9 @@ describe("in Russian", () => {
 })
 
 describe("screens in the dark theme", () => {
-  it("each send screen renders in dark", async () => {
+  it("each send screen renders in dark", { timeout: 120_000 }, async () => {
+    // Nora must have opened the app once to be found by the receiver search.
+    await (await openAsNew()).page.close()
     const app = await launch(stack, { user: "balances", theme: "dark", startParam: "sendOptions" })
     await app.waitForPath("/send-options")
     await app.app().getByRole("button", { name: /To an address/ }).waitFor()
@@ -370,5 +372,15 @@ describe("screens in the dark theme", () => {
     await app.app().getByRole("searchbox", { name: "Search users" }).waitFor()
     await shot(app, "receiver-search-empty-dark")
     await app.page.close()
+
+    // The receiver's accept page, in dark.
+    const { id, app: sender } = await sendToNora("USDT", "2", false)
+    await sender.page.close()
+    const receiver = await openAsNew("dark")
+    await go(receiver, `/transfers/${id}`)
+    await receiver.app().getByText(/Accept within 14 days/).waitFor()
+    expect((await mainButton(receiver)).text).toBe("Accept 2\u00a0USDT")
+    await shot(receiver, "transfer-receiver-accept-dark")
+    await receiver.page.close()
   })
 })
