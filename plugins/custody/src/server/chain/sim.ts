@@ -44,6 +44,7 @@ export const SIM_CURRENCIES: Readonly<Record<SimNetworkCode, ReadonlyArray<strin
 }
 
 const PAGE = 500
+const FUNDING_COOLDOWN_MS = 3_000
 
 const withdrawKey = (id: string) => `custody:withdraw:${id}`
 
@@ -152,8 +153,12 @@ export const makeSimAdapter = (network: SimNetworkCode, settings: ChainSettingsS
       return { _tag: "Final", results } satisfies BatchStatus
     })
 
+  // One faucet request per few seconds: it lands at the next block, rounds in between would ask again.
+  let lastFunding = 0
   const fundHotWallet: NonNullable<NetworkAdapter["fundHotWallet"]> = (orders) =>
     Effect.gen(function* () {
+      if (Date.now() - lastFunding < FUNDING_COOLDOWN_MS) return
+      lastFunding = Date.now()
       const balances = yield* hotBalances
       for (const [asset, amount] of needs(orders)) {
         if (BigInt(balances[asset] ?? "0") >= amount) continue

@@ -30,6 +30,7 @@ const VALID_SECONDS = 120
 /** The first page is small (most scans find nothing new); later pages are large. */
 const FIRST_PAGE = 10
 const PAGE = 100
+const FUNDING_COOLDOWN_MS = 3_000
 const MAX_PAGES = 10
 
 interface Wallet {
@@ -349,8 +350,12 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
       return { _tag: "Final", results } satisfies BatchStatus
     })
 
+  // One faucet request per few seconds: it lands at the next block, rounds in between would ask again.
+  let lastFunding = 0
   const fundHotWallet: NonNullable<NetworkAdapter["fundHotWallet"]> = (orders) =>
     Effect.gen(function* () {
+      if (Date.now() - lastFunding < FUNDING_COOLDOWN_MS) return
+      lastFunding = Date.now()
       const known = yield* jettonMasters
       const need = needs(orders)
       const state = yield* hotState
