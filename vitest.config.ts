@@ -7,7 +7,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["kernel/*/src/**/*.test.ts", "plugins/*/src/**/*.test.ts", "host/*/src/**/*.test.ts", "host/*/test/**/*.test.ts", "host/regions/*.test.ts", "tooling/*/src/**/*.test.ts"],
+          include: ["kernel/*/src/**/*.test.ts", "plugins/*/src/**/*.test.ts", "plugins/*/test/**/*.test.ts", "host/*/src/**/*.test.ts", "host/*/test/**/*.test.ts", "host/regions/*.test.ts", "tooling/*/src/**/*.test.ts"],
           environment: "node",
           // PGlite boots and devnet blocks take seconds on a loaded 2-core machine: limits against hangs, not timings.
           testTimeout: 30_000,
