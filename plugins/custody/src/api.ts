@@ -512,6 +512,8 @@ export const TransactionsQuery = Schema.Struct({
   limit: Schema.optionalKey(Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: TRANSACTIONS_MAX_PAGE_SIZE }))),
   /** Only this currency (the asset page's history, /transactions/list?assetCurrency). */
   currency: Schema.optionalKey(CurrencyCode),
+  /** `fiatAmount` in this fiat; default the user's settings fiatCurrency (USD when unset). */
+  fiatCurrency: Schema.optionalKey(FiatCode),
 })
 export const TransactionsPage = Schema.Struct({
   /** Newest first. */

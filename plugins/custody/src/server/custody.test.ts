@@ -399,7 +399,11 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
       expect(usdt.items.map((item: any) => item.amount)).toEqual(["6", "4", "2"])
       expect(usdt.nextCursor).toBeNull()
       const one = await user.get(`/api/custody/transactions/${usdt.items[0].id}`)
-      expect(one.body).toMatchObject({ gateway: "top_up", type: "deposit", status: "success", currency: "USDT", amount: "6" })
+      expect(one.body).toMatchObject({ gateway: "top_up", type: "deposit", status: "success", currency: "USDT", amount: "6", fiatCurrency: "USD" })
+      const inEur = (await user.get("/api/custody/transactions?currency=USDT&fiatCurrency=EUR")).body.items[0]
+      expect(inEur.fiatCurrency).toBe("EUR")
+      expect(inEur.fiatAmount).not.toBe(one.body.fiatAmount)
+      expect((await user.get("/api/custody/transactions?fiatCurrency=ZZZ")).body.code).toBe("unsupported_fiat")
       const stranger = await signIn()
       expect((await stranger.get(`/api/custody/transactions/${usdt.items[0].id}`)).status).toBe(404)
       expect((await user.get("/api/custody/transactions?cursor=abc")).body.code).toBe("invalid_cursor")

@@ -56,21 +56,33 @@ export const transactionView = (row: TransactionRow, users: ReadonlyMap<number, 
   }
 }
 
-const viewContext = (user: CustodyUser, rows: ReadonlyArray<TransactionRow>) =>
+const fiatOf = (user: CustodyUser, requested: string | undefined) =>
+  Effect.gen(function* () {
+    const rates = yield* Rates
+    if (requested === undefined) return user.fiatCurrency
+    if (!rates.isFiat(requested)) return yield* new CustodyBadRequest({ code: "unsupported_fiat", message: `${requested} is not a supported fiat currency` })
+    return requested
+  })
+
+const viewContext = (fiat: string, rows: ReadonlyArray<TransactionRow>) =>
   Effect.gen(function* () {
     const rates = yield* Rates
     const users = yield* findUsers([...new Set(rows.flatMap((row) => (row.counterpartyId === null ? [] : [row.counterpartyId])))])
     const quotes = yield* rates.quotes(
       CURRENCIES.map((currency) => currency.code),
-      user.fiatCurrency,
+      fiat,
     ).pipe(Effect.catch(() => Effect.succeed(new Map<string, Quote>())))
     return { users, quotes }
   })
 
-export const transactionsPage = (userId: number, query: { readonly cursor?: string; readonly limit?: number; readonly currency?: string }) =>
+export const transactionsPage = (
+  userId: number,
+  query: { readonly cursor?: string; readonly limit?: number; readonly currency?: string; readonly fiatCurrency?: string },
+) =>
   Effect.gen(function* () {
     const user = yield* currentUser(userId)
     yield* requireAccessToList(user)
+    const fiat = yield* fiatOf(user, query.fiatCurrency)
     const before = query.cursor === undefined ? undefined : parseCursor(query.cursor)
     if (query.cursor !== undefined && before === undefined) {
       return yield* new CustodyBadRequest({ code: "invalid_cursor", message: "This cursor was not issued by this server" })
@@ -81,9 +93,9 @@ export const transactionsPage = (userId: number, query: { readonly cursor?: stri
       listTransactions(userId, { limit, ...(before !== undefined ? { before } : {}), ...(query.currency !== undefined ? { currency: query.currency } : {}) }),
     )
     const page = rows.slice(0, limit)
-    const { users, quotes } = yield* viewContext(user, page)
+    const { users, quotes } = yield* viewContext(fiat, page)
     const result: TransactionsPage = {
-      items: page.map((row) => transactionView(row, users, quotes, user.fiatCurrency)),
+      items: page.map((row) => transactionView(row, users, quotes, fiat)),
       nextCursor: rows.length > limit ? cursorOf(page[page.length - 1]!) : null,
     }
     return result
@@ -93,9 +105,10 @@ export const oneTransaction = (userId: number, id: string) =>
   Effect.gen(function* () {
     const user = yield* currentUser(userId)
     yield* requireAccessToList(user)
+    const fiat = user.fiatCurrency
     yield* syncUserHistory(userId)
     const row = yield* Effect.orDie(findTransaction(userId, id))
     if (row === undefined) return yield* new CustodyNotFound({ code: "transaction_not_found", message: "No such transaction" })
-    const { users, quotes } = yield* viewContext(user, [row])
-    return transactionView(row, users, quotes, user.fiatCurrency)
+    const { users, quotes } = yield* viewContext(fiat, [row])
+    return transactionView(row, users, quotes, fiat)
   })
