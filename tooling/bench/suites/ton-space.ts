@@ -3,7 +3,8 @@
  *  - the chunks /scw loads (the wallet main route with its static imports) and the TON chunk it
  *    loads lazily (@ton/core, @ton/crypto, @ton/ton wallets: ton/wallet.ts);
  *  - any ton-space module that leaked into the first screen (wallet main /main): there must be
- *    none but the manifest, and no TON library.
+ *    none but the manifest, and no TON library;
+ *  - mnemonic-to-keys time (PBKDF2 of @ton/crypto) and a W5R1 transfer signature in Node, medians of 7.
  *
  *   npx tsx tooling/bench/suites/ton-space.ts
  */
@@ -12,6 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { gzipSync } from "node:zlib"
 import { build, type Plugin } from "vite"
+import { identityOf, keysOf, newMnemonic, signTransfer } from "../../../plugins/ton-space/src/ton/wallet.ts"
 
 const appRoot = join(import.meta.dirname, "..", "..", "..", "host", "app")
 const outDir = mkdtempSync(join(tmpdir(), "wallet-ton-size-"))
@@ -65,3 +67,22 @@ for (const file of tonChunks) console.log(`      ${kb(gz(file)).padStart(9)}  ${
 console.log(`  TON libraries in the first screen: ${tonModules(first).length === 0 ? "none" : tonModules(first).length}`)
 console.log(`  ton-space modules in the first screen (besides the manifest): ${leaked.length === 0 ? "none" : leaked.join(", ")}`)
 rmSync(outDir, { recursive: true, force: true })
+
+const median = async (run: () => Promise<unknown> | unknown, times = 7) => {
+  const samples: Array<number> = []
+  for (let i = 0; i < times; i++) {
+    const start = performance.now()
+    await run()
+    samples.push(performance.now() - start)
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(times / 2)]!
+}
+const words = await newMnemonic()
+const keys = await keysOf(words)
+const friend = identityOf(keys.publicKey, "v4r2", "mainnet")
+const { Address } = await import("../../../plugins/ton-space/src/ton/wallet.ts")
+console.log(`  new 24-word mnemonic (Node)           ${(await median(() => newMnemonic())).toFixed(1).padStart(7)} ms`)
+console.log(`  mnemonic to keys (Node)               ${(await median(() => keysOf(words))).toFixed(1).padStart(7)} ms`)
+console.log(
+  `  sign a W5R1 transfer (Node)           ${(await median(() => signTransfer({ keys, walletClass: "v5r1", network: "mainnet", seqno: 1, deployed: true, messages: [{ to: Address.parse(friend.raw), value: 1n, bounce: false }] }))).toFixed(1).padStart(7)} ms`,
+)

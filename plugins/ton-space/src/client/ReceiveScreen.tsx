@@ -13,7 +13,7 @@ const qrPath = (text: string) => {
   return { d, size: modules.length }
 }
 
-/** /scw/qr: receive TON and jettons — the address as a ton:// QR code, copy and share. */
+/** /scw/qr: receive TON and jettons — the address as a ton:// QR code, and copy. */
 export default function ReceiveScreen() {
   const t = useT(NS)
   const kernel = useKernel()
@@ -47,9 +47,6 @@ export default function ReceiveScreen() {
           }}
         >
           {t("receive.copy")}
-        </Button>
-        <Button look="secondary" stretched onClick={() => kernel.telegram.openLink(`https://t.me/share/url?url=${encodeURIComponent(`ton://transfer/${address}`)}`)}>
-          {t("receive.share")}
         </Button>
       </div>
     </main>

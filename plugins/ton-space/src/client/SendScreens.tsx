@@ -93,6 +93,9 @@ export function SendScreen() {
               ))}
             </div>
           </Section>
+        </List>
+      )}
+      {assets && (
           <form
             className={styles.form}
             onSubmit={(e) => {
@@ -101,13 +104,16 @@ export function SendScreen() {
             }}
           >
             <TextField label={t("send.recipient")} placeholder={t("send.recipientPlaceholder")} value={to} autoComplete="off" autoCapitalize="none" spellCheck={false} {...(errors.to ? { error: errors.to } : {})} onChange={(v) => { setTo(v); setErrors((e) => ({ ...e, to: undefined })) }} />
-            <span className={styles.label} id="ton-send-amount">{t("send.amount")}</span>
-            <AmountInput aria-labelledby="ton-send-amount" value={amount} decimals={asset?.decimals ?? TON_DECIMALS} currency={asset?.currency} invalid={errors.amount !== undefined} onChange={(v) => { setAmount(v); setErrors((e) => ({ ...e, amount: undefined })) }} />
-            {errors.amount && <p className={styles.error} role="alert">{errors.amount}</p>}
+            <div className={styles.amountBox}>
+              <span className={styles.label} id="ton-send-amount">{t("send.amount")}</span>
+              <div className={styles.amountField}>
+                <AmountInput aria-labelledby="ton-send-amount" value={amount} decimals={asset?.decimals ?? TON_DECIMALS} currency={asset?.currency} invalid={errors.amount !== undefined} onChange={(v) => { setAmount(v); setErrors((e) => ({ ...e, amount: undefined })) }} />
+              </div>
+              {errors.amount && <p className={styles.error} role="alert">{errors.amount}</p>}
+            </div>
             <TextField label={t("send.comment")} value={comment} maxLength={120} onChange={setComment} />
             <button type="submit" hidden />
           </form>
-        </List>
       )}
       <MainButton text={t("send.continue")} progress={busy} disabled={!asset || !ton || amount === "" || to.trim() === ""} onClick={() => void submit()} />
     </main>
