@@ -115,6 +115,12 @@ describe("passcode", () => {
     await goTo(app, "/passcode/settings")
     const dialog = app.app().getByRole("dialog", { name: "Enter passcode" })
     await dialog.getByRole("heading", { name: "Enter passcode" }).waitFor()
+    // Closing the screen cancels: security settings stay closed.
+    await dialog.getByRole("button", { name: "Cancel" }).click()
+    await app.waitForPath("/settings")
+    expect(await app.app().getByRole("dialog").count()).toBe(0)
+    await goTo(app, "/passcode/settings")
+    await dialog.getByRole("heading", { name: "Enter passcode" }).waitFor()
     await pad(app, "1111")
     await dialog.getByText("Wrong passcode").waitFor()
     expect(await dialog.getByText("attempts left").count()).toBe(0)

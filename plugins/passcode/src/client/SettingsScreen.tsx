@@ -55,7 +55,8 @@ export default function SettingsScreen() {
     void kernel.runtime.runPromise(Effect.result(passcodeService.verify({ operation: "passcode_settings" }))).then((result) => {
       gating.current = false
       if (result._tag === "Success" || result.failure._tag === "PasscodeUnavailable") setGateOpen(true)
-      else void navigate({ to: "/settings" } as never)
+      // Closed: leave for the settings list, unless Telegram's back already left this page.
+      else if (window.location.pathname === "/passcode/settings") void navigate({ to: "/settings" } as never)
     })
   }, [needsGate, kernel, passcodeService, navigate])
 

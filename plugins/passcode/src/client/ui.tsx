@@ -1,5 +1,6 @@
 /** The passcode screens' building blocks: overlay frame, passcode entry (dots, pad, keyboard), email steps. */
 import { useEffect, useId, useRef, useState, type ReactNode } from "react"
+import { useKernel } from "@wallet/kernel-react"
 import { Button, TextField, useSnackbar, VisuallyHidden } from "@wallet/kernel-react/ui"
 import { RESEND_COUNTDOWN_SECONDS, type EmailCodeSent } from "../api.ts"
 import { countdownLeft, emailProgress, isEmailCodeComplete, isValidEmail, pressKey, sanitiseEmailCode, SHAKE_MS, shakesEmailCode } from "./rules.ts"
@@ -20,9 +21,11 @@ export const Icons = {
   shield: () => svg(<><path d="M12 3 5 6v5c0 4.5 3 8 7 10 4-2 7-5.5 7-10V6z" /><path d="m9 12 2 2 4-4" /></>),
 }
 
-/** A full-screen layer over any route: a dialog with a close button, Escape closes it. */
+/** A full-screen layer over any route: a dialog with a close button; Escape and Telegram's back close it. */
 export function OverlayFrame({ label, closeLabel, onClose, children }: { label: string; closeLabel: string; onClose: () => void; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null)
+  const { telegram } = useKernel()
+  useEffect(() => telegram.backButton.onClick(onClose), [telegram, onClose])
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null
     ref.current?.focus()
