@@ -77,7 +77,7 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
     ...(options.initDataMaxAgeSeconds !== undefined ? { initDataMaxAgeSeconds: options.initDataMaxAgeSeconds } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(options.logRequests !== undefined ? { logRequests: options.logRequests } : {}),
-    ...(options.chainApiUrl !== undefined ? { chain: Chain.layer({ baseUrl: options.chainApiUrl }) } : {}),
+    ...(options.chainApiUrl !== undefined ? { chain: Chain.layer({ baseUrl: options.chainApiUrl }), chainApiUrl: options.chainApiUrl } : {}),
   });
   const databaseName = database.kind === "postgres" ? "postgresql (DATABASE_URL)" : database.dataDir ? `pglite ${database.dataDir}` : "pglite (memory)";
   return { ...server, database: databaseName, region, usesDevBotToken };

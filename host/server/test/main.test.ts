@@ -84,7 +84,7 @@ describe.each(["pglite", "postgres"] as const)("the server process on %s", (kind
     const settings = await (await fetch(`${second.url}/api/view-settings`, { headers: { authorization: `Bearer ${again}` } })).json();
     expect(settings.data.banners.kept_across_restarts).toBe(true);
     expect(await stop(second, "SIGINT")).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("the server process configuration", () => {

@@ -46,6 +46,8 @@ export interface ServerOptions {
   readonly maxBodyBytes?: number;
   /** The Chain service handlers get; default: from CHAIN_API_URL / CHAIN_API_KEY (the devnet locally). */
   readonly chain?: Layer.Layer<Chain>;
+  /** The URL behind `chain`, for modules that talk to the devnet beyond the Chain service (faucet, simulated networks). */
+  readonly chainApiUrl?: string;
 }
 
 export interface RunningServer {
@@ -72,6 +74,7 @@ export const makeConfig = (options: ServerOptions): ServerConfigShape => ({
   initDataMaxAgeSeconds: options.initDataMaxAgeSeconds ?? defaultTtls.initDataMaxAgeSeconds,
   now: options.now ?? Date.now,
   pluginConfig: options.pluginConfig ?? {},
+  ...(options.chainApiUrl !== undefined ? { chainApiUrl: options.chainApiUrl } : {}),
 });
 
 /** The whole server as one layer; building it migrates, seeds (dev) and starts listening. */

@@ -20,6 +20,8 @@ export interface ServerConfigShape {
   readonly now: () => number;
   /** The region's config per enabled plugin (`host/regions/<id>.ts` plugins[id].config). */
   readonly pluginConfig: Readonly<Record<string, object | undefined>>;
+  /** The chain API the server was started with (tests, the devnet), when given explicitly; else modules read CHAIN_API_URL. */
+  readonly chainApiUrl?: string;
 }
 
 export class ServerConfig extends Context.Service<ServerConfig, ServerConfigShape>()("wallet/server/ServerConfig") {}

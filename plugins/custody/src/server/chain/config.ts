@@ -7,7 +7,7 @@
  * | master seed (derives every deposit and hot wallet) | `masterSeed` | `CUSTODY_CHAIN_MASTER_SEED` | dev: a fixed dev seed; else chain features are off |
  * | poll interval of the watcher and processor (ms) | `pollMs` | `CUSTODY_CHAIN_POLL_MS` | 2000 |
  * | TON global id (-239 mainnet, -3 testnet) | `globalId` | `CUSTODY_CHAIN_GLOBAL_ID` | -239 |
- * | the devnet (simulated networks and the faucet) | `devnetUrl` | `ServerConfig.chainApiUrl` if the kernel sets it, else `CHAIN_API_URL` | http://127.0.0.1:8091 |
+ * | the devnet (simulated networks and the faucet) | `devnetUrl` | `ServerConfig.chainApiUrl` when the server was given one, else `CHAIN_API_URL` | http://127.0.0.1:8091 |
  * | networks whose withdrawals answer an alerting banner | `withdrawalsSuspended` | `CUSTODY_WITHDRAWALS_SUSPENDED` (comma list) | none |
  * | TON jetton masters by currency | `tonJettons` | - | dev: USDT = the devnet's `usdt.ton`; else mainnet USD₮ |
  */
@@ -85,12 +85,6 @@ const env = Config.all({
   suspended: Config.option(Config.String("CUSTODY_WITHDRAWALS_SUSPENDED")),
 })
 
-/** The chain API URL the server was started with, once the kernel's ServerConfig carries one (`chainApiUrl`). */
-const serverChainApiUrl = (server: object): string | undefined => {
-  const url = (server as { readonly chainApiUrl?: unknown }).chainApiUrl
-  return typeof url === "string" && url !== "" ? url : undefined
-}
-
 const isNetwork = (s: string): s is NetworkCode => (NETWORK_CODES as ReadonlyArray<string>).includes(s)
 
 /** Reads the settings from the region's plugin config and the environment. */
@@ -112,7 +106,7 @@ export const readChainSettings = Effect.gen(function* () {
     masterSeed: Redacted.make(new TextEncoder().encode(seedText ?? "")),
     pollMs: Math.max(10, plugin.pollMs ?? Option.getOrUndefined(fromEnv.pollMs) ?? 2000),
     globalId: globalId === -3 ? -3 : -239,
-    devnetUrl: (plugin.devnetUrl ?? serverChainApiUrl(server) ?? Option.getOrUndefined(fromEnv.devnetUrl) ?? "http://127.0.0.1:8091").replace(/\/+$/, ""),
+    devnetUrl: (plugin.devnetUrl ?? server.chainApiUrl ?? Option.getOrUndefined(fromEnv.devnetUrl) ?? "http://127.0.0.1:8091").replace(/\/+$/, ""),
     devFaucet: server.dev,
     fees: DEFAULT_FEES,
     withdrawalsSuspended: suspended.map((s) => s.trim()).filter(isNetwork),
