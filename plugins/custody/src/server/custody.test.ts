@@ -290,6 +290,25 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
       expect((await balance(alice, "TON")).held).toBe("0")
     })
 
+    it("rebuilds the rows of a hold whose request stopped before writing them", async () => {
+      const alice = await signIn("Alice")
+      const bob = await signIn("Bob")
+      await fund(alice, "TON", "2")
+      const created = (await send(alice, bob, "0.75", { comment: "crash" })).body
+      // As if the process had stopped right after the Ledger hold.
+      await server.sql("delete from custody_transactions where transfer_id = $1", [created.id])
+      await server.sql("delete from custody_transfers where id = $1", [created.id])
+      expect((await bob.get("/api/custody/transfers?tg_transfer_status=new")).body.items).toEqual([])
+      expect((await request("POST", "/api/custody-probe/repair")).body.repaired).toBe(1)
+      expect((await request("POST", "/api/custody-probe/repair")).body.repaired).toBe(0)
+      const incoming = (await bob.get("/api/custody/transfers?tg_transfer_status=new")).body.items
+      expect(incoming).toHaveLength(1)
+      expect(incoming[0]).toMatchObject({ amount: "0.75", comment: "crash", sender_id: alice.id, tg_transfer_status: "new" })
+      expect((await bob.post(`/api/custody/transfers/${incoming[0].id}/approve`)).status).toBe(200)
+      expect(await balance(bob, "TON")).toEqual({ available: ton("0.75"), held: "0" })
+      expect((await alice.get("/api/custody/transactions")).body.items.find((row: any) => row.gateway === "tg_transfer").status).toBe("success")
+    })
+
     it("answers a retry with the first transfer and refuses the key with another body", async () => {
       const alice = await signIn("Alice")
       const bob = await signIn("Bob")

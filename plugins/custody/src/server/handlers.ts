@@ -13,7 +13,7 @@ import { notificationSettings, setNotification } from "./notifications.ts"
 import { Rates } from "./rates/Rates.ts"
 import { searchReceivers } from "./receivers.ts"
 import { oneTransaction, transactionsPage } from "./transactions.ts"
-import { approveTransfer, cancelTransfer, createTransfer, expireDueTransfers, getTransfer, incomingTransfers } from "./transfers.ts"
+import { approveTransfer, cancelTransfer, createTransfer, expireDueTransfers, getTransfer, incomingTransfers, repairOrphanHolds } from "./transfers.ts"
 import { accessFlags, currentUser } from "./users.ts"
 
 const userId = Effect.gen(function* () {
@@ -104,7 +104,9 @@ export const CustodyBoot = Layer.effectDiscard(
     const config = yield* ServerConfig
     yield* Effect.orDie(defineCustodyCurrencies)
     if (config.dev) yield* seedDemoData
-    yield* Effect.forkScoped(expireDueTransfers().pipe(Effect.ignore, Effect.repeat(Schedule.spaced(TRANSFER_EXPIRY_INTERVAL))))
+    yield* Effect.forkScoped(
+      Effect.andThen(repairOrphanHolds(), expireDueTransfers()).pipe(Effect.ignore, Effect.repeat(Schedule.spaced(TRANSFER_EXPIRY_INTERVAL))),
+    )
   }),
 )
 

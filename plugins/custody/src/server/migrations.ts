@@ -104,4 +104,9 @@ export const custodyMigrations: ReadonlyArray<Migration> = [
     name: "history ordered by date",
     up: statements(`create index custody_transactions_user_date on custody_transactions (user_id, created_at desc, id desc)`),
   },
+  {
+    id: 1004,
+    name: "transfers by hold (orphan hold repair)",
+    up: statements(`create index custody_transfers_hold on custody_transfers (hold_id)`),
+  },
 ]

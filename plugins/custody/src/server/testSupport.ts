@@ -10,7 +10,7 @@ import { ApiId, RequestValidation } from "@wallet/kernel/api"
 import { currencyInfo, parseAmount } from "../currencies.ts"
 import { freezeBalance } from "./accounts.ts"
 import { recordTransaction } from "./history.ts"
-import { expireDueTransfers } from "./transfers.ts"
+import { expireDueTransfers, repairOrphanHolds } from "./transfers.ts"
 
 const FundRequest = Schema.Struct({ userId: Schema.Int, currency: Schema.String, amount: Schema.String, key: Schema.String })
 const FreezeRequest = Schema.Struct({ userId: Schema.Int, currency: Schema.String, amount: Schema.String, key: Schema.String, reason: Schema.Literals(["FR_1", "FR_2", "FR_3", "FR_4"]) })
@@ -20,6 +20,7 @@ export const ProbeGroup = HttpApiGroup.make("custodyProbe").add(
   HttpApiEndpoint.post("fund", "/api/custody-probe/fund", { payload: FundRequest, success: Schema.Struct({ ok: Schema.Boolean }) }),
   HttpApiEndpoint.post("freeze", "/api/custody-probe/freeze", { payload: FreezeRequest, success: Schema.Struct({ ok: Schema.Boolean }) }),
   HttpApiEndpoint.post("expire", "/api/custody-probe/expire", { success: Schema.Struct({ transfers: Schema.Int, holds: Schema.Int }) }),
+  HttpApiEndpoint.post("repair", "/api/custody-probe/repair", { success: Schema.Struct({ repaired: Schema.Int }) }),
   /** A movement as the chain half makes it: a deposit (transfer) or a withdrawal (amount and fee holds, then post or void). */
   HttpApiEndpoint.post("chainLike", "/api/custody-probe/chain-like", {
     payload: Schema.Struct({
@@ -112,6 +113,7 @@ export const probePlugin = defineServerPlugin({
           return { ok: true }
         }).pipe(Effect.orDie),
       )
+      .handle("repair", () => Effect.map(repairOrphanHolds(0), (repaired) => ({ repaired })))
       .handle("audit", () =>
         Effect.gen(function* () {
           const ledger = yield* Ledger

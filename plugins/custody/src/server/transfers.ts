@@ -197,11 +197,49 @@ export const settle = (row: TransferRow) =>
     return yield* finalize(row, "expired", at)
   })
 
+interface NewTransferRows {
+  readonly senderId: number
+  readonly receiverId: number
+  readonly currency: string
+  readonly amount: bigint
+  readonly comment: string | null
+  readonly idempotencyKey: string
+  readonly requestHash: string
+  readonly holdId: string
+  readonly createdAt: Date
+  readonly expiresAt: Date
+}
+
+/** The transfer row and both history rows in one statement; undefined when the row existed. */
+const insertTransferRows = (rows: NewTransferRows) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const key = holdKey(rows.senderId, rows.idempotencyKey)
+    const inserted = yield* sql<RawTransfer>`
+      with t as (
+        insert into custody_transfers (sender_id, receiver_id, currency, amount, comment, idempotency_key, request_hash, hold_id, status, created_at, expires_at)
+        values (${rows.senderId}, ${rows.receiverId}, ${rows.currency}, ${rows.amount.toString()}::numeric, ${rows.comment}, ${rows.idempotencyKey}, ${rows.requestHash},
+                ${rows.holdId}, 'new', ${rows.createdAt}, ${rows.expiresAt})
+        on conflict (sender_id, idempotency_key) do nothing
+        returning *
+      ),
+      h as (
+        insert into custody_transactions (user_id, type, gateway, currency, amount, status, counterparty_id, comment, transfer_id, ledger_key, created_at, updated_at)
+        select t.sender_id, 'withdraw', 'tg_transfer', t.currency, t.amount, 'pending', t.receiver_id, t.comment, t.id, ${key}, t.created_at, t.created_at from t
+        union all
+        select t.receiver_id, 'deposit', 'tg_transfer', t.currency, t.amount, 'new', t.sender_id, t.comment, t.id, ${key}, t.created_at, t.created_at from t
+        on conflict (user_id, ledger_key) do nothing
+      )
+      select id::text as id, sender_id, receiver_id, currency, amount::text as amount, comment, request_hash, hold_id, status, created_at, expires_at, resolved_at from t`.pipe(
+      Effect.orDie,
+    )
+    return inserted.length > 0 ? toTransfer(inserted[0]!) : undefined
+  })
+
 /** `checkAccess: false` only for seeded demo data (a sender without custody today). */
 export const createTransfer = (senderId: number, request: CreateTransferRequest, options: { readonly checkAccess?: boolean } = {}) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
-    const sql = yield* SqlClient.SqlClient
     const info = currencyInfo(request.currency)
     if (info === undefined) return yield* new CustodyBadRequest({ code: "unsupported_currency", message: `${request.currency} is not a custodial currency` })
     const amount = parseAmount(request.amount, info.decimals)
@@ -237,7 +275,7 @@ export const createTransfer = (senderId: number, request: CreateTransferRequest,
       to,
       amount,
       expiresAt,
-      metadata: { gateway: "tg_transfer", receiverId: receiver.id, requestHash: hash } satisfies Metadata,
+      metadata: { gateway: "tg_transfer", receiverId: receiver.id, requestHash: hash, comment } satisfies Metadata,
     })
     const placed = yield* hold.pipe(
       Effect.catchTag("UnknownAccount", () => Effect.andThen(Effect.all([ledger.openAccount(from), ledger.openAccount(to)]), hold)),
@@ -266,26 +304,20 @@ export const createTransfer = (senderId: number, request: CreateTransferRequest,
       }),
     )
 
-    // 2. The transfer row and both history rows, in one statement (a concurrent retry inserts nothing).
-    const inserted = yield* sql<RawTransfer>`
-      with t as (
-        insert into custody_transfers (sender_id, receiver_id, currency, amount, comment, idempotency_key, request_hash, hold_id, status, created_at, expires_at)
-        values (${senderId}, ${receiver.id}, ${info.code}, ${amount.toString()}::numeric, ${comment}, ${request.idempotencyKey}, ${hash}, ${placed.holdId}, 'new',
-                ${placed.createdAt}, ${placed.expiresAt})
-        on conflict (sender_id, idempotency_key) do nothing
-        returning *
-      ),
-      h as (
-        insert into custody_transactions (user_id, type, gateway, currency, amount, status, counterparty_id, comment, transfer_id, ledger_key, created_at, updated_at)
-        select t.sender_id, 'withdraw', 'tg_transfer', t.currency, t.amount, 'pending', t.receiver_id, t.comment, t.id, ${key}, t.created_at, t.created_at from t
-        union all
-        select t.receiver_id, 'deposit', 'tg_transfer', t.currency, t.amount, 'new', t.sender_id, t.comment, t.id, ${key}, t.created_at, t.created_at from t
-        on conflict (user_id, ledger_key) do nothing
-      )
-      select id::text as id, sender_id, receiver_id, currency, amount::text as amount, comment, request_hash, hold_id, status, created_at, expires_at, resolved_at from t`.pipe(
-      Effect.orDie,
-    )
-    const row = inserted.length > 0 ? toTransfer(inserted[0]!) : yield* selectByKey(senderId, request.idempotencyKey)
+    // 2. The transfer row and both history rows (a concurrent retry inserts nothing).
+    const inserted = yield* insertTransferRows({
+      senderId,
+      receiverId: receiver.id,
+      currency: info.code,
+      amount,
+      comment,
+      idempotencyKey: request.idempotencyKey,
+      requestHash: hash,
+      holdId: placed.holdId,
+      createdAt: placed.createdAt,
+      expiresAt: placed.expiresAt,
+    })
+    const row = inserted ?? (yield* selectByKey(senderId, request.idempotencyKey))
     if (row === undefined) return yield* Effect.die(new Error("custody: transfer row missing after insert"))
     if (row.requestHash !== hash) return yield* keyConflict()
     return view(row)
@@ -376,4 +408,47 @@ export const expireDueTransfers = (limit = 200) =>
       if (row.status === "expired") expired++
     }
     return expired
+  })
+
+/**
+ * Rebuilds the rows of transfer holds that have none (the process stopped between the Ledger hold
+ * and the row insert, and the client never retried): from the hold's key, entries and metadata.
+ * Holds younger than `olderThanSeconds` are left to their request. Returns how many were rebuilt.
+ */
+export const repairOrphanHolds = (olderThanSeconds = 60) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const ledger = yield* Ledger
+    const orphans = yield* sql<{ key: string; hold_id: string; expires_at: Date | string | null }>`
+      select t.idempotency_key as key, h.id::text as hold_id, h.expires_at
+        from ledger_holds h join ledger_transactions t on t.id = h.id
+       where h.status = 'pending' and t.idempotency_key like 'custody:tg:%'
+         and t.created_at < now() - make_interval(secs => ${olderThanSeconds})
+         and not exists (select 1 from custody_transfers c where c.hold_id = h.id::text)
+       limit 100`.pipe(Effect.orDie)
+    let repaired = 0
+    for (const orphan of orphans) {
+      const match = /^custody:tg:(\d+):(.+)$/.exec(orphan.key)
+      const movement = yield* Effect.orDie(ledger.movement(orphan.key))
+      if (match === null || movement === undefined) continue
+      const senderId = Number(match[1])
+      const debit = movement.entries.find((entry) => entry.owner === userAccount(senderId, entry.currency).owner && entry.amount < 0n)
+      const receiverId = movement.metadata.receiverId
+      const storedHash = movement.metadata.requestHash
+      if (debit === undefined || typeof receiverId !== "number" || typeof storedHash !== "string") continue
+      const inserted = yield* insertTransferRows({
+        senderId,
+        receiverId,
+        currency: debit.currency,
+        amount: -debit.amount,
+        comment: typeof movement.metadata.comment === "string" ? movement.metadata.comment : null,
+        idempotencyKey: match[2]!,
+        requestHash: storedHash,
+        holdId: orphan.hold_id,
+        createdAt: movement.createdAt,
+        expiresAt: orphan.expires_at === null ? new Date(movement.createdAt.getTime() + TRANSFER_EXPIRY_DAYS * DAY_MS) : new Date(orphan.expires_at),
+      })
+      if (inserted !== undefined) repaired++
+    }
+    return repaired
   })
