@@ -93,6 +93,14 @@ describe("wallet main", () => {
     await app.app().getByRole("radio", { name: "1W" }).click()
     await app.app().getByTestId("price-chart").waitFor()
     await shot(app, "asset-dark")
+    // The asset's history: only its currency.
+    await app.app().getByRole("button", { name: "All transactions" }).click()
+    await app.waitForPath("/transactions/list")
+    await app.app().locator("[data-transaction]").first().waitFor()
+    const amounts = await app.app().locator("[data-transaction]").allInnerTexts()
+    expect(amounts.length).toBeGreaterThan(0)
+    expect(amounts.every((row) => / TON\b/.test(row))).toBe(true)
+    await shot(app, "history-ton-dark")
     await go(app, "/assets-public/SOL")
     await app.waitForPath("/assets-public/SOL")
     await app.app().getByTestId("asset-price").waitFor()
@@ -185,6 +193,15 @@ describe("receive and history", () => {
     await shot(app, "receive-usdt-tron-dark")
     await app.page.close()
   }, 150_000)
+})
+
+describe("deep links", () => {
+  it("the receive start param asks for the asset to receive", async () => {
+    const app = await launch(stack, { user: "balances", startParam: "receive" })
+    await app.waitForPath("/choose-asset/receive")
+    await app.app().getByRole("button", { name: /Toncoin/ }).waitFor()
+    await app.page.close()
+  })
 })
 
 describe("a new user", () => {
