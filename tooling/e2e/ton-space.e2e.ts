@@ -368,3 +368,120 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await app.page.close()
   })
 })
+
+describe("TON space with a passcode: the words sealed in the key vault", () => {
+  const EMAIL = "ton.space.e2e@example.com"
+  const pad = async (app: LaunchedApp, digits: string) => {
+    for (const d of digits) await app.app().getByRole("button", { name: d, exact: true }).click()
+  }
+  const goTo = (app: LaunchedApp, path: string) =>
+    app.app().evaluate((p) => {
+      history.pushState({}, "", p)
+      dispatchEvent(new PopStateEvent("popstate"))
+    }, path)
+  const codeFromOutbox = async (app: LaunchedApp): Promise<string> => {
+    const page = await app.page.context().newPage()
+    try {
+      for (let i = 0; i < 40; i++) {
+        await page.goto(`${stack.server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(EMAIL)}`)
+        const found = /\b(\d{6})\b/.exec(await page.locator("body").innerText())
+        if (found) return found[1]!
+        await page.waitForTimeout(250)
+      }
+      throw new Error("no code in the outbox")
+    } finally {
+      await page.close()
+    }
+  }
+
+  it("seals after backup, survives a reload, and opens with the passcode to send", async () => {
+    const requests: Array<Captured> = []
+    const app = await launch(stack, { user: "balances", before: async (page) => void capture(page, requests) })
+    await app.waitForPath("/main")
+    await app.app().getByText("Total balance").waitFor()
+    // A passcode first (the passcode plugin's screens).
+    await goTo(app, "/passcode/settings")
+    await app.app().getByRole("button", { name: "Create passcode" }).click()
+    await app.app().getByRole("button", { name: "Create passcode" }).click()
+    await app.app().getByRole("heading", { name: "Create a passcode" }).waitFor()
+    await pad(app, "2468")
+    await app.app().getByRole("heading", { name: "Confirm passcode" }).waitFor()
+    await pad(app, "2468")
+    await app.app().getByRole("heading", { name: "Recovery email" }).waitFor()
+    await app.app().getByLabel("Email address").fill(EMAIL)
+    await app.app().getByRole("button", { name: "Continue" }).click()
+    await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
+    await app.app().getByRole("button", { name: "Not now" }).click()
+    await app.app().getByRole("heading", { name: "Passcode created" }).waitFor()
+    await app.app().getByRole("button", { name: "Done" }).click()
+
+    // Create and back up; leaving the backup asks for the passcode and seals the words.
+    await goTo(app, "/scw")
+    await app.waitForPath("/scw")
+    await waitMain(app, "Create a new wallet")
+    await press(app)
+    await app.waitForPath("/scw/backup/manual")
+    const list = app.app().getByRole("list", { name: "Recovery phrase, 24 words" })
+    await list.waitFor()
+    const words = (await list.locator("li").allInnerTexts()).map((line) => line.replace(/^\d+\.\s*/, "").trim())
+    await press(app)
+    await app.waitForPath("/scw/backup/test")
+    const labels = await app.app().locator("label").allInnerTexts()
+    const fields = app.app().getByRole("textbox")
+    for (const [i, label] of labels.entries()) await fields.nth(i).fill(words[Number(/#(\d+)/.exec(label)![1]) - 1]!)
+    await waitMain(app, "Continue")
+    await press(app)
+    await app.waitForPath("/scw/backup/success")
+    await waitMain(app, "Open wallet")
+    await press(app)
+    await pad(app, "2468")
+    await app.waitForPath("/scw")
+    await expect.poll(() => app.app().evaluate(() => localStorage.getItem("wallet:tonSpace.keyvault.blob")?.slice(0, 3) ?? null), { timeout: 20_000 }).toBe("v2:")
+    const address = (await walletState(app))!.address!
+
+    // A reload forgets the words in memory; the vault still holds them: no "phrase needed" banner.
+    await app.app().evaluate(() => location.reload())
+    await app.waitForPath("/scw")
+    await app.app().getByText("TON balance").waitFor()
+    await stack.devnet!.faucet({ address, ton: 3_000_000_000n })
+    await expect
+      .poll(
+        async () => {
+          await app.app().getByRole("button", { name: "Receive", exact: true }).click()
+          await app.waitForPath("/scw/qr")
+          await app.telegram("t.pressBack()")
+          await app.waitForPath("/scw")
+          await app.app().getByText("TON balance").waitFor()
+          return text(app)
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toContain("3 TON")
+    expect(await text(app)).not.toContain("Recovery phrase needed")
+
+    // Send: the passcode opens the vault (the server releases the device key), then the transfer goes.
+    const friend = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet").address
+    await app.app().getByRole("button", { name: "Send", exact: true }).click()
+    await app.waitForPath("/scw/send")
+    await app.app().getByRole("textbox", { name: "Recipient" }).fill(friend)
+    await app.app().getByRole("textbox", { name: "Amount" }).fill("1")
+    await waitMain(app, "Continue")
+    await press(app)
+    await app.waitForPath("/scw/send-ton-confirmation")
+    await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
+    await waitMain(app, "Confirm and send")
+    await press(app)
+    await pad(app, "2468")
+    await app.waitForPath("/scw/send-success")
+    expect(requests.some((r) => r.url.includes("/api/device-keys/get"))).toBe(true)
+    const keys = await keysOf(words)
+    const pairs = words.slice(1).map((w, i) => new RegExp(`\\b${words[i]}\\b[^a-z]{1,8}\\b${w}\\b`, "i"))
+    for (const request of requests) {
+      const haystack = `${decodeURIComponent(request.url)}\n${request.body}`
+      expect(haystack.includes(keys.secretKey.toString("hex"))).toBe(false)
+      expect(haystack.includes(keys.secretKey.subarray(0, 32).toString("hex"))).toBe(false)
+      for (const pair of pairs) expect(pair.test(haystack), `mnemonic words in ${request.url}`).toBe(false)
+    }
+    await app.page.close()
+  })
+})
