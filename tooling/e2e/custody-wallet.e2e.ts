@@ -200,6 +200,10 @@ describe("deep links", () => {
     const app = await launch(stack, { user: "balances", startParam: "receive" })
     await app.waitForPath("/choose-asset/receive")
     await app.app().getByRole("button", { name: /Toncoin/ }).waitFor()
+    // The history landing sends an existing user to the history.
+    await go(app, "/transactions/start-param-landing")
+    await app.waitForPath("/transactions")
+    await app.app().locator("[data-transaction]").first().waitFor()
     await app.page.close()
   })
 })
