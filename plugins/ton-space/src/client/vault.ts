@@ -29,7 +29,7 @@ const deviceSerial = () => window.localStorage.getItem(DEVICE_SERIAL_KEY) ?? und
 const Generated = Schema.Struct({ externalId: Schema.String, deviceEncryptionKey: Schema.String })
 const Got = Schema.Struct({ deviceEncryptionKey: Schema.String })
 
-const toDeviceKeyError = (error: HttpError): DeviceKeyError => {
+export const toDeviceKeyError = (error: HttpError): DeviceKeyError => {
   const code = error.serverCode
   if (code === "external_id_not_found") return new ExternalIdNotFound({ message: MESSAGES.externalIdNotFound })
   if (code === "passcode_wrong" || code === "passcode_exceeded_max_attempts" || code === "passcode_missing" || code === "biometry_token_invalid") {
