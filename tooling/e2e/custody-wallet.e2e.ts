@@ -35,11 +35,30 @@ const setTheme = async (app: LaunchedApp, theme: "light" | "dark") => {
   await app.page.waitForTimeout(400)
 }
 
-const go = (app: LaunchedApp, url: string) =>
-  app.app().evaluate((to) => {
-    window.history.pushState({}, "", to)
-    window.dispatchEvent(new PopStateEvent("popstate"))
-  }, url)
+/** Reloads the mini-app and waits until the new document runs (the old one lingers for a moment). */
+const reload = async (app: LaunchedApp) => {
+  await app.app().evaluate(() => {
+    ;(window as unknown as { beforeReload?: boolean }).beforeReload = true
+    window.location.reload()
+  })
+  await app.app().waitForFunction(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined && document.readyState === "complete", undefined, { timeout: 20_000 })
+}
+
+/** Client-side navigation as the app does it (history push + popstate); pushed again if the router missed it. */
+const go = async (app: LaunchedApp, url: string) => {
+  const push = () =>
+    app.app().evaluate((to) => {
+      window.history.pushState({}, "", to)
+      window.dispatchEvent(new PopStateEvent("popstate"))
+    }, url)
+  const target = new URL(url, "http://app").pathname
+  await push()
+  const arrived = await app
+    .app()
+    .waitForFunction((p) => window.location.pathname === p, target, { timeout: 5000 })
+    .then(() => true, () => false)
+  if (!arrived) await push()
+}
 
 describe("wallet main", () => {
   it("shows the total, the pinned assets, the low-balance toggle and a frozen row with its explanation", async () => {
@@ -138,7 +157,7 @@ describe("receive and history", () => {
     await expect
       .poll(
         async () => {
-          await app.app().evaluate(() => window.location.reload())
+          await reload(app)
           await app.app().getByTestId("asset-balance").waitFor({ timeout: 20_000 })
           return balanceOf()
         },
@@ -149,7 +168,7 @@ describe("receive and history", () => {
     console.info(`credited after ${Date.now() - started} ms`)
     // Several more blocks later, after a reload, it is still credited exactly once.
     await app.page.waitForTimeout(2500)
-    await app.app().evaluate(() => window.location.reload())
+    await reload(app)
     await app.app().getByTestId("asset-balance").waitFor({ timeout: 20_000 })
     expect(await balanceOf()).toBeCloseTo(expected, 6)
 

@@ -5,6 +5,7 @@ import { Banner, Button, Spinner, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo, type NetworkCode } from "../../currencies.ts"
 import { callWallet, useLoaded } from "./data.ts"
 import { getOrCreateAddress } from "./deposit.ts"
+import { shortAddress } from "./format.ts"
 import { networkName } from "./networks.ts"
 import type { ReceiveSearch } from "./search.ts"
 import { AssetAvatar, LoadError, NS, Screen } from "./ui.tsx"
@@ -53,7 +54,8 @@ export default function ReceiveScreen() {
     )
   }
 
-  const address = loaded.state === "ok" ? loaded.value : undefined
+  const deposit = loaded.state === "ok" ? loaded.value : undefined
+  const address = deposit?.address
   const copy = async () => {
     if (!address) return
     try {
@@ -100,6 +102,7 @@ export default function ReceiveScreen() {
           </>
         )}
         <p className={styles.hint}>{t("receive.networkHint", { currency: info.code, network: networkName(network) })}</p>
+        {deposit?.wallet_to_replace && <p className={styles.hint}>{t("receive.oldAddress", { address: shortAddress(deposit.wallet_to_replace) })}</p>}
         {search.freeze === "true" && <p className={styles.hint}>{t("receive.frozenNote")}</p>}
       </section>
     </Screen>

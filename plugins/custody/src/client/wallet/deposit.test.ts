@@ -15,7 +15,7 @@ describe("getOrCreateAddress", () => {
       "ton",
       async (ms) => void slept.push(ms),
     )
-    expect(address).toBe("UQabc")
+    expect(address).toEqual({ address: "UQabc", network_code: "ton", wallet_to_replace: null })
     expect(calls).toBe(11)
     // 0 ms for tries 1-3 (no wait), 200 ms for 4-6, 2000 ms for 7-9, then 4000 ms.
     expect(slept).toEqual([200, 200, 200, 2000, 2000, 2000, 4000, 4000])
@@ -23,8 +23,8 @@ describe("getOrCreateAddress", () => {
 
   it("answers at once when the first reply has the address", async () => {
     const slept: number[] = []
-    const address = await getOrCreateAddress(async () => ({ addresses: [{ address: "0xabc", network_code: "ethereum", wallet_to_replace: null }] }), "ethereum", async (ms) => void slept.push(ms))
-    expect(address).toBe("0xabc")
+    const address = await getOrCreateAddress(async () => ({ addresses: [{ address: "0xabc", network_code: "ethereum", wallet_to_replace: "0xold" }] }), "ethereum", async (ms) => void slept.push(ms))
+    expect(address).toEqual({ address: "0xabc", network_code: "ethereum", wallet_to_replace: "0xold" })
     expect(slept).toEqual([])
   })
 
