@@ -127,9 +127,14 @@ describe("send to a Telegram user", () => {
     expect(await mainButton(sender)).toMatchObject({ text: "Cancel transfer", is_visible: true })
     await shot(sender, "transfer-sender-pending-light")
 
-    // The receiver opens the transfer from the link (a new user passes onboarding first).
+    // The receiver finds it in the incoming transfers (a new user passes onboarding first).
     const receiver = await openAsNew()
-    await go(receiver, `/transfers/${id}`)
+    await go(receiver, "/transfers")
+    const row = receiver.app().getByRole("button", { name: /Bob Balance.*1\.5\sUSDT/ })
+    await row.waitFor()
+    await shot(receiver, "incoming-transfers-light")
+    await row.click()
+    await receiver.waitForPath(`/transfers/${id}`)
     await receiver.app().getByText("Bob Balance sent you").waitFor()
     await receiver.app().getByText(/Accept within 14 days/).waitFor()
     await shot(receiver, "transfer-receiver-accept-light")
@@ -377,6 +382,9 @@ describe("screens in the dark theme", () => {
     const { id, app: sender } = await sendToNora("USDT", "2", false)
     await sender.page.close()
     const receiver = await openAsNew("dark")
+    await go(receiver, "/transfers")
+    await receiver.app().getByRole("button", { name: /Bob Balance.*2\sUSDT/ }).waitFor()
+    await shot(receiver, "incoming-transfers-dark")
     await go(receiver, `/transfers/${id}`)
     await receiver.app().getByText(/Accept within 14 days/).waitFor()
     expect((await mainButton(receiver)).text).toBe("Accept 2\u00a0USDT")
