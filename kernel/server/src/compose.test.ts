@@ -8,7 +8,7 @@ import { signInitData } from "./kernel/initData.ts";
 import { defineServerPlugin } from "./plugin.ts";
 import { startServer, type RunningServer } from "./server.ts";
 import { Ledger, System } from "./ledger/index.ts";
-import { ServerConfig } from "./services.ts";
+import { ServerConfig, UsdBalances } from "./services.ts";
 import { startTestDatabase, testDatabases, type TestDatabase } from "./testing/databases.ts";
 import { bearer, call, tma } from "./testing/http.ts";
 
@@ -138,6 +138,14 @@ describe("server module composition", () => {
   it("refuses a malformed plugin id and groups without handlers", () => {
     expect(() => defineServerPlugin({ id: "Bad Id" })).toThrow("must match");
     expect(() => defineServerPlugin({ id: "alpha", groups: [group("g", "/api/g")] })).toThrow("no handlers");
+  });
+
+  it("refuses two modules implementing the UsdBalances port", () => {
+    const valuer = (id: string) => defineServerPlugin({ id, usdBalances: Layer.succeed(UsdBalances, UsdBalances.none) });
+    expect(composeServerModules([valuer("one")], { dev: false }).map((m) => m.id)).toContain("one");
+    expect(() => composeServerModules([valuer("one"), valuer("two")], { dev: false })).toThrow(
+      "the UsdBalances port is provided by more than one module: one, two",
+    );
   });
 });
 

@@ -49,6 +49,11 @@ export const composeServerModules = (
   };
   for (const plugin of plugins) visit(plugin, []);
 
+  const usdBalanceProviders = ordered.filter((module) => module.usdBalances !== undefined).map((module) => module.id);
+  if (usdBalanceProviders.length > 1) {
+    throw new ServerCompositionError(`the UsdBalances port is provided by more than one module: ${usdBalanceProviders.join(", ")}`);
+  }
+
   const groupOwners = new Map<string, string>();
   const routeOwners = new Map<string, string>();
   for (const module of ordered) {

@@ -4,7 +4,7 @@
 export { defineServerPlugin, type ApiGroup, type ServerPlugin, type ServerPluginDefinition } from "./plugin.ts";
 export { composeServerModules, ServerCompositionError } from "./compose.ts";
 export { startServer, makeServerLayer, makeConfig, type ServerOptions, type RunningServer } from "./server.ts";
-export { ServerConfig, defaultTtls, type ServerConfigShape, type ServerServices } from "./services.ts";
+export { ServerConfig, UsdBalances, defaultTtls, type ServerConfigShape, type ServerServices, type UsdBalancesShape } from "./services.ts";
 export * as Db from "./db/Db.ts";
 export { runMigrations, tablePrefix, MigrationError, type Migration, type MigrationModule, type AppliedMigration } from "./db/migrations.ts";
 export { signInitData, verifyInitData } from "./kernel/initData.ts";

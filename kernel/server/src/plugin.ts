@@ -27,6 +27,11 @@ export interface ServerPlugin {
    * the composition at boot.
    */
   readonly handlers: Layer.Any;
+  /**
+   * The `UsdBalances` kernel port, when this module implements it (at most one module per server).
+   * Built over the kernel services and the Ledger; every module's handlers get it.
+   */
+  readonly usdBalances?: Layer.Any;
 }
 
 export interface ServerPluginDefinition {
@@ -35,6 +40,7 @@ export interface ServerPluginDefinition {
   readonly migrations?: ReadonlyArray<Migration>;
   readonly groups?: ReadonlyArray<ApiGroup>;
   readonly handlers?: Layer.Any;
+  readonly usdBalances?: Layer.Any;
 }
 
 const ID_PATTERN = /^[a-z][a-z0-9-]{1,39}$/;
@@ -53,5 +59,6 @@ export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPl
     migrations: definition.migrations ?? [],
     groups,
     handlers: definition.handlers ?? Layer.empty,
+    ...(definition.usdBalances !== undefined ? { usdBalances: definition.usdBalances } : {}),
   };
 };

@@ -19,7 +19,7 @@ import { seedDemoUsers } from "./dev/demoUsers.ts";
 import { kernelMiddleware } from "./kernel/middleware.ts";
 import { pruneExpired } from "./kernel/sessions.ts";
 import type { ServerPlugin } from "./plugin.ts";
-import { defaultTtls, ServerConfig, type ServerConfigShape } from "./services.ts";
+import { defaultTtls, ServerConfig, UsdBalances, type ServerConfigShape } from "./services.ts";
 
 export interface ServerOptions {
   /** 0 picks a free port. */
@@ -107,7 +107,10 @@ export const makeServerLayer = (options: ServerOptions) => {
   );
 
   const handlerLayers = modules.map((module) => module.handlers) as unknown as [Layer.Layer<any, any, any>, ...Array<Layer.Layer<any, any, any>>];
-  const Handlers = Layer.mergeAll(...handlerLayers).pipe(Layer.provide(kernelMiddleware));
+  // The UsdBalances port: the one module that implements it, else "no balances known".
+  const usdBalances = (modules.find((module) => module.usdBalances !== undefined)?.usdBalances ??
+    Layer.succeed(UsdBalances, UsdBalances.none)) as Layer.Layer<UsdBalances>;
+  const Handlers = Layer.mergeAll(...handlerLayers).pipe(Layer.provide(kernelMiddleware), Layer.provide(usdBalances));
 
   // Unknown API paths answer with the same error shape as everything else (static routes win).
   const NotFoundRoute = HttpRouter.add(

@@ -1,7 +1,7 @@
 /**
  * Services every server module may use in its handlers.
  */
-import { Context, type Redacted } from "effect";
+import { Context, Effect, type Redacted } from "effect";
 import type { SqlClient } from "effect/sql";
 import type { Chain } from "./chain/index.ts";
 
@@ -35,3 +35,15 @@ export const defaultTtls = {
 
 /** What a server module's handlers may require. */
 export type ServerServices = SqlClient.SqlClient | ServerConfig | Chain;
+
+/**
+ * A user's holdings valued in US cents: a kernel port that one server module implements (the
+ * custodial wallet, from its Ledger balances and rates) and any module may read (the passcode's
+ * forced-passcode rule). Without a provider every user is worth 0.
+ */
+export interface UsdBalancesShape {
+  readonly usdCentsOf: (userId: number) => Effect.Effect<bigint>;
+}
+export class UsdBalances extends Context.Service<UsdBalances, UsdBalancesShape>()("wallet/server/UsdBalances") {
+  static readonly none: UsdBalancesShape = { usdCentsOf: () => Effect.succeed(0n) };
+}

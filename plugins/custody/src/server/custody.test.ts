@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto"
-import { Effect } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { signInitData, startServer, type RunningServer } from "@wallet/kernel-server"
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing"
 import { parseAmount } from "../currencies.ts"
-import { custodyUsdBalance, serverPlugin } from "./index.ts"
+import { serverPlugin } from "./index.ts"
 import { probePlugin } from "./testSupport.ts"
 
 // Each scenario makes tens of requests; a loaded 2-core CI needs more than the default 5 s.
@@ -431,13 +430,14 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
   })
 
   describe("USD balance for the forced-passcode rule", () => {
-    it("equals the accounts total in USD cents", async () => {
+    it("reaches other modules through the kernel's UsdBalances port and equals the accounts total in USD cents", async () => {
       const user = await signIn()
-      expect(await Effect.runPromise(custodyUsdBalance.usdCentsOf(user.id))).toBe(0n)
+      const usdCents = async () => BigInt(((await user.get(`/api/custody-probe/usd-cents/${user.id}`)).body as { cents: string }).cents)
+      expect(await usdCents()).toBe(0n)
       await fund(user, "TON", "3.25")
       await fund(user, "BTC", "0.001")
       const total = (await user.get("/api/custody/accounts")).body.availableBalanceTotalUsdAmount as string
-      const cents = await Effect.runPromise(custodyUsdBalance.usdCentsOf(user.id))
+      const cents = await usdCents()
       expect(cents > 0n).toBe(true)
       expect(cents).toBe(BigInt(total.replace(".", "")))
     })

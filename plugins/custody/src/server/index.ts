@@ -3,9 +3,9 @@
  * accounts data, rates, custody transfers, history, notification settings (this folder) plus the
  * on-chain half (`./chain`, merged here).
  */
-import { Context, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { defineServerPlugin, ServerConfig, type ServerPlugin } from "@wallet/kernel-server"
+import { defineServerPlugin, ServerConfig, UsdBalances, type ServerPlugin } from "@wallet/kernel-server"
 import { Ledger } from "@wallet/kernel-server/ledger"
 import { AccountsGroup, NotificationsGroup, RatesGroup, TransactionsGroup, TransfersGroup } from "../api.ts"
 import { usdBalanceOf } from "./accounts.ts"
@@ -21,23 +21,20 @@ export { Rates, makeSandboxRates, makeFeedRates, PRICE_SCALE, type RatesShape, t
 export { custodyMigrations } from "./migrations.ts"
 
 /**
- * The forced-passcode rule's USD balance (`UsdBalanceShape` of the passcode plugin): works once
- * the custody handlers are built in the same server (they capture the database and the Ledger);
- * 0 before that. Wire: `makePasscodeServerPlugin({ usdBalance: custodyUsdBalance })`.
+ * The kernel's UsdBalances port (the passcode plugin's forced-passcode rule reads it): the user's
+ * custodial balances valued by the Rates service; a failed valuation counts as 0.
  */
-let captured: Context.Context<SqlClient.SqlClient | Ledger | ServerConfig | Rates> | undefined
-export const custodyUsdBalance = {
-  usdCentsOf: (userId: number): Effect.Effect<bigint> =>
-    captured === undefined ? Effect.succeed(0n) : usdBalanceOf(userId).pipe(Effect.provide(captured), Effect.catchCause(() => Effect.succeed(0n))),
-}
-
-const CaptureContext = Layer.effectDiscard(
+export const custodyUsdBalances = Layer.effect(
+  UsdBalances,
   Effect.gen(function* () {
-    captured = yield* Effect.context<SqlClient.SqlClient | Ledger | ServerConfig | Rates>()
+    const context = yield* Effect.context<SqlClient.SqlClient | Ledger | ServerConfig | Rates>()
+    return UsdBalances.of({
+      usdCentsOf: (userId) => usdBalanceOf(userId).pipe(Effect.provide(context), Effect.catchCause(() => Effect.succeed(0n))),
+    })
   }),
-)
+).pipe(Layer.provide(Rates.layer))
 
-const handlers = Layer.mergeAll(custodyHandlers, CaptureContext.pipe(Layer.provide(Rates.layer)), chainPart.handlers as Layer.Layer<never, unknown, unknown>)
+const handlers = Layer.mergeAll(custodyHandlers, chainPart.handlers as Layer.Layer<never, unknown, unknown>)
 
 const migrations = [...custodyMigrations, ...chainPart.migrations].sort((a, b) => a.id - b.id)
 
@@ -47,5 +44,6 @@ export const serverPlugin: ServerPlugin = defineServerPlugin({
   migrations,
   groups: [AccountsGroup, RatesGroup, TransfersGroup, TransactionsGroup, NotificationsGroup, ...chainPart.groups],
   handlers,
+  usdBalances: custodyUsdBalances,
 })
 export default serverPlugin

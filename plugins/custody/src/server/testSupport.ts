@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { ServerConfig, defineServerPlugin } from "@wallet/kernel-server"
+import { ServerConfig, UsdBalances, defineServerPlugin } from "@wallet/kernel-server"
 import { Ledger, System, userOwner } from "@wallet/kernel-server/ledger"
 import { ApiId, RequestValidation } from "@wallet/kernel/api"
 import { currencyInfo, parseAmount } from "../currencies.ts"
@@ -36,6 +36,11 @@ export const ProbeGroup = HttpApiGroup.make("custodyProbe").add(
   HttpApiEndpoint.get("balance", "/api/custody-probe/balance/:userId/:currency", {
     params: { userId: Schema.NumberFromString, currency: Schema.String },
     success: Schema.Struct({ available: Schema.String, held: Schema.String }),
+  }),
+  // Another module reading the kernel's UsdBalances port (which custody implements).
+  HttpApiEndpoint.get("usdCents", "/api/custody-probe/usd-cents/:userId", {
+    params: { userId: Schema.NumberFromString },
+    success: Schema.Struct({ cents: Schema.String }),
   }),
 ).middleware(RequestValidation)
 
@@ -127,6 +132,12 @@ export const probePlugin = defineServerPlugin({
           const balance = yield* ledger.balance({ owner: userOwner(params.userId), currency: params.currency })
           return { available: balance.available.toString(), held: balance.held.toString() }
         }).pipe(Effect.orDie),
+      )
+      .handle("usdCents", ({ params }) =>
+        Effect.gen(function* () {
+          const balances = yield* UsdBalances
+          return { cents: (yield* balances.usdCentsOf(params.userId)).toString() }
+        }),
       ),
   ),
 })

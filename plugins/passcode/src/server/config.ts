@@ -77,12 +77,8 @@ export class PasscodeConfig extends Context.Service<PasscodeConfig, PasscodeServ
 }
 
 /**
- * The user's USD balance in cents, for the forced-passcode rule. The default knows no balances
- * (0: never forced) until the ledger provides one: `makePasscodeServerPlugin({ usdBalance })`.
+ * The user's USD balance in cents, for the forced-passcode rule: the kernel's `UsdBalances` port
+ * (implemented by the custodial wallet's server module; 0 for everyone without one). Tests may
+ * pin it: `makePasscodeServerPlugin({ usdBalance })`.
  */
-export interface UsdBalanceShape {
-  readonly usdCentsOf: (userId: number) => Effect.Effect<bigint>;
-}
-export class UsdBalance extends Context.Service<UsdBalance, UsdBalanceShape>()("wallet/passcode/UsdBalance") {
-  static readonly none: UsdBalanceShape = { usdCentsOf: () => Effect.succeed(0n) };
-}
+export { UsdBalances as UsdBalance, type UsdBalancesShape as UsdBalanceShape } from "@wallet/kernel-server";

@@ -273,8 +273,10 @@ const SecurityLive = HttpApiBuilder.group(PasscodeApi, "security", (handlers) =>
     ),
 );
 
-/** All three groups; `usdBalance` feeds the forced-passcode rule (default: no balances known). */
-export const makePasscodeHandlers = (usdBalance: UsdBalanceShape = UsdBalance.none) =>
-  Layer.mergeAll(PasscodeLive, RecoveryEmailLive, SecurityLive, DeviceKeysLive, PasscodeHousekeeping).pipe(
-    Layer.provide(Layer.mergeAll(PasscodeConfig.layer, Outbox.layer, Layer.succeed(UsdBalance, usdBalance))),
+/** All groups; `usdBalance` pins the forced-passcode rule's balances (default: the kernel's UsdBalances port). */
+export const makePasscodeHandlers = (usdBalance?: UsdBalanceShape) => {
+  const live = Layer.mergeAll(PasscodeLive, RecoveryEmailLive, SecurityLive, DeviceKeysLive, PasscodeHousekeeping).pipe(
+    Layer.provide(Layer.mergeAll(PasscodeConfig.layer, Outbox.layer)),
   );
+  return usdBalance === undefined ? live : live.pipe(Layer.provide(Layer.succeed(UsdBalance, usdBalance)));
+};
