@@ -21,6 +21,11 @@ describe("startupTarget", () => {
     expect(startupTarget({ composition, user: user({ isNew: true }), hasInitData: true, startParam: "settings" })).toEqual({ to: "/settings", search: {} })
   })
 
+  it("lets a new user open a transfer link before onboarding (the receiver accepts first)", () => {
+    const target = startupTarget({ composition, user: user({ isNew: true }), hasInitData: true, startParam: "tonwallet_tg_transfer_42" })
+    expect(target.to.startsWith("/transfers")).toBe(true)
+  })
+
   it("sends an unclaimed start param to main and reports it", () => {
     expect(startupTarget({ composition, user: user(), hasInitData: true, startParam: "p2pCreateOffer" })).toEqual({ to: "/main", notFound: "p2pCreateOffer" })
   })

@@ -8,7 +8,8 @@ export interface StartupTarget {
 }
 
 /** Pages a new user may open directly instead of onboarding (spec 1 §2 "Startup and deep links"). */
-const NEW_USER_ALLOWED = ["/settings", "/assets-public", "/crypto-onboarding", "/kyc", "/scw"]
+// A transfer link is how most receivers arrive: they accept first and meet onboarding later.
+const NEW_USER_ALLOWED = ["/settings", "/assets-public", "/crypto-onboarding", "/kyc", "/scw", "/transfers"]
 
 /**
  * Where the app opens (spec 1 §2 startup rules): failures go to their error page; a restricted user to

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from "react"
 import { useNavigate } from "@tanstack/react-router"
 import { PreferencesStore } from "@wallet/kernel"
 import { Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
-import { Button, IconButton, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
+import { Button, IconButton, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { useMainData } from "./wallet/accounts.ts"
 import { formatFiatAmount } from "./wallet/format.ts"
 import styles from "./main.module.css"
@@ -38,6 +38,7 @@ export default function MainScreen() {
   const t = useT("home")
   const kernel = useKernel()
   const navigate = useNavigate()
+  const snackbar = useSnackbar()
   const user = kernel.user()
   const [fiat, setFiat] = useState<string | null>(null)
   const [expanded, setExpanded] = useState(readExpanded)
@@ -70,9 +71,11 @@ export default function MainScreen() {
     }, SPACE_RECORD_DELAY_MS)
   }
 
+  // The scanner and the QR rules (spec 1 §5) belong to custody's send flow; loaded on the first tap.
   const scanQr = async () => {
     kernel.telegram.haptic({ type: "impact", style: "light" })
-    kernel.telegram.scanQr({ text: t("scanQrText"), onText: () => true })
+    const { scanAndRoute } = await import("@wallet/plugin-custody/scan")
+    await scanAndRoute(kernel, navigate as never, snackbar)
   }
 
   const toggle = () => {

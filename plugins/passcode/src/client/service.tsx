@@ -9,7 +9,7 @@ import type { PasscodeHost, PasscodeProviderFactory } from "@wallet/kernel-react
 import { Placeholder, Button } from "@wallet/kernel-react/ui"
 import { operationTokenInOrder, verifyInOrder, type AttemptSteps } from "./attempts.ts"
 import { CheckPasscode, CreateFlow, EmailChallengeFlow, Loading, ResetFlow, type VerifiedProof } from "./flows.tsx"
-import { passcodeSession, type PasscodeInfo, type PasscodeSession } from "./runtime.ts"
+import { NS, passcodeSession, type PasscodeInfo, type PasscodeSession } from "./runtime.ts"
 import { OverlayFrame } from "./ui.tsx"
 
 /** Shows `render(resolve, cancel)` in an overlay until it resolves or the user closes it. */
@@ -55,8 +55,10 @@ function VerifyOverlay({ session, mode, onVerified, onCancel }: { session: Passc
   return <CheckPasscode session={session} info={info} onVerified={onVerified} onForgot={() => setResetting(true)} onCancel={onCancel} />
 }
 
-const factory: PasscodeProviderFactory = (host) => {
+const factory: PasscodeProviderFactory = async (host) => {
   const session = passcodeSession(host.kernel)
+  // Another plugin's screen may be the first to ask: the overlays need this plugin's strings loaded.
+  await host.kernel.runtime.runPromise(host.kernel.i18n.loadNamespace(NS)).catch(() => undefined)
   const { t } = session
   const promise = <A,>(f: () => Promise<A>) => Effect.promise(f)
   const steps: AttemptSteps = {

@@ -1,5 +1,6 @@
+import { useEffect } from "react"
 import { useNavigate, useSearch } from "@tanstack/react-router"
-import { hasPermissions, Icon, useKernel, useT } from "@wallet/kernel-react"
+import { hasPermissions, Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Section, SectionFooter } from "@wallet/kernel-react/ui"
 import { KERNEL_VERSION } from "@wallet/kernel"
 import styles from "./settings.module.css"
@@ -15,6 +16,11 @@ export default function SettingsScreen() {
     (entry) => (entry.section === "general" || entry.section === tab) && hasPermissions(user, entry.permissions ?? []),
   )
   const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
+  // Entries carry other plugins' label keys: load those plugins' strings (a load re-renders through useT).
+  const namespaces = [...new Set(entries.map((entry) => namespaceOf(entry.pluginId)))].join(",")
+  useEffect(() => {
+    for (const namespace of namespaces.split(",")) if (namespace) void runEffect(kernel, kernel.i18n.loadNamespace(namespace)).catch(() => undefined)
+  }, [kernel, namespaces])
   return (
     <main className={styles.screen}>
       <h1 className={styles.title}>{t("title")}</h1>
