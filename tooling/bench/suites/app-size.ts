@@ -2,7 +2,7 @@
  * First-screen weight of the mini-app: builds host/app and reports the gzip size of the JS and CSS
  * the first screen (wallet main) loads — the entry, its static imports, the main route's chunk and
  * the i18n bundles it needs — and of the whole build; checks no TON library is in the first screen.
- * Budget (issue 2): first screen at most 170 kB gzip of JS+CSS.
+ * Budget: first screen at most 185 kB gzip of JS+CSS (docs/decisions/0003, revised in session 2).
  *
  *   npx tsx tooling/bench/suites/app-size.ts
  */
@@ -12,7 +12,7 @@ import { join } from "node:path"
 import { gzipSync } from "node:zlib"
 import { build, type Plugin } from "vite"
 
-const FIRST_SCREEN_BUDGET_KB = 170
+const FIRST_SCREEN_BUDGET_KB = 185
 const appRoot = join(import.meta.dirname, "..", "..", "..", "host", "app")
 const outDir = mkdtempSync(join(tmpdir(), "wallet-size-"))
 
