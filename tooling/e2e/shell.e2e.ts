@@ -48,6 +48,20 @@ describe("startup routing", () => {
     await app.page.close()
   })
 
+  it("tab labels come from their plugins' strings even when main never opened (bug: raw key 'tab' on history)", async () => {
+    const app = await launch(stack, { user: "new" })
+    await app.waitForPath("/wallet-onboarding")
+    await app.app().evaluate(() => {
+      window.history.pushState({}, "", "/transactions")
+      window.dispatchEvent(new PopStateEvent("popstate"))
+    })
+    await app.waitForPath("/transactions")
+    const bar = app.app().getByRole("navigation", { name: "Sections" })
+    await bar.getByRole("button", { name: "Wallet" }).waitFor()
+    expect(await bar.getByRole("button").allInnerTexts()).toEqual(["Wallet", "History"])
+    await app.page.close()
+  })
+
   it("a user in a restricted region sees the restricted page", async () => {
     const app = await launch(stack, { user: "restricted" })
     await app.waitForPath("/unsupported_region")

@@ -84,6 +84,11 @@ function Chrome() {
   const tabs = kernel.composition.tabs.custodial
   const activeTab = tabs.find((tab) => pathname === tab.to)
   const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
+  // Tab labels belong to their plugins: load their strings wherever the app opens (a load re-renders via useT).
+  const tabNamespaces = [...new Set(tabs.map((tab) => namespaceOf(tab.pluginId)))].join(",")
+  useEffect(() => {
+    for (const namespace of tabNamespaces.split(",")) if (namespace) void kernel.runtime.runPromise(kernel.i18n.loadNamespace(namespace)).catch(() => undefined)
+  }, [kernel, tabNamespaces])
   const hidden = keyboardOpen || hiddenByScreens || (user?.isNew === true && pathname === "/main")
   const [tooltipShown, setTooltipShown] = useState(() => sessionStorage.getItem(TOOLTIP_SHOWN_KEY) === "1")
   const tooltipTab = hidden ? undefined : tabTooltipToShow({ tabs, pathname, language: kernel.i18n.language(), shownThisSession: tooltipShown })
