@@ -18,6 +18,15 @@ afterAll(async () => {
 const shot = (launched: LaunchedApp, name: string) => launched.page.screenshot({ path: join(screenshotDir, `ton-space-${name}.png`) })
 const text = (launched: LaunchedApp) => launched.app().locator("body").innerText()
 const press = (launched: LaunchedApp) => launched.telegram("t.pressMain()")
+/** Main reloads its data when the user comes back to it: go to Receive and back, then read the screen. */
+const refreshedMain = async (launched: LaunchedApp) => {
+  await launched.app().getByRole("button", { name: "Receive", exact: true }).click()
+  await launched.waitForPath("/scw/qr")
+  await launched.telegram("t.pressBack()")
+  await launched.waitForPath("/scw")
+  await launched.app().getByText("TON balance").waitFor()
+  return text(launched)
+}
 const waitMain = async (launched: LaunchedApp, label: string) => {
   await launched.page.waitForFunction((l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true, label, { timeout: 20_000 })
 }
@@ -89,19 +98,7 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
 
     // Fund from the faucet; the balance and the incoming transfer show after a refresh.
     await stack.devnet!.faucet({ address, ton: 5_000_000_000n })
-    await expect
-      .poll(
-        async () => {
-          await app.app().getByRole("button", { name: "Receive", exact: true }).click()
-          await app.waitForPath("/scw/qr")
-          await app.telegram("t.pressBack()")
-          await app.waitForPath("/scw")
-          await app.app().getByText("TON balance").waitFor()
-          return text(app)
-        },
-        { timeout: 30_000, interval: 1_000 },
-      )
-      .toContain("5 TON")
+    await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("5 TON")
     await app.app().getByText("Received").first().waitFor()
     await shot(app, "main-funded-light")
 
@@ -158,19 +155,7 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
 
     // A jetton: USD₮ from the faucet shows as the product's USDT ("Dollars"); send 5 of it.
     await stack.devnet!.faucet({ address, jetton: "usdt", amount: 25_000_000n })
-    await expect
-      .poll(
-        async () => {
-          await app.app().getByRole("button", { name: "Receive", exact: true }).click()
-          await app.waitForPath("/scw/qr")
-          await app.telegram("t.pressBack()")
-          await app.waitForPath("/scw")
-          await app.app().getByText("TON balance").waitFor()
-          return text(app)
-        },
-        { timeout: 30_000, interval: 1_000 },
-      )
-      .toContain("25 USDT")
+    await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("25 USDT")
     expect(await text(app)).toContain("Dollars")
     await shot(app, "main-jetton-light")
     await app.app().getByRole("button", { name: /^Dollars/ }).click()
@@ -192,36 +177,12 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await press(app)
     await app.waitForPath("/scw")
     await expect.poll(async () => (await walletState(app))!.pending.finalized.length, { timeout: 30_000, interval: 500 }).toBe(2)
-    await expect
-      .poll(
-        async () => {
-          await app.app().getByRole("button", { name: "Receive", exact: true }).click()
-          await app.waitForPath("/scw/qr")
-          await app.telegram("t.pressBack()")
-          await app.waitForPath("/scw")
-          await app.app().getByText("TON balance").waitFor()
-          return text(app)
-        },
-        { timeout: 30_000, interval: 1_000 },
-      )
-      .toContain("20 USDT")
+    await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("20 USDT")
     expect(await text(app)).toMatch(/−5 USD₮|−5 USDT/)
 
     // A collectible from the faucet: details, then send it to the same friend.
     await stack.devnet!.faucet({ address, nft: true, name: "Punk One" })
-    await expect
-      .poll(
-        async () => {
-          await app.app().getByRole("button", { name: "Receive", exact: true }).click()
-          await app.waitForPath("/scw/qr")
-          await app.telegram("t.pressBack()")
-          await app.waitForPath("/scw")
-          await app.app().getByText("TON balance").waitFor()
-          return text(app)
-        },
-        { timeout: 30_000, interval: 1_000 },
-      )
-      .toContain("Punk One")
+    await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("Punk One")
     await app.app().getByRole("button", { name: /^Punk One/ }).click()
     await app.app().getByRole("heading", { name: "Punk One" }).waitFor()
     await shot(app, "collectible-light")
@@ -444,19 +405,7 @@ describe("TON space with a passcode: the words sealed in the key vault", () => {
     await app.waitForPath("/scw")
     await app.app().getByText("TON balance").waitFor()
     await stack.devnet!.faucet({ address, ton: 3_000_000_000n })
-    await expect
-      .poll(
-        async () => {
-          await app.app().getByRole("button", { name: "Receive", exact: true }).click()
-          await app.waitForPath("/scw/qr")
-          await app.telegram("t.pressBack()")
-          await app.waitForPath("/scw")
-          await app.app().getByText("TON balance").waitFor()
-          return text(app)
-        },
-        { timeout: 30_000, interval: 1_000 },
-      )
-      .toContain("3 TON")
+    await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("3 TON")
     expect(await text(app)).not.toContain("Recovery phrase needed")
 
     // Send: the passcode opens the vault (the server releases the device key), then the transfer goes.
