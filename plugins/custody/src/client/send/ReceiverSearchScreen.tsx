@@ -4,7 +4,6 @@ import { useNavigate, useSearch } from "@tanstack/react-router"
 import { defineStore } from "@wallet/kernel"
 import { Icon, MainButton, runEffect, useKernel, useT } from "@wallet/kernel-react"
 import {
-  AmountInput,
   Avatar,
   BottomSheet,
   Button,
@@ -24,6 +23,7 @@ import { call, custodyClient, errorCode, errorTag, idempotencyKey } from "./clie
 import { confirmWithPasscode } from "./ConfirmScreen.tsx"
 import { useDebounced, useLoad } from "./hooks.ts"
 import { amountProblem, formatAmount, pushRecent, RECENT_RECEIVERS_MAX, toDecimal } from "./logic.ts"
+import { AmountField } from "./AmountField.tsx"
 import { cleanSearch } from "./search.ts"
 import styles from "./send.module.css"
 
@@ -285,37 +285,23 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
           )}
         </Section>
       </List>
-      <div className={styles.field}>
-        <label className={styles.fieldLabel} htmlFor="transfer-amount">{t("send.amount.label")}</label>
-        <div className={styles.amountBox}>
-          <AmountInput
-            id="transfer-amount"
-            value={value}
-            onChange={setValue}
-            decimals={decimals}
-            currency={currency}
-            decimalSeparator={language === "ru" ? "," : "."}
-            invalid={amountError !== undefined}
-            disabled={!asset}
-          />
-          <Button
-            look="secondary"
-            size="s"
-            disabled={!asset || balance === 0n}
-            onClick={() => {
-              kernel.telegram.haptic({ type: "selection_change" })
-              setValue(toDecimal(balance, decimals))
-            }}
-          >
-            {t("send.amount.max")}
-          </Button>
-        </div>
-        {amountError && (
-          <p className={styles.error} role="alert">
-            {amountError}
-          </p>
-        )}
-      </div>
+      <AmountField
+        id="transfer-amount"
+        label={t("send.amount.label")}
+        maxLabel={t("send.amount.max")}
+        value={value}
+        onChange={setValue}
+        decimals={decimals}
+        currency={currency}
+        language={language}
+        error={amountError}
+        disabled={!asset}
+        maxDisabled={!asset || balance === 0n}
+        onMax={() => {
+          kernel.telegram.haptic({ type: "selection_change" })
+          setValue(toDecimal(balance, decimals))
+        }}
+      />
       <div className={styles.field}>
         <TextField label={t("send.comment.label")} value={comment} onChange={setComment} placeholder={t("send.comment.placeholder")} maxLength={256} />
       </div>

@@ -1,12 +1,13 @@
 import { useMemo, useState } from "react"
 import { useNavigate, useSearch } from "@tanstack/react-router"
 import { MainButton, useKernel, useT } from "@wallet/kernel-react"
-import { AmountInput, Avatar, Button, Cell, List, Placeholder, Section, SegmentedControl, Skeleton, Spinner, TextField } from "@wallet/kernel-react/ui"
+import { Avatar, Button, Cell, List, Placeholder, Section, SegmentedControl, Skeleton, Spinner, TextField } from "@wallet/kernel-react/ui"
 import { CURRENCIES, currencyInfo, type NetworkCode } from "../../currencies.ts"
 import { toClientAddressError } from "../../chain-api.ts"
 import { call, chainClient, errorCode, errorTag } from "./clients.ts"
 import { networkLabel, sendableCurrencies, useDebounced, useLoad } from "./hooks.ts"
 import { amountProblem, formatAmount, toDecimal } from "./logic.ts"
+import { AmountField } from "./AmountField.tsx"
 import { cleanSearch, type SendParams } from "./search.ts"
 import styles from "./send.module.css"
 
@@ -203,30 +204,20 @@ function SendScreen({ search }: { readonly search: SendParams }) {
           after={checking ? <Spinner size="s" label={t("send.address.checking")} /> : undefined}
         />
       </div>
-      <div className={styles.field}>
-        <label className={styles.fieldLabel} htmlFor="send-amount">{t("send.amount.label")}</label>
-        <div className={styles.amountBox}>
-          <AmountInput
-            id="send-amount"
-            value={value}
-            onChange={setValue}
-            decimals={decimals}
-            currency={currency}
-            decimalSeparator={language === "ru" ? "," : "."}
-            invalid={amountError !== undefined}
-            aria-describedby="send-amount-meta"
-          />
-          <Button look="secondary" size="s" onClick={applyMax} disabled={limits.load.state !== "ok" || limits.load.value.max_sendable === 0n}>
-            {t("send.amount.max")}
-          </Button>
-        </div>
-        {amountError && (
-          <p className={styles.error} role="alert">
-            {amountError}
-          </p>
-        )}
-        <div className={styles.meta} id="send-amount-meta" aria-live="polite">
-          {limits.load.state === "loading" ? (
+      <AmountField
+        id="send-amount"
+        label={t("send.amount.label")}
+        maxLabel={t("send.amount.max")}
+        value={value}
+        onChange={setValue}
+        decimals={decimals}
+        currency={currency}
+        language={language}
+        error={amountError}
+        maxDisabled={limits.load.state !== "ok" || limits.load.value.max_sendable === 0n}
+        onMax={applyMax}
+        meta={
+          limits.load.state === "loading" ? (
             <>
               <Skeleton shape="text" width={140} />
               <Skeleton shape="text" width={90} />
@@ -236,9 +227,9 @@ function SendScreen({ search }: { readonly search: SendParams }) {
               <span>{t("send.amount.available", { amount: formatAmount(limits.load.value.max_sendable, decimals, currency, language) })}</span>
               <span>{t("send.fee", { amount: formatAmount(limits.load.value.fee, decimals, currency, language) })}</span>
             </>
-          ) : null}
-        </div>
-      </div>
+          ) : null
+        }
+      />
       {limits.load.state === "error" && (
         <Placeholder
           kind="error"
