@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { Icon, useKernel, useT } from "@wallet/kernel-react"
 import { Button, List, Placeholder, Section, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
 import type { AccountsData, Asset, Transaction } from "../../api.ts"
-import { ACCESS_FLAG_OF, assetActionAvailability } from "./availability.ts"
+import { ACCESS_FLAG_OF, actionAvailability } from "./availability.ts"
 import { ASSETS_REFRESH_MS, callWallet, loadFiat, useLoaded } from "./data.ts"
 import { formatCryptoAmount, formatFiatValue, formatPercent, formatPrice } from "./format.ts"
 import { PriceChart } from "./PriceChart.tsx"
@@ -62,7 +62,7 @@ export default function AssetScreen() {
   const flags = accounts.accessFlags as Readonly<Record<string, boolean>>
   const item = (name: ActionItem["name"], run: () => void): ActionItem => {
     const flag = ACCESS_FLAG_OF[name]
-    return { name, availability: assetActionAvailability(asset.actions[name], flag ? flags[flag] : undefined, now), onRun: run }
+    return { name, availability: actionAvailability(asset.actions[name], flag ? flags[flag] : undefined, now), onRun: run }
   }
   const receive = () => go("/receive", { assetCurrency: asset.currency, source: "asset" })
   const items: ActionItem[] = [item("receive", receive)]

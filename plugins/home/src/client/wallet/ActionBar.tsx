@@ -1,6 +1,6 @@
 import type { ReactNode } from "react"
 import { useKernel, useT } from "@wallet/kernel-react"
-import type { Availability } from "./availability.ts"
+import type { Availability } from "@wallet/plugin-custody/availability"
 import type { MainActionName } from "./mainActions.ts"
 import styles from "./content.module.css"
 

@@ -3,7 +3,7 @@
  * is available when at least one asset offers it; otherwise the earliest scheduled date explains it,
  * else it is never available. An access flag that is off wins (functionality-unavailable popup).
  */
-import { actionAvailability, type ActionState, type Availability } from "./availability.ts"
+import { actionAvailability, type ActionState, type Availability } from "@wallet/plugin-custody/availability"
 
 export type MainActionName = "receive" | "send" | "exchange" | "buy"
 
