@@ -9,6 +9,7 @@ export default defineRegion({
     passcode: { enabled: true },
     settings: { enabled: true },
     "ton-space": { enabled: true },
+    tonconnect: { enabled: true },
   },
   defaults: { language: "en", fiatCurrency: "USD" },
 })

@@ -12,6 +12,7 @@ export default defineRegion({
     passcode: { enabled: true },
     settings: { enabled: true, config: { fiatCurrencies: ["EUR", "USD", "GBP", "PLN", "CZK", "CHF", "SEK", "DKK", "NOK", "HUF", "RON", "BGN"] } },
     "ton-space": { enabled: true },
+    tonconnect: { enabled: true },
   },
   defaults: { language: "en", fiatCurrency: "EUR" },
 })

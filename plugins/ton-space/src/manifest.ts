@@ -14,6 +14,8 @@ export const ConfirmSearch = Schema.Struct({ asset: stringParam, to: stringParam
 export const TxSearch = Schema.Struct({ walletAddress: stringParam })
 export const SettingsSearch = Schema.Struct({ showMnemonic: booleanParam })
 export const CollectibleSendSearch = Schema.Struct({ inputtedRecipientAddress: stringParam })
+export const AssetSearch = Schema.Struct({ source: stringParam })
+export const ViewerSearch = Schema.Struct({ address: stringParam })
 export const BackupSearch = Schema.Struct({ intent: enumParam(["confirming", "none"], "none"), backPath: stringParam })
 
 const screen = {
@@ -38,6 +40,10 @@ const screen = {
   collectibleReceiver: () => import("./client/CollectibleScreens.tsx").then((m) => ({ default: m.CollectibleReceiverScreen })),
   collectibleSend: () => import("./client/CollectibleScreens.tsx").then((m) => ({ default: m.CollectibleSendScreen })),
   collectibleSuccess: () => import("./client/CollectibleScreens.tsx").then((m) => ({ default: m.CollectibleSendSuccessScreen })),
+  asset: () => import("./client/AssetScreens.tsx").then((m) => ({ default: m.AssetScreen })),
+  extraCurrency: () => import("./client/AssetScreens.tsx").then((m) => ({ default: m.ExtraCurrencyScreen })),
+  pnl: () => import("./client/AssetScreens.tsx").then((m) => ({ default: m.PnlScreen })),
+  viewer: () => import("./client/ViewerScreen.tsx"),
   swap: () => import("./client/TabPlaceholders.tsx").then((m) => ({ default: m.SwapTabScreen })),
   earn: () => import("./client/TabPlaceholders.tsx").then((m) => ({ default: m.EarnTabScreen })),
 }
@@ -71,6 +77,10 @@ export const tonSpacePlugin = definePlugin({
     { id: "collectible-receiver", parent: "scw", path: "/collectible/$address/receiver-search", component: screen.collectibleReceiver },
     { id: "collectible-send", parent: "scw", path: "/collectible/$address/send/$recipientAddress", search: CollectibleSendSearch, component: screen.collectibleSend },
     { id: "collectible-send-success", parent: "scw", path: "/collectible/$address/send/$recipientAddress/success", component: screen.collectibleSuccess },
+    { id: "asset", parent: "scw", path: "/assets/$address", search: AssetSearch, component: screen.asset },
+    { id: "asset-extra-currency", parent: "scw", path: "/assets/extra-currency/$id", component: screen.extraCurrency },
+    { id: "pnl", parent: "scw", path: "/pnl/$address", component: screen.pnl },
+    { id: "viewer", parent: "scw", path: "/viewer", search: ViewerSearch, component: screen.viewer },
     { id: "swap", parent: "scw", path: "/swap", component: screen.swap },
     { id: "earn", parent: "scw", path: "/earn", component: screen.earn },
   ],
