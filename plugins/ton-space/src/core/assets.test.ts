@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { JettonBalance } from "@wallet/kernel/chain"
-import { buildAssetList, isListedToken, jettonFlags, MIN_VERIFIED_TON_VALUE, tonValueOf } from "./assets.ts"
+import { buildAssetList, buildExtraCurrencyAssets, extraCurrencySymbol, isListedToken, jettonFlags, MIN_VERIFIED_TON_VALUE, tonValueOf, type ExtraCurrencyEntry } from "./assets.ts"
+import { formatDisplay } from "./amount.ts"
 
 const jetton = (over: { address: string; symbol: string; name?: string; verification: "whitelist" | "graylist" | "blacklist" | "none"; balance: bigint; decimals?: number; priceTon?: number; isScam?: boolean }): JettonBalance => ({
   balance: over.balance,
@@ -66,5 +67,36 @@ describe("asset list", () => {
     expect(isListedToken("WLFI")).toBe(true)
     expect(isListedToken("TSLAx")).toBe(true)
     expect(isListedToken("USDT")).toBe(false)
+  })
+})
+
+describe("extra currencies (spec 2 extra-currency asset)", () => {
+  const ec = (id: number, amount: string, symbol = "DXC", decimals = 5): ExtraCurrencyEntry => ({ amount, preview: { id, symbol, decimals, image: "" } })
+
+  it("keeps positive balances as assets with their id, symbol and decimals", () => {
+    const [asset, ...rest] = buildExtraCurrencyAssets([ec(100, "123456789")])
+    expect(rest).toHaveLength(0)
+    expect(asset).toMatchObject({ kind: "extra", extraCurrencyId: 100, address: "ec:100", currency: "DXC", name: "DXC", balance: 123_456_789n, rawBalance: 123_456_789n, decimals: 5 })
+    expect(formatDisplay(asset!.balance, asset!.decimals)).toBe("1 234.56")
+  })
+
+  it("drops zero balances, invalid ids and amounts that are not whole numbers", () => {
+    const assets = buildExtraCurrencyAssets([ec(1, "0"), ec(0, "5"), ec(-3, "5"), ec(2.5, "5"), ec(7, "1.5"), ec(8, "-1"), ec(9, "1e3"), ec(10, "42")])
+    expect(assets.map((a) => a.extraCurrencyId)).toEqual([10])
+  })
+
+  it("bounds decimals (fallback 9) and gives a symbol to a currency without one", () => {
+    const [a, b] = buildExtraCurrencyAssets([ec(5, "1", "AAA", 40), ec(6, "1", "  ", 2)])
+    expect(a).toMatchObject({ currency: "AAA", decimals: 9 })
+    expect(b).toMatchObject({ currency: "EC6", decimals: 2 })
+    expect(extraCurrencySymbol(3, "A_VERY_LONG_SYMBOL_NAME")).toBe("A_VERY_LONG_SYMB")
+  })
+
+  it("orders by symbol, keeps one entry per id (the last one)", () => {
+    const assets = buildExtraCurrencyAssets([ec(2, "5", "ZED"), ec(1, "5", "ABC"), ec(2, "9", "ZED")])
+    expect(assets.map((a) => [a.currency, a.balance])).toEqual([
+      ["ABC", 5n],
+      ["ZED", 9n],
+    ])
   })
 })

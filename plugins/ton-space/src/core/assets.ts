@@ -143,3 +143,74 @@ export const buildAssetList = (options: AssetListOptions): ReadonlyArray<Asset> 
 /** Listed tokens (tokenized stocks and some coins) cannot be used for payments (spec 2 §5). */
 export const LISTED_SYMBOLS: ReadonlyArray<string> = ["BEAM", "PUMP", "WLFI"]
 export const isListedToken = (symbol: string) => LISTED_SYMBOLS.includes(symbol.toUpperCase()) || /^[A-Z0-9]+x$/.test(symbol)
+
+/**
+ * Extra currencies (spec 2 "Extra-currency asset": extraCurrencyId, name, image, currency, balance,
+ * rawBalance, decimals): native currencies of the chain held in the account's `extra_balance`,
+ * moved by a plain internal message's currency dictionary (no contract). ADR 0630.
+ */
+export interface ExtraCurrencyEntry {
+  /** Decimal string of minor units (tonapi's `amount`). */
+  readonly amount: string
+  readonly preview: { readonly id: number; readonly symbol: string; readonly decimals: number; readonly image: string }
+}
+
+export interface ExtraCurrencyAsset {
+  readonly kind: "extra"
+  readonly extraCurrencyId: number
+  /** Route key: `/scw/assets/extra-currency/{id}`. */
+  readonly address: string
+  readonly name: string
+  readonly currency: string
+  readonly image?: string
+  readonly balance: bigint
+  readonly rawBalance: bigint
+  readonly decimals: number
+}
+
+/** Decimals an extra currency may declare (the dictionary holds VarUInteger 32: up to 248 bits; 18 covers every real one). */
+export const MAX_EXTRA_DECIMALS = 18
+/** Used when the preview's decimals are missing or out of range (the chain's own default). */
+export const DEFAULT_EXTRA_DECIMALS = 9
+/** The chain's currency id is a uint32; 0 is TON itself. */
+export const isExtraCurrencyId = (id: number) => Number.isInteger(id) && id > 0 && id <= 0xffff_ffff
+/** A symbol for display: trimmed, at most 16 characters; `EC{id}` when the preview has none. */
+export const extraCurrencySymbol = (id: number, symbol: string | undefined) => {
+  const text = (symbol ?? "").trim().slice(0, 16)
+  return text === "" ? `EC${id}` : text
+}
+/** Route key of an extra currency in the asset list (jettons use their master address, TON "TON"). */
+export const extraCurrencyKey = (id: number) => `ec:${id}`
+
+/**
+ * The extra currencies of an account for the asset list: invalid ids and amounts dropped, zero
+ * balances dropped (an account keeps an empty entry after sending everything), decimals bounded,
+ * symbols given a fallback, one entry per id (the last wins), ordered by symbol then id.
+ * They have no verification and no price, so they never count as major and never hide a value.
+ */
+export const buildExtraCurrencyAssets = (entries: ReadonlyArray<ExtraCurrencyEntry>): ReadonlyArray<ExtraCurrencyAsset> => {
+  const byId = new Map<number, ExtraCurrencyAsset>()
+  for (const entry of entries) {
+    const id = entry.preview.id
+    if (!isExtraCurrencyId(id) || !/^\d+$/.test(entry.amount)) continue
+    const balance = BigInt(entry.amount)
+    const decimals = Number.isInteger(entry.preview.decimals) && entry.preview.decimals >= 0 && entry.preview.decimals <= MAX_EXTRA_DECIMALS ? entry.preview.decimals : DEFAULT_EXTRA_DECIMALS
+    const currency = extraCurrencySymbol(id, entry.preview.symbol)
+    if (balance === 0n) {
+      byId.delete(id)
+      continue
+    }
+    byId.set(id, {
+      kind: "extra",
+      extraCurrencyId: id,
+      address: extraCurrencyKey(id),
+      name: currency,
+      currency,
+      ...(entry.preview.image ? { image: entry.preview.image } : {}),
+      balance,
+      rawBalance: balance,
+      decimals,
+    })
+  }
+  return [...byId.values()].sort((a, b) => a.currency.localeCompare(b.currency) || a.extraCurrencyId - b.extraCurrencyId)
+}
