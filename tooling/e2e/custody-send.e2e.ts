@@ -98,6 +98,9 @@ const openAsNew = async (theme: "light" | "dark" = "light"): Promise<LaunchedApp
     await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === true)
     await app.telegram("t.pressMain()")
   }
+  await app.waitForPath("/wallet-onboarding/incentive")
+  await app.page.waitForFunction(() => window.fakeTelegram?.secondaryButton.is_visible === true)
+  await app.telegram("t.pressSecondary()")
   await app.waitForPath("/main")
   return app
 }

@@ -231,7 +231,10 @@ describe("a new user", () => {
   it("walks through the onboarding steps and the incentive, then sees the default assets with no balance", async () => {
     const app = await launch(stack, { user: "new" })
     await app.waitForPath("/wallet-onboarding")
-    await go(app, "/wallet-onboarding/steps")
+    await app.app().getByRole("heading", { name: "Your crypto in Telegram" }).waitFor()
+    await shot(app, "onboarding-intro-light")
+    await app.telegram("t.pressMain()")
+    await app.waitForPath("/wallet-onboarding/steps")
     await app.app().getByRole("heading", { name: "Send to friends" }).waitFor()
     await shot(app, "onboarding-steps-light")
     await app.telegram("t.pressMain()")

@@ -42,9 +42,12 @@ describe("startup routing", () => {
       await app.app().getByText(title).waitFor()
     }
     await app.telegram("t.pressMain()")
+    await app.waitForPath("/wallet-onboarding/incentive")
+    await app.app().getByRole("heading", { name: "Make your first deposit" }).waitFor()
+    await app.telegram("t.pressSecondary()")
     await app.waitForPath("/main")
-    // The button leaves with the onboarding screen, just after the URL changes.
-    await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === false)
+    // The buttons leave with the onboarding screen, just after the URL changes.
+    await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === false && window.fakeTelegram?.secondaryButton.is_visible === false)
     await app.page.close()
   })
 

@@ -49,7 +49,12 @@ const shellRoutes: ReadonlyArray<ShellRoute> = [
   { id: "client-connection-error", parent: "root", path: "/client-connection-error", component: screens.ClientConnectionErrorScreen },
   { id: "attach-private-chats-error", parent: "root", path: "/attach-private-chats-error", component: screens.AttachPrivateChatsErrorScreen },
   { id: "service-unavailable", parent: "root", path: "/service_temporarily_unavailable/$service", component: screens.ServiceUnavailableScreen },
+]
+
+/** Shell screens that stand in on a path until an installed plugin claims it. */
+const fallbackRoutes: ReadonlyArray<ShellRoute> = [
   { id: "onboarding", parent: "wallet", path: "/wallet-onboarding", component: screens.OnboardingScreen },
+  { id: "scw", parent: "scw", path: "/scw", component: screens.ScwFallbackScreen },
 ]
 
 /** Applies Telegram's theme as CSS vars and the colour scheme on <html>. */
@@ -161,13 +166,13 @@ async function boot() {
   }
   kernelRef = kernel
 
-  const claimsScw = composition.routes.some((r) => r.fullPath === "/scw")
+  const claimed = new Set(composition.routes.map((r) => r.fullPath))
   const router = buildRouter({
     kernel,
     composition,
     root: RootLayout,
     rootSearch: RootSearch,
-    shellRoutes: claimsScw ? shellRoutes : [...shellRoutes, { id: "scw", parent: "scw", path: "/scw", component: screens.ScwFallbackScreen }],
+    shellRoutes: [...shellRoutes, ...fallbackRoutes.filter((route) => !claimed.has(route.path))],
     notFound: screens.NotFoundScreen,
     error: screens.RouteErrorScreen,
     pending: screens.StartupScreen,

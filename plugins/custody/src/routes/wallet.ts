@@ -11,21 +11,10 @@ export const walletRoutes: ReadonlyArray<RouteDefinition> = [
   { id: "transactions", parent: "wallet", path: "/transactions", search: TransactionsSearch, component: () => import("../client/wallet/TransactionsScreen.tsx") },
   { id: "transactions-list", parent: "wallet", path: "/transactions/list", search: TransactionsListSearch, component: () => import("../client/wallet/TransactionsScreen.tsx") },
   { id: "transactions-landing", parent: "wallet", path: "/transactions/start-param-landing", component: () => import("../client/wallet/LandingScreen.tsx") },
+  { id: "wallet-onboarding", parent: "wallet", path: "/wallet-onboarding", component: () => import("../client/wallet/OnboardingScreens.tsx") },
   { id: "wallet-onboarding-steps", parent: "wallet", path: "/wallet-onboarding/steps", component: () => import("../client/wallet/StepsScreen.tsx") },
   { id: "wallet-onboarding-incentive", parent: "wallet", path: "/wallet-onboarding/incentive", component: () => import("../client/wallet/IncentiveScreen.tsx") },
 ]
-
-/**
- * The onboarding welcome slide at /wallet-onboarding, where startup sends new users. The host's
- * shell still serves a placeholder on that path (two routes on one path stop the router), so this
- * joins `walletRoutes` once the host drops its own, as it does for /scw.
- */
-export const walletOnboardingRoute: RouteDefinition = {
-  id: "wallet-onboarding",
-  parent: "wallet",
-  path: "/wallet-onboarding",
-  component: () => import("../client/wallet/OnboardingScreens.tsx"),
-}
 
 /** Custodial tab bar: History, last (spec 1 §2 "Tab bar"). */
 export const walletTabs: ReadonlyArray<TabEntry> = [{ id: "history", bar: "custodial", to: "/transactions", labelKey: "tab.history", icon: "check", order: 90 }]
