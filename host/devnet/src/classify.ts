@@ -2,12 +2,14 @@
 // Each pattern consumes the transactions it explains; whatever is left falls back to TonTransfer,
 // SmartContractExec or (only when nothing else fits) Unknown.
 import { type Cell, type Slice } from "@ton/core";
-import type { AccountAddressJson, AccountInfo, ActionJson, ClassifiedAction, JettonPreviewJson, TxNode } from "./model.ts";
+import type { AccountAddressJson, AccountInfo, ActionJson, ClassifiedAction, EcPreviewJson, JettonPreviewJson, TxNode } from "./model.ts";
 import { OP, type Comment, cellHex, decodeComment, loadEitherPayload, opHex, raw } from "./util.ts";
 
 export interface ClassifyContext {
   readonly info: (account: string) => AccountInfo;
   readonly jetton: (master: string) => JettonPreviewJson;
+  /** extra currency preview by id (absent: every extra currency shows as `EC{id}` with 9 decimals) */
+  readonly extraCurrency?: (id: number) => EcPreviewJson;
   readonly accountAddress: (account: string) => AccountAddressJson;
 }
 
@@ -355,6 +357,21 @@ export const classifyTrace = (root: TxNode, ctx: ClassifyContext): ClassifyResul
       deploys(n);
       // The recipient sent the value back (bounceable message it could not take, e.g. an uninit account): failed.
       const bouncedBack = n.children.some((c) => c.bounced);
+      // Extra currencies ride on a plain message: one ExtraCurrencyTransfer per currency, and a
+      // TonTransfer only when TON came along too (tonapi shows a 0-TON carrier as the EC transfer alone).
+      for (const [id, amount] of n.inExtra ?? []) {
+        const currency = ctx.extraCurrency?.(id) ?? { id, symbol: `EC${id}`, decimals: 9, image: "" };
+        push(
+          "ExtraCurrencyTransfer",
+          bouncedBack ? "failed" : "ok",
+          { sender: ctx.accountAddress(source), recipient: ctx.accountAddress(n.account), amount: amount.toString(), ...comment, currency },
+          { name: "Extra Currency Transfer", description: `Transferring ${describeAmount(amount, currency.decimals, currency.symbol)}`, value: describeAmount(amount, currency.decimals, currency.symbol), accounts: [source, n.account] },
+          [n],
+          [source, n.account],
+          [source, n.account],
+        );
+      }
+      if (n.inExtra?.length && n.inValue === 0n) continue;
       push(
         "TonTransfer",
         bouncedBack ? "failed" : "ok",

@@ -91,6 +91,8 @@ interface Pending {
   readonly cell: Cell;
   readonly message: Message;
   readonly extHash: string;
+  /** extra currency the faucet mints onto its own account right before this message executes */
+  readonly mint?: { readonly id: number; readonly amount: bigint };
 }
 
 export interface EmulationResult {
@@ -157,6 +159,26 @@ export const DEMO_JETTONS: readonly JettonMeta[] = [
   { key: "dvc", name: "Devnet Coin", symbol: "DVC", decimals: 9, verification: "whitelist", image: "https://devnet.local/jettons/dvc.png", description: "A second verified jetton", priceUsd: 0.25 },
   { key: "scam", name: "Tether USD", symbol: "USDT", decimals: 6, verification: "blacklist", image: "https://devnet.local/jettons/scam.png", description: "Flagged as scam: imitates USDT", priceUsd: 0 },
 ];
+
+export interface ExtraCurrencyMeta {
+  readonly id: number;
+  readonly symbol: string;
+  readonly decimals: number;
+  readonly image: string;
+}
+
+/** Extra currencies the devnet knows by name; any other id the faucet mints shows as `EC{id}` with 9 decimals. */
+export const DEMO_EXTRA_CURRENCIES: readonly ExtraCurrencyMeta[] = [
+  { id: 100, symbol: "DXC", decimals: 5, image: "https://devnet.local/extra/dxc.png" },
+  { id: 239, symbol: "FMS", decimals: 9, image: "https://devnet.local/extra/fms.png" },
+];
+
+export const extraCurrencyPreview = (id: number): ExtraCurrencyMeta =>
+  DEMO_EXTRA_CURRENCIES.find((c) => c.id === id) ?? { id, symbol: `EC${id}`, decimals: 9, image: "https://devnet.local/extra/unknown.png" };
+
+/** An account's or a message's extra currencies (the `other` dictionary of a currency collection) as [id, amount] pairs. */
+export const extraCurrencies = (other: { keys(): number[]; get(k: number): bigint | undefined } | null | undefined): Array<[number, bigint]> =>
+  other ? other.keys().map((k) => [k, other.get(k) ?? 0n] as [number, bigint]).sort((a, b) => a[0] - b[0]) : [];
 
 export const TON_PRICE_USD = 3.2;
 const USD_RATES: Record<string, number> = { usd: 1, eur: 0.92, rub: 92, gbp: 0.79 };
@@ -297,7 +319,7 @@ export class Devnet {
   }
 
   /** Funds an address with TON, mints a demo jetton to it or mints an NFT to it. Returns the faucet message hash. */
-  async faucet(req: { address: string; ton?: bigint; jetton?: string; amount?: bigint; nft?: boolean; name?: string }): Promise<{ message_hash: string; nft?: string }> {
+  async faucet(req: { address: string; ton?: bigint; jetton?: string; amount?: bigint; nft?: boolean; name?: string; extraCurrency?: { id: number; amount: bigint } }): Promise<{ message_hash: string; nft?: string }> {
     const to = this.parseAccount(req.address);
     const msgs: ReturnType<typeof internal>[] = [];
     let nft: string | undefined;
@@ -329,9 +351,19 @@ export class Devnet {
       nft = raw(itemAddr);
       this.meta.nftNames[nft] = name;
     }
-    if (msgs.length === 0) throw new ApiError(400, "nothing to fund: give ton, jetton or nft");
+    let mint: { id: number; amount: bigint } | undefined;
+    if (req.extraCurrency) {
+      const { id, amount } = req.extraCurrency;
+      if (!Number.isInteger(id) || id <= 0 || id > 0xffffffff) throw new ApiError(400, "extraCurrency.id must be an integer from 1 to 2^32-1");
+      if (amount <= 0n) throw new ApiError(400, "extraCurrency.amount must be positive");
+      // Minted onto the faucet when the block runs this message, then carried by a plain message
+      // (no TON value: an extra-currency transfer on its own, like a wallet sends one).
+      mint = { id, amount };
+      msgs.push(internal({ to, value: 0n, bounce: false, extracurrency: { [id]: amount } }));
+    }
+    if (msgs.length === 0) throw new ApiError(400, "nothing to fund: give ton, jetton, nft or extraCurrency");
     const cell = this.faucetTransfer(msgs);
-    const hash = await this.enqueueInternal(cell);
+    const hash = await this.enqueueInternal(cell, mint);
     return { message_hash: hash, ...(nft ? { nft } : {}) };
   }
 
@@ -438,6 +470,7 @@ export class Devnet {
       const inMsg = tx.inMessage ?? undefined;
       const inInfo = inMsg?.info;
       const inValue = inInfo?.type === "internal" ? inInfo.value.coins : 0n;
+      const inExtra = inInfo?.type === "internal" ? extraCurrencies(inInfo.value.other) : [];
       const outs = [...tx.outMessages.values()];
       let outTotal = 0n;
       for (const m of outs) if (m.info.type === "internal") outTotal += m.info.value.coins + m.info.forwardFee;
@@ -457,6 +490,7 @@ export class Devnet {
         ...(body ? { inBody: body } : {}),
         ...(op !== undefined ? { op } : {}),
         inValue,
+        ...(inExtra.length ? { inExtra } : {}),
         ...(inInfo?.type === "internal" ? { source: raw(inInfo.src) } : {}),
         bounced: inInfo?.type === "internal" ? inInfo.bounced : false,
         success,
@@ -498,6 +532,7 @@ export class Devnet {
     const probeCtx: ClassifyContext = {
       info: (a) => infos.get(a) ?? { address: a, status: "nonexist", isWallet: false, interfaces: [], isScam: false },
       jetton: (m) => this.jettonPreview(m),
+      extraCurrency: (id) => extraCurrencyPreview(id),
       accountAddress: (a) => {
         mentioned.add(a);
         return this.accountAddress(a);
@@ -627,10 +662,10 @@ export class Devnet {
 
   // ---------------------------------------------------------------- mempool and blocks
 
-  private async enqueueInternal(cell: Cell): Promise<string> {
+  private async enqueueInternal(cell: Cell, mint?: { id: number; amount: bigint }): Promise<string> {
     const message = loadMessage(cell.beginParse());
     const extHash = messageHash(message);
-    this.mempool.push({ cell, message, extHash });
+    this.mempool.push({ cell, message, extHash, ...(mint ? { mint } : {}) });
     return extHash;
   }
 
@@ -696,6 +731,11 @@ export class Devnet {
       const block = `(0,8000000000000000,${this.meta.blockSeqno})`;
       for (const p of batch) {
         this.provisional.delete(p.extHash);
+        if (p.mint) {
+          const faucet = await this.bc.getContract(Address.parse(this.meta.faucet));
+          const held = faucet.ec;
+          faucet.ec = { ...held, [p.mint.id]: (held[p.mint.id] ?? 0n) + p.mint.amount };
+        }
         let list: Array<{ tx: BlockchainTransaction; endBalance: bigint }>;
         try {
           list = await this.execute(this.bc, p.cell, { now: this.blockTime });
@@ -766,9 +806,11 @@ export class Devnet {
     const a = this.parseRaw(id);
     const info = await this.info(a);
     const c = await this.bc.getContract(Address.parse(a));
+    const extra = extraCurrencies(c.account.account?.storage.balance.other);
     return {
       address: a,
       balance: Number(c.balance),
+      ...(extra.length ? { extra_balance: extra.map(([currency, amount]) => ({ amount: amount.toString(), preview: extraCurrencyPreview(currency) })) } : {}),
       last_activity: this.lastActivity.get(a) ?? 0,
       status: info.status,
       interfaces: [...info.interfaces],

@@ -4,7 +4,7 @@ import { Devnet, type GlobalId } from "./devnet.ts";
 import { createServer } from "./server.ts";
 import { SimNetworks, type SimNetwork } from "./sim.ts";
 
-export { Devnet, DEMO_JETTONS, TON_PRICE_USD, type GlobalId } from "./devnet.ts";
+export { Devnet, DEMO_EXTRA_CURRENCIES, DEMO_JETTONS, TON_PRICE_USD, type GlobalId } from "./devnet.ts";
 export { classifyTrace } from "./classify.ts";
 export { SIM_ASSETS, SIM_FAUCETS, SIM_NETWORKS, SimNetworks, type SimNetwork, type SimTransfer } from "./sim.ts";
 
@@ -32,6 +32,8 @@ export interface FaucetRequest {
   readonly nft?: boolean;
   /** display name of the minted NFT */
   readonly name?: string;
+  /** mint an extra currency (any uint32 id above 0; 100 "DXC" and 239 "FMS" have names) and send it in a plain message */
+  readonly extraCurrency?: { readonly id: number; readonly amount: bigint };
 }
 
 export interface SimFaucetRequest {

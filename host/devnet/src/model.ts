@@ -22,6 +22,13 @@ export interface JettonPreviewJson {
   description?: string;
 }
 
+export interface EcPreviewJson {
+  id: number;
+  symbol: string;
+  decimals: number;
+  image: string;
+}
+
 export interface AccountInfo {
   readonly address: string;
   readonly status: AccountStatus;
@@ -46,6 +53,8 @@ export interface TxNode {
   readonly inBody?: Cell;
   readonly op?: number;
   readonly inValue: bigint;
+  /** extra currencies carried by the inbound internal message: [id, amount] */
+  readonly inExtra?: ReadonlyArray<readonly [number, bigint]>;
   readonly source?: string;
   readonly bounced: boolean;
   readonly success: boolean;

@@ -491,6 +491,15 @@ export const createServer = (devnet: Devnet, sim?: SimNetworks): http.Server => 
   });
 
   // devnet-only
+  const extraCurrencyRequest = (value: unknown): { id: number; amount: bigint } => {
+    const o = value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
+    const id = Number(o?.id);
+    const amount = o?.amount;
+    if (!o || !Number.isInteger(id) || (typeof amount !== "string" && typeof amount !== "number") || !/^\d+$/.test(String(amount))) {
+      throw new ApiError(400, "extraCurrency must be { id: integer, amount: minor units }");
+    }
+    return { id, amount: BigInt(String(amount)) };
+  };
   on("POST", "/v2/devnet/faucet", async ({ body }) => {
     const b = bodyObj(body);
     const address = bodyString(b, "address");
@@ -509,6 +518,7 @@ export const createServer = (devnet: Devnet, sim?: SimNetworks): http.Server => 
       ...(amount !== undefined ? { amount } : {}),
       ...(b.nft === true ? { nft: true } : {}),
       ...(typeof b.name === "string" ? { name: b.name } : {}),
+      ...(b.extraCurrency !== undefined ? { extraCurrency: extraCurrencyRequest(b.extraCurrency) } : {}),
     });
     if (typeof b.dns === "string") devnet.registerDns(b.dns, address);
     return r;

@@ -65,7 +65,7 @@ beforeAll(async () => {
   usdt = dn.jetton("usdt");
   const f = await dn.faucet({ address: A, ton: toNano("10"), jetton: "usdt", nft: true });
   nft = f.nft!;
-  await dn.faucet({ address: B, jetton: "scam" });
+  await dn.faucet({ address: B, jetton: "scam", extraCurrency: { id: 100, amount: 12_345n } });
   await dn.stepBlock();
   const w = open(api, alice);
   await w.sendTransfer({ seqno: 0, secretKey: key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: bob, value: toNano("1"), bounce: false, body: "hi" })] });
