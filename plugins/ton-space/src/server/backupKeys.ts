@@ -1,0 +1,24 @@
+/**
+ * The port to the server-side key records of the user's addresses ("backups with externalId",
+ * spec 2 §3). The device-key records belong to the passcode plugin (`passcode_device_keys`, decision
+ * 0511) and a plugin never reads another plugin's tables: until that plugin exports an
+ * implementation, the default lists none (decision 0620). Tests and hosts provide one through
+ * `makeTonSpaceServerPlugin({ backupKeys })`.
+ */
+import { Context, Effect, Layer } from "effect"
+
+export interface BackupKeyRecord {
+  /** As the key was generated for it (friendly or raw); normalised by the handlers. */
+  readonly address: string
+  readonly externalId: string
+  readonly createdAt: Date
+}
+
+export interface BackupKeysShape {
+  /** The user's key records. */
+  readonly list: (userId: number) => Effect.Effect<ReadonlyArray<BackupKeyRecord>>
+}
+
+export class BackupKeys extends Context.Service<BackupKeys, BackupKeysShape>()("wallet/ton-space/BackupKeys") {
+  static readonly none = Layer.succeed(BackupKeys, BackupKeys.of({ list: () => Effect.succeed([]) }))
+}

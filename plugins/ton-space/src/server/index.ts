@@ -1,0 +1,30 @@
+/**
+ * `@wallet/plugin-ton-space/server`: the self-custody addresses of a user with the manual backup
+ * flag (spec 2 §3, §6, §7; decision 0620). Contract in `./api.ts` (browser-safe).
+ */
+import type { Layer } from "effect"
+import { defineServerPlugin, type ServerPlugin } from "@wallet/kernel-server"
+import { TonSpaceAddressesGroup } from "./api.ts"
+import type { BackupKeys } from "./backupKeys.ts"
+import { makeTonSpaceHandlers } from "./handlers.ts"
+import { tonSpaceMigrations } from "./migrations.ts"
+
+export { BackupKeys, type BackupKeyRecord, type BackupKeysShape } from "./backupKeys.ts"
+export { tonSpaceMigrations } from "./migrations.ts"
+export { normaliseAddress } from "./address.ts"
+
+export interface TonSpaceServerOptions {
+  /** The server-side key records of the user's addresses (default: none reachable, decision 0620). */
+  readonly backupKeys?: Layer.Layer<BackupKeys>
+}
+
+export const makeTonSpaceServerPlugin = (options: TonSpaceServerOptions = {}): ServerPlugin =>
+  defineServerPlugin({
+    id: "ton-space",
+    migrations: tonSpaceMigrations,
+    groups: [TonSpaceAddressesGroup],
+    handlers: makeTonSpaceHandlers(options.backupKeys),
+  })
+
+export const serverPlugin: ServerPlugin = makeTonSpaceServerPlugin()
+export default serverPlugin
