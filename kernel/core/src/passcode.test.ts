@@ -1,6 +1,6 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { Passcode, PasscodeUnavailable, type PasscodeShape } from "./passcode.ts"
+import { isCredentialProof, Passcode, PasscodeUnavailable, serverBiometryToken, type PasscodeShape, type VerifyOptions } from "./passcode.ts"
 
 const impl: PasscodeShape = {
   verify: ({ passcode }) => Effect.succeed(passcode ? { kind: "passcode", passcode } : { kind: "none" }),
@@ -33,5 +33,40 @@ describe("Passcode.lazy", () => {
     expect(first).toEqual(new PasscodeUnavailable({ reason: "load-failed" }))
     expect(await Effect.runPromise(shape.verify({ operation: "send" }))).toEqual({ kind: "none" })
     expect(attempts).toBe(2)
+  })
+})
+
+describe("needCredential (decision 0520)", () => {
+  it("reaches the provider unchanged through the lazy shape", async () => {
+    const seen: VerifyOptions[] = []
+    const shape = Passcode.lazy(async () => ({
+      ...impl,
+      verify: (options) => Effect.sync(() => (seen.push(options), options.needCredential ? { kind: "biometry" as const, biometryToken: "t" } : { kind: "remembered" as const })),
+    }))
+    expect((await Effect.runPromise(shape.verify({ operation: "send" }))).kind).toBe("remembered")
+    expect((await Effect.runPromise(shape.verify({ operation: "send", needCredential: true }))).kind).toBe("biometry")
+    await Effect.runPromise(shape.verify({ operation: "ton_space_protect", needCredential: "passcode" }))
+    expect(seen.map((o) => o.needCredential)).toEqual([undefined, true, "passcode"])
+  })
+
+  it("only passcode and biometry proofs carry a credential", () => {
+    expect(isCredentialProof({ kind: "passcode", passcode: "2468" })).toBe(true)
+    expect(isCredentialProof({ kind: "biometry", biometryToken: "t" })).toBe(true)
+    expect(isCredentialProof({ kind: "remembered" })).toBe(false)
+    expect(isCredentialProof({ kind: "none" })).toBe(false)
+  })
+})
+
+describe("serverBiometryToken", () => {
+  const b64url = (text: string) => btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")
+  it("keeps the vault's secret on the device: only the server part of a kvb1 token", () => {
+    const token = `kvb1.${b64url("s".repeat(32))}.${b64url("server-token-0123456789")}`
+    expect(serverBiometryToken(token)).toBe("server-token-0123456789")
+    expect(serverBiometryToken(token)).not.toContain(b64url("s".repeat(32)))
+  })
+  it("passes any other token through", () => {
+    expect(serverBiometryToken("plain-server-token-0123456789")).toBe("plain-server-token-0123456789")
+    expect(serverBiometryToken("kvb2.a.b")).toBe("kvb2.a.b")
+    expect(serverBiometryToken("kvb1.only-two")).toBe("kvb1.only-two")
   })
 })

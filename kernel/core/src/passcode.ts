@@ -11,7 +11,9 @@ export type PasscodeOperation = string
  * - `none`: this device has no passcode and none is required;
  * - `remembered`: the device-remembered unlock window is open;
  * - `passcode`: the entered (or supplied) passcode, already checked by the server;
- * - `biometry`: the device's biometry token, already checked by the server.
+ * - `biometry`: the token Telegram's BiometricManager released after the prompt, already checked by
+ *   the server. It may be a key vault token (`kvb1.<secret>.<server token>`, decision 0520) whose
+ *   secret never leaves the device: send only `serverBiometryToken(biometryToken)` to a server.
  */
 export type PasscodeProof =
   | { readonly kind: "none" }
@@ -34,12 +36,58 @@ export class PasscodeUnavailable extends Data.TaggedError("PasscodeUnavailable")
 
 export type PasscodeFailure = PasscodeCancelled | PasscodeUnavailable
 
+/**
+ * What an operation needs from `verify` (decision 0520):
+ * - absent or `false`: any proof, `remembered` and `none` included (the spec's order of attempts);
+ * - `true`: the operation must open sealed secrets, so inside the unlock window a credential is still
+ *   produced: the passcode typed earlier in this window if this page still holds it, else the
+ *   biometry token when biometry is on, else the passcode screen. `none` stays `none` (no passcode
+ *   exists, so nothing can have been sealed under one);
+ * - `"passcode"`: as `true` but only the passcode counts (biometry is skipped): sealing under the
+ *   passcode, or a vault without a biometry slot.
+ */
+export type NeedCredential = boolean | "passcode"
+
+export interface VerifyOptions {
+  readonly operation: PasscodeOperation
+  readonly passcode?: string
+  readonly needCredential?: NeedCredential
+}
+
+/** The proofs that carry a credential (what `needCredential` asks for). */
+export type CredentialProof = Extract<PasscodeProof, { kind: "passcode" | "biometry" }>
+
+export const isCredentialProof = (proof: PasscodeProof): proof is CredentialProof => proof.kind === "passcode" || proof.kind === "biometry"
+
+/** Prefix of the key vault's biometry token (`kvb1.<secret b64url>.<server token b64url>`). */
+export const VAULT_BIOMETRY_TOKEN_PREFIX = "kvb1"
+
+const fromBase64UrlText = (text: string): string | null => {
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4))
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)))
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The part of a device biometry token the server checks: the last part of a key vault token, any
+ * other token as it is. The vault's secret (the middle part) must never reach a server.
+ */
+export const serverBiometryToken = (token: string): string => {
+  const parts = token.split(".")
+  if (parts.length !== 3 || parts[0] !== VAULT_BIOMETRY_TOKEN_PREFIX) return token
+  return fromBase64UrlText(parts[2]!) ?? token
+}
+
 export interface PasscodeShape {
   /**
    * Proves the user for `operation`: the supplied passcode, else none required, else the remembered
-   * unlock, else biometry, else the passcode screen (shown over any route).
+   * unlock (skipped with `needCredential`), else biometry (skipped with `needCredential: "passcode"`),
+   * else the passcode screen (shown over any route).
    */
-  readonly verify: (options: { readonly operation: PasscodeOperation; readonly passcode?: string }) => Effect.Effect<PasscodeProof, PasscodeFailure>
+  readonly verify: (options: VerifyOptions) => Effect.Effect<PasscodeProof, PasscodeFailure>
   /**
    * Runs the server's security challenge for `operation` (verifying first) and returns its token;
    * when the server asks for an email code the provider's screen asks the user for it.

@@ -5,6 +5,7 @@ import { aesDecrypt, aesEncrypt, fromBase64Url, hkdfAesKey, IV_BYTES, pbkdf2AesK
 import { decodeBlob, encodeBlob, v2AssociatedData, type BlobV2 } from "./format.ts"
 import { makeTestVault } from "./testing.ts"
 import { ADDRESS, MNEMONIC, PRIVATE_KEY } from "./fixtures.ts"
+import { serverBiometryToken } from "../passcode.ts"
 import { KeyVault, needsForcedLogout, openRecoverySplit, toCredentials } from "./vault.ts"
 
 const PASSCODE = "482915"
@@ -236,6 +237,31 @@ describe("KeyVault", () => {
       assert.isFalse((yield* vault.status()).biometry)
       const gone = yield* Effect.flip(vault.unlockWithBiometry())
       assert.strictEqual(gone._tag, "CredsNotFound")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.effect("biometry: a token a prompt already released opens the slot without a second prompt (0520)", () => {
+    const server = "server-biometry-token-0123456789"
+    const t = makeTestVault({ passcode: PASSCODE, biometryToken: server })
+    return Effect.gen(function* () {
+      const vault = yield* KeyVault
+      yield* vault.create({ credentials: credentials(), passcode: PASSCODE })
+      yield* vault.enableBiometry({ passcode: PASSCODE, serverBiometryToken: server })
+      const deviceToken = t.biometry.state.token
+      // The Passcode service's proof carries the device token; only its server part goes out.
+      assert.strictEqual(serverBiometryToken(deviceToken), server)
+      assert.strictEqual(serverBiometryToken(server), server)
+      // A prompt now would be cancelled: opening with the given token proves none is shown.
+      t.biometry.state.nextPrompt = "cancel"
+      expectSecrets(yield* vault.unlockWithBiometry({ token: deviceToken }))
+      assert.deepStrictEqual((t.server.requests.at(-1) as any).proof, { biometryToken: server })
+      assert.strictEqual((yield* Effect.flip(vault.unlockWithBiometry()))._tag, "VaultCancelled")
+      // The server's own token (biometry enabled before the slot existed) cannot open the slot.
+      assert.strictEqual((yield* Effect.flip(vault.unlockWithBiometry({ token: server })))._tag, "CredsNotFound")
+      // Nor can a vault token of another secret.
+      const parts = deviceToken.split(".")
+      const other = [parts[0], toBase64Url(randomBytes(32)), parts[2]].join(".")
+      assert.strictEqual((yield* Effect.flip(vault.unlockWithBiometry({ token: other })))._tag, "DecryptFailed")
     }).pipe(Effect.provide(t.layer))
   })
 

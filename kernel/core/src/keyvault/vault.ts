@@ -129,6 +129,14 @@ export interface UnlockOptions {
   readonly rememberForMs?: number
 }
 
+export interface BiometryUnlockOptions extends UnlockOptions {
+  /**
+   * The BiometricManager token a prompt already released (the Passcode service's biometry proof):
+   * the vault then opens without a second prompt (decision 0520). Absent: the vault prompts.
+   */
+  readonly token?: string
+}
+
 export interface KeyVaultOptions {
   /** Store key of the blob; default "keyvault.blob". */
   readonly blobKey?: string
@@ -182,7 +190,7 @@ export class KeyVault extends Context.Service<
      */
     readonly unlockWithPasscode: (passcode: string, options?: UnlockOptions) => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError>
     /** Biometric prompt, then the same with the secret the BiometricManager kept. */
-    readonly unlockWithBiometry: (options?: UnlockOptions) => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError | BiometryFailed | VaultCancelled>
+    readonly unlockWithBiometry: (options?: BiometryUnlockOptions) => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError | BiometryFailed | VaultCancelled>
     /** Adds a biometry slot; `serverBiometryToken` is what the passcode plugin's biometry setup returned. */
     readonly enableBiometry: (input: { readonly passcode: string; readonly serverBiometryToken: string }) => Effect.Effect<void, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError | BiometryFailed>
     readonly disableBiometry: () => Effect.Effect<void, StorageError>
@@ -542,7 +550,8 @@ const makeVault = (
           if (stored === "corrupt") return yield* decryptFailed({ version: "corrupt" })
           return yield* new CredsNotFound({ message: MESSAGES.clientCredsNotFound })
         }
-        const result = yield* biometry.authenticate(biometryReason)
+        const given = unlockOptions?.token
+        const result = given === undefined ? yield* biometry.authenticate(biometryReason) : { authenticated: true, token: given }
         if (!result.authenticated) return yield* new VaultCancelled({ message: MESSAGES.cancelled })
         const token = result.token ?? ""
         if (token === "") return yield* new CredsNotFound({ message: MESSAGES.clientCredsNotFound })

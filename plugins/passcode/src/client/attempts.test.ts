@@ -14,26 +14,31 @@ const info = (overrides: Partial<PasscodeInfo> = {}): PasscodeInfo => ({
 })
 
 /** Records which steps ran; the server accepts passcode 2468 and biometry token bio-token-0123456789. */
-const steps = (options: { info?: PasscodeInfo | undefined; remembered?: boolean; biometry?: string; screen?: "ok" | "cancel" } = {}) => {
+const steps = (options: { info?: PasscodeInfo | undefined; remembered?: boolean; kept?: string; biometry?: string; screen?: "ok" | "cancel" | "biometry" } = {}) => {
   const log: string[] = []
   const verified: Array<[PasscodeProof, number]> = []
+  const checked: Credential[] = []
   const s: AttemptSteps = {
     check: (c: Credential) =>
       Effect.sync(() => {
         log.push("passcode" in c ? `check:${c.passcode}` : "check:biometry")
+        checked.push(c)
         return ("passcode" in c ? c.passcode === "2468" : c.biometryToken === "bio-token-0123456789") ? { unlockDuration: 60 } : undefined
       }),
     info: Effect.sync(() => (log.push("info"), "info" in options ? options.info : info())),
     remembered: Effect.sync(() => (log.push("remembered"), options.remembered === true)),
+    rememberedPasscode: Effect.sync(() => (log.push("kept"), options.remembered === true ? options.kept : undefined)),
     biometry: Effect.sync(() => (log.push("biometry"), options.biometry)),
-    screen: (mode) =>
-      Effect.suspend(() => {
-        log.push(`screen:${mode}`)
-        return options.screen === "cancel" ? Effect.fail(new PasscodeCancelled()) : Effect.succeed({ kind: "passcode" as const, passcode: "2468" })
+    screen: (mode, screenOptions) =>
+      Effect.suspend((): Effect.Effect<Extract<PasscodeProof, { kind: "passcode" | "biometry" }>, PasscodeCancelled> => {
+        log.push(`screen:${mode}${screenOptions?.passcodeOnly ? ":passcode-only" : ""}`)
+        if (options.screen === "cancel") return Effect.fail(new PasscodeCancelled())
+        if (options.screen === "biometry" && !screenOptions?.passcodeOnly) return Effect.succeed({ kind: "biometry" as const, biometryToken: "bio-token-0123456789" })
+        return Effect.succeed({ kind: "passcode" as const, passcode: "2468" })
       }),
     verified: (proof, seconds) => Effect.sync(() => void verified.push([proof, seconds])),
   }
-  return { s, log, verified }
+  return { s, log, verified, checked }
 }
 
 describe("order of attempts (spec 3 §4.3)", () => {
@@ -91,6 +96,49 @@ describe("order of attempts (spec 3 §4.3)", () => {
   })
 })
 
+const b64url = (text: string) => btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")
+const VAULT_TOKEN = `kvb1.${b64url("vault-secret-".padEnd(32, "x"))}.${b64url("bio-token-0123456789")}`
+
+describe("needCredential (decision 0520): a credential inside the unlock window", () => {
+  it("inside the window with biometry on: the biometry proof, not 'remembered'", async () => {
+    const { s, log } = steps({ info: info({ deviceBiometrySet: true }), remembered: true, biometry: "bio-token-0123456789" })
+    expect(await Effect.runPromise(verifyInOrder(s, { needCredential: true }))).toEqual({ kind: "biometry", biometryToken: "bio-token-0123456789" })
+    expect(log).toEqual(["info", "kept", "biometry", "check:biometry"])
+  })
+
+  it("inside the window without biometry: the passcode screen", async () => {
+    const { s, log } = steps({ remembered: true })
+    expect(await Effect.runPromise(verifyInOrder(s, { needCredential: true }))).toEqual({ kind: "passcode", passcode: "2468" })
+    expect(log).toEqual(["info", "kept", "screen:verify"])
+  })
+
+  it("the passcode typed earlier in the window, still held by this page, counts as typed (no prompt)", async () => {
+    const { s, log } = steps({ info: info({ deviceBiometrySet: true }), remembered: true, kept: "2468", biometry: "bio-token-0123456789" })
+    expect(await Effect.runPromise(verifyInOrder(s, { needCredential: true }))).toEqual({ kind: "passcode", passcode: "2468" })
+    expect(log).toEqual(["info", "kept"])
+  })
+
+  it("no passcode and none forced: still 'none' (nothing can be sealed without a passcode)", async () => {
+    const { s } = steps({ info: info({ passcodeType: null }), remembered: true })
+    expect(await Effect.runPromise(verifyInOrder(s, { needCredential: true }))).toEqual({ kind: "none" })
+  })
+
+  it("'passcode' skips biometry, and the screen offers no biometry key", async () => {
+    const { s, log } = steps({ info: info({ deviceBiometrySet: true }), remembered: true, biometry: "bio-token-0123456789", screen: "biometry" })
+    expect(await Effect.runPromise(verifyInOrder(s, { needCredential: "passcode" }))).toEqual({ kind: "passcode", passcode: "2468" })
+    expect(log).toEqual(["info", "kept", "screen:verify:passcode-only"])
+    const any = steps({ info: info({ deviceBiometrySet: true }), biometry: "stale-token-0123456789", screen: "biometry" })
+    expect((await Effect.runPromise(verifyInOrder(any.s, { needCredential: true }))).kind).toBe("biometry")
+    expect(any.log.at(-1)).toBe("screen:verify")
+  })
+
+  it("a key vault token: the proof keeps it whole, the server sees only its own part", async () => {
+    const { s, checked } = steps({ info: info({ deviceBiometrySet: true }), biometry: VAULT_TOKEN })
+    expect(await Effect.runPromise(verifyInOrder(s, { needCredential: true }))).toEqual({ kind: "biometry", biometryToken: VAULT_TOKEN })
+    expect(checked).toEqual([{ biometryToken: "bio-token-0123456789" }])
+  })
+})
+
 describe("operation token", () => {
   const grant = { operationToken: "op-token", expiresAt: "2026-01-01T00:00:00Z" }
   const run = (proofs: PasscodeProof[], options: { remembered?: string; begin?: Array<"grant" | "challenge" | "refused"> } = {}) => {
@@ -117,6 +165,12 @@ describe("operation token", () => {
     const { effect, began } = run([{ kind: "biometry", biometryToken: "bio" }])
     expect(await Effect.runPromise(effect)).toEqual(grant)
     expect(began).toEqual([{ biometryToken: "bio" }])
+  })
+
+  it("begins with only the server's part of a key vault biometry token", async () => {
+    const { effect, began } = run([{ kind: "biometry", biometryToken: VAULT_TOKEN }])
+    await Effect.runPromise(effect)
+    expect(began).toEqual([{ biometryToken: "bio-token-0123456789" }])
   })
 
   it("uses the passcode remembered for the unlock window, or asks again without one", async () => {

@@ -4,7 +4,7 @@
  * screen. Every step is injected, so the order is unit-tested without a server or a screen.
  */
 import { Effect } from "effect"
-import { PasscodeCancelled, type OperationTokenGrant, type PasscodeProof } from "@wallet/kernel"
+import { PasscodeCancelled, serverBiometryToken, type NeedCredential, type OperationTokenGrant, type PasscodeProof } from "@wallet/kernel"
 import type { BeginChallengeResponse, PasscodeInfo } from "../api.ts"
 
 export type Credential = { readonly passcode: string } | { readonly biometryToken: string }
@@ -16,18 +16,26 @@ export interface AttemptSteps {
   readonly info: Effect.Effect<PasscodeInfo | undefined>
   /** Whether the remembered unlock window is open. */
   readonly remembered: Effect.Effect<boolean>
+  /** The passcode typed earlier in the open unlock window, while this page still holds it. */
+  readonly rememberedPasscode: Effect.Effect<string | undefined>
   /** Biometry's stored token after a successful prompt; undefined when unavailable or failed. */
   readonly biometry: Effect.Effect<string | undefined>
-  /** The passcode screen (it checks the passcode itself); create mode when none is set but one is forced. */
-  readonly screen: (mode: "verify" | "create") => Effect.Effect<Extract<PasscodeProof, { kind: "passcode" | "biometry" }>, PasscodeCancelled>
+  /**
+   * The passcode screen (it checks the passcode itself); create mode when none is set but one is
+   * forced. `passcodeOnly`: the screen offers no biometry key.
+   */
+  readonly screen: (mode: "verify" | "create", options?: { readonly passcodeOnly?: boolean }) => Effect.Effect<Extract<PasscodeProof, { kind: "passcode" | "biometry" }>, PasscodeCancelled>
   /** Records a successful check (opens the unlock window, keeps the passcode in memory). */
   readonly verified: (proof: PasscodeProof, unlockDuration: number) => Effect.Effect<void>
 }
 
 export interface VerifyOptions {
   readonly passcode?: string
-  /** Skip the remembered unlock (when a credential is needed, e.g. for an operation token). */
-  readonly needCredential?: boolean
+  /**
+   * A credential is needed (an operation token, sealed secrets; decision 0520): the remembered
+   * unlock is skipped, the passcode kept for the window counts as typed; `"passcode"` skips biometry.
+   */
+  readonly needCredential?: NeedCredential
 }
 
 export const verifyInOrder = (steps: AttemptSteps, options: VerifyOptions): Effect.Effect<PasscodeProof, PasscodeCancelled> =>
@@ -45,11 +53,18 @@ export const verifyInOrder = (steps: AttemptSteps, options: VerifyOptions): Effe
       if (!info.passcodeForced) return { kind: "none" } as const
       return yield* steps.screen("create")
     }
-    if (!options.needCredential && (yield* steps.remembered)) return { kind: "remembered" } as const
-    if (info?.deviceBiometrySet) {
+    if (!options.needCredential) {
+      if (yield* steps.remembered) return { kind: "remembered" } as const
+    } else {
+      const kept = yield* steps.rememberedPasscode
+      if (kept !== undefined) return { kind: "passcode", passcode: kept } as const
+    }
+    const passcodeOnly = options.needCredential === "passcode"
+    if (!passcodeOnly && info?.deviceBiometrySet) {
       const token = yield* steps.biometry
       if (token !== undefined) {
-        const ok = yield* steps.check({ biometryToken: token })
+        // A key vault token keeps its secret on the device: the server checks only its own part.
+        const ok = yield* steps.check({ biometryToken: serverBiometryToken(token) })
         if (ok) {
           const proof: PasscodeProof = { kind: "biometry", biometryToken: token }
           yield* steps.verified(proof, ok.unlockDuration)
@@ -57,7 +72,7 @@ export const verifyInOrder = (steps: AttemptSteps, options: VerifyOptions): Effe
         }
       }
     }
-    return yield* steps.screen("verify")
+    return yield* steps.screen("verify", passcodeOnly ? { passcodeOnly } : undefined)
   })
 
 export interface ChallengeSteps {
@@ -76,7 +91,7 @@ const credentialOf = (proof: PasscodeProof, remembered: string | undefined): Par
     case "passcode":
       return { passcode: proof.passcode }
     case "biometry":
-      return { biometryToken: proof.biometryToken }
+      return { biometryToken: serverBiometryToken(proof.biometryToken) }
     case "none":
       return {}
     case "remembered":

@@ -1,5 +1,6 @@
 /** The passcode flows (spec 3 §4.3, §4.4): create, verify, change, reset, recovery email, email challenge. */
 import { useEffect, useState } from "react"
+import { serverBiometryToken } from "@wallet/kernel"
 import { Button, Spinner, useSnackbar } from "@wallet/kernel-react/ui"
 import { passcodeLength, type PasscodeType, type Product } from "../api.ts"
 import { isWeakPasscode, normaliseCode, showRemainingAttempts, WEAK_POPUP_DELAY_MS } from "./rules.ts"
@@ -324,10 +325,12 @@ export type VerifiedProof = { readonly kind: "passcode"; readonly passcode: stri
  * The passcode screen: dots, number pad (touch) or keyboard, remaining attempts below 4, biometry
  * key when enabled, forgot link; at 0 attempts a popup offers cancel or reset.
  */
-export function CheckPasscode({ session, info, title, onVerified, onForgot, onCancel }: {
+export function CheckPasscode({ session, info, title, passcodeOnly, onVerified, onForgot, onCancel }: {
   session: PasscodeSession
   info: PasscodeInfo
   title?: string
+  /** Only the passcode counts here (needCredential "passcode"): no biometry key. */
+  passcodeOnly?: boolean
   onVerified: (proof: VerifiedProof) => void
   onForgot: () => void
   onCancel?: () => void
@@ -337,9 +340,9 @@ export function CheckPasscode({ session, info, title, onVerified, onForgot, onCa
   const [error, setError] = useState<string>()
   const [biometryOn, setBiometryOn] = useState(false)
   useEffect(() => {
-    if (!info.deviceBiometrySet) return
+    if (!info.deviceBiometrySet || passcodeOnly) return
     void session.biometry.available().then((b) => setBiometryOn(b.available))
-  }, [info, session])
+  }, [info, session, passcodeOnly])
 
   const lockedOut = async () => {
     setRemaining(0)
@@ -354,7 +357,8 @@ export function CheckPasscode({ session, info, title, onVerified, onForgot, onCa
   const useBiometry = async () => {
     const token = await session.biometry.token()
     if (!token) return setError(t("errors.biometry_not_granted"))
-    const checked = await session.call((c, deviceSerial) => c.passcode.verify({ payload: { biometryToken: token, deviceSerial } }))
+    // A key vault token keeps its secret on the device (decision 0520).
+    const checked = await session.call((c, deviceSerial) => c.passcode.verify({ payload: { biometryToken: serverBiometryToken(token), deviceSerial } }))
     if (checked.ok) {
       session.markVerified(undefined, checked.value.unlockDuration)
       onVerified({ kind: "biometry", biometryToken: token })

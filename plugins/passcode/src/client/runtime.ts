@@ -4,6 +4,7 @@
  * only) and the biometry helpers.
  */
 import { Effect } from "effect"
+import { serverBiometryToken } from "@wallet/kernel"
 import type { Kernel } from "@wallet/kernel-react"
 import type { PasscodeInfo, PasscodeType, Product } from "../api.ts"
 import { failureCode, makePasscodeClient, type PasscodeClient } from "./client.ts"
@@ -123,7 +124,10 @@ export const passcodeSession = (kernel: Kernel): PasscodeSession => {
           },
           deactivate: () => call((c, s) => c.passcode.deactivateBiometry({ payload: { deviceSerial: s, passcode } })),
         }),
-      disable: async (credential) => (await call((c, s) => c.passcode.deactivateBiometry({ payload: { deviceSerial: s, ...credential } }))).ok,
+      disable: async (credential) => {
+        const sent = "biometryToken" in credential ? { biometryToken: serverBiometryToken(credential.biometryToken) } : credential
+        return (await call((c, s) => c.passcode.deactivateBiometry({ payload: { deviceSerial: s, ...sent } }))).ok
+      },
     },
   }
   sessions.set(kernel, session)

@@ -32,7 +32,14 @@ const overlay = <A,>(host: PasscodeHost, session: PasscodeSession, label: string
   })
 
 /** The verify overlay: loads the status, then the passcode screen; forgot opens the reset flow. */
-function VerifyOverlay({ session, mode, onVerified, onCancel }: { session: PasscodeSession; mode: "verify" | "create"; onVerified: (proof: VerifiedProof) => void; onCancel: () => void }) {
+function VerifyOverlay({ session, mode, passcodeOnly, onVerified, onCancel }: {
+  session: PasscodeSession
+  mode: "verify" | "create"
+  /** needCredential "passcode": no biometry key (decision 0520). */
+  passcodeOnly?: boolean
+  onVerified: (proof: VerifiedProof) => void
+  onCancel: () => void
+}) {
   const { t } = session
   const [info, setInfo] = useState<PasscodeInfo | null>()
   const [resetting, setResetting] = useState(false)
@@ -52,7 +59,7 @@ function VerifyOverlay({ session, mode, onVerified, onCancel }: { session: Passc
     return <Placeholder kind="error" title={t("errors.somethingWentWrong")} description={t("errors.technical_issue")} action={<Button onClick={load}>{t("retry")}</Button>} />
   }
   if (resetting) return <ResetFlow session={session} product="wallet" type={info.passcodeType ?? "4-digit"} onDone={(passcode) => onVerified({ kind: "passcode", passcode })} />
-  return <CheckPasscode session={session} info={info} onVerified={onVerified} onForgot={() => setResetting(true)} onCancel={onCancel} />
+  return <CheckPasscode session={session} info={info} passcodeOnly={passcodeOnly === true} onVerified={onVerified} onForgot={() => setResetting(true)} onCancel={onCancel} />
 }
 
 const factory: PasscodeProviderFactory = async (host) => {
@@ -68,12 +75,17 @@ const factory: PasscodeProviderFactory = async (host) => {
       ),
     info: promise(() => session.info()),
     remembered: Effect.sync(() => session.unlocked()),
+    rememberedPasscode: Effect.sync(() => session.rememberedPasscode()),
     biometry: promise(() => session.biometry.token()),
-    screen: (mode) => overlay<VerifiedProof>(host, session, t("verify.title"), (resolve, cancel) => <VerifyOverlay session={session} mode={mode} onVerified={resolve} onCancel={cancel} />),
+    screen: (mode, options) =>
+      overlay<VerifiedProof>(host, session, t("verify.title"), (resolve, cancel) => (
+        <VerifyOverlay session={session} mode={mode} passcodeOnly={options?.passcodeOnly === true} onVerified={resolve} onCancel={cancel} />
+      )),
     verified: (proof, unlockDuration) => Effect.sync(() => session.markVerified(proof.kind === "passcode" ? proof.passcode : undefined, unlockDuration)),
   }
   const shape: PasscodeShape = {
-    verify: ({ passcode }) => verifyInOrder(steps, passcode === undefined ? {} : { passcode }),
+    verify: ({ passcode, needCredential }) =>
+      verifyInOrder(steps, { ...(passcode === undefined ? {} : { passcode }), ...(needCredential === undefined ? {} : { needCredential }) }),
     operationToken: ({ operation }) =>
       operationTokenInOrder({
         verify: (options) => verifyInOrder(steps, options),

@@ -3,12 +3,12 @@
  * holder (`secrets.ts`); the store gets only public data.
  */
 import { Effect, Redacted } from "effect"
-import type { PasscodeShape } from "@wallet/kernel"
+import type { NeedCredential, PasscodeShape } from "@wallet/kernel"
 import type { ChainShape } from "@wallet/kernel/chain"
 import type { Kernel } from "@wallet/kernel-react"
 import type { Network } from "../core/assets.ts"
 import { chainFor, walletStore } from "./hooks.ts"
-import { secrets } from "./secrets.ts"
+import { secrets, wordsFrom, type ProofOutcome } from "./secrets.ts"
 import { initialWalletState } from "./store.ts"
 import { loadTon, type TonModule } from "./ton.ts"
 
@@ -116,44 +116,56 @@ export const logout = async (kernel: Kernel, options: { readonly deleteServerRec
   options.navigate()
 }
 
+/** The Passcode service's answer, flattened for `wordsFrom`. */
+const verifyOutcome = async (kernel: Kernel, passcode: PasscodeShape, operation: string, need: NeedCredential): Promise<ProofOutcome> => {
+  const result = await kernel.runtime.runPromise(Effect.result(passcode.verify({ operation, ...(need === false ? {} : { needCredential: need }) })))
+  if (result._tag === "Failure") return { kind: result.failure._tag === "PasscodeCancelled" ? "cancelled" : "unavailable" }
+  const proof = result.success
+  return proof.kind === "biometry" ? { kind: "biometry", token: proof.biometryToken } : proof
+}
+
 /**
- * Seals the held words in the KeyVault under the passcode (after backup or import). Only a typed
- * passcode can seal: without a passcode on this device (proof "none") or inside the unlock window
- * the words stay in memory for this session only (decision 0611).
+ * Seals the held words in the KeyVault under the passcode (after backup or import; decision 0520).
+ * Sealing needs the passcode itself (`needCredential: "passcode"`): inside the unlock window the
+ * passcode this page still holds counts, else the passcode screen asks (no biometry key). When
+ * biometry is on for this device the vault also gets its biometry slot. Without a passcode on the
+ * device (proof "none") the words stay in memory for this session only (decision 0611).
  */
 export const protectHeld = async (kernel: Kernel, passcode: PasscodeShape): Promise<"sealed" | "memory" | "cancelled"> => {
   const held = secrets.current()
   if (!held) return "memory"
-  const proof = await kernel.runtime.runPromise(Effect.result(passcode.verify({ operation: "ton_space_protect" })))
-  if (proof._tag === "Failure") return proof.failure._tag === "PasscodeCancelled" ? "cancelled" : "memory"
-  if (proof.success.kind !== "passcode") return "memory"
+  const proof = await verifyOutcome(kernel, passcode, "ton_space_protect", "passcode")
+  if (proof.kind === "cancelled") return "cancelled"
+  if (proof.kind !== "passcode") return "memory"
   const ton = await loadTon()
   const words = Redacted.value(held.mnemonic)
   const keys = await ton.keysOf(words)
-  const { sealWords } = await import("./vault.ts")
-  const sealed = await sealWords(kernel, held.address, words, toHex(keys.secretKey), proof.success.passcode).then(
+  const { sealWords, addBiometrySlot } = await import("./vault.ts")
+  const sealed = await sealWords(kernel, held.address, words, toHex(keys.secretKey), proof.passcode).then(
     () => true,
     () => false,
   )
-  return sealed ? "sealed" : "memory"
+  if (!sealed) return "memory"
+  // Best effort: without the slot the passcode still opens the vault (and a biometry proof repairs it).
+  await addBiometrySlot(kernel, proof.passcode).catch(() => false)
+  return "sealed"
 }
 
 /**
- * The words for a protected operation (send, show_mnemonic): the passcode first, then the words
- * held in memory, else the vault opened with the verified passcode.
+ * The words for a protected operation (send, show_mnemonic): see `wordsFrom` (decision 0520). The
+ * words in memory after any proof; else the vault opened with a credential: the passcode, or the
+ * biometry token of the same prompt (no passcode typed). Throws `VaultOpenError` (the vault's text).
  */
 export const wordsForOperation = async (kernel: Kernel, passcode: PasscodeShape, operation: string, address: string): Promise<ReadonlyArray<string> | "cancelled" | null> => {
-  const proof = await kernel.runtime.runPromise(Effect.result(passcode.verify({ operation })))
-  if (proof._tag === "Failure" && proof.failure._tag === "PasscodeCancelled") return "cancelled"
   const held = secrets.wordsFor(address)
-  if (held) return held
-  if (proof._tag === "Success" && proof.success.kind === "passcode") {
-    const { openWords } = await import("./vault.ts")
-    const words = await openWords(kernel, address, { passcode: proof.success.passcode }).catch(() => null)
-    if (words) {
-      secrets.hold(address, words)
-      return words
-    }
-  }
-  return null
+  const vault = held ? undefined : await import("./vault.ts")
+  const words = await wordsFrom({
+    held,
+    sealed: async () => (vault ? (await vault.vaultStatusFor(kernel, address)).sealed : false),
+    verify: (need) => verifyOutcome(kernel, passcode, operation, need),
+    open: async (credential) => (vault ? vault.openWords(kernel, address, credential) : null),
+    addBiometry: async (typed, token) => vault?.addBiometrySlot(kernel, typed, token),
+  })
+  if (words !== null && words !== "cancelled" && !held) secrets.hold(address, words)
+  return words
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { HttpError } from "@wallet/kernel"
 import { toDeviceKeyError } from "./vault.ts"
+import { VaultOpenError, wordsFrom, type ProofOutcome, type WordsFromDeps } from "./secrets.ts"
 
 const failed = (status: number, body: unknown) => new HttpError({ code: "ERR_BAD_RESPONSE", message: `HTTP ${status}`, status, body })
 
@@ -20,5 +21,87 @@ describe("device key errors from the passcode plugin's endpoints", () => {
   it("anything else means the device key is unavailable", () => {
     expect(toDeviceKeyError(failed(503, undefined))._tag).toBe("DeviceKeyUnavailable")
     expect(toDeviceKeyError(new HttpError({ code: "ERR_NETWORK", message: "offline" }))._tag).toBe("DeviceKeyUnavailable")
+  })
+})
+
+
+
+const WORDS = Array.from({ length: 24 }, (_, i) => `word${String.fromCharCode(97 + i)}`)
+
+/** A device whose vault has a passcode slot (2468) and, when `slot` is given, a biometry slot for that token. */
+const device = (options: { held?: boolean; sealed?: boolean; slot?: string; proofs: ProofOutcome[]; failWith?: { _tag: string; message: string } }) => {
+  const log: string[] = []
+  let slot = options.slot
+  const deps: WordsFromDeps = {
+    held: options.held ? WORDS : null,
+    sealed: async () => options.sealed ?? true,
+    verify: async (need) => {
+      log.push(`verify:${need}`)
+      return options.proofs.shift() ?? { kind: "cancelled" }
+    },
+    open: async (credential) => {
+      log.push("passcode" in credential ? `open:passcode:${credential.passcode}` : `open:biometry:${credential.token}`)
+      if (options.failWith) throw options.failWith
+      if ("passcode" in credential) {
+        if (credential.passcode !== "2468") throw { _tag: "DecryptFailed", message: "Failed to decrypt client side wallet creds" }
+        return WORDS
+      }
+      if (slot === undefined) throw { _tag: "CredsNotFound", message: "Client side encrypted wallet creds not found" }
+      if (slot !== credential.token) throw { _tag: "DecryptFailed", message: "Failed to decrypt client side wallet creds" }
+      return WORDS
+    },
+    addBiometry: async (passcode, token) => {
+      log.push(`addBiometry:${passcode}:${token}`)
+      slot = token
+    },
+  }
+  return { deps, log }
+}
+
+describe("wordsFrom (decision 0520): the words for an operation", () => {
+  it("inside the unlock window the vault still gets a credential: needCredential, then the passcode opens it", async () => {
+    const d = device({ proofs: [{ kind: "passcode", passcode: "2468" }] })
+    expect(await wordsFrom(d.deps)).toEqual(WORDS)
+    expect(d.log).toEqual(["verify:true", "open:passcode:2468"])
+  })
+
+  it("a biometry proof opens the biometry slot with its own token: no passcode asked", async () => {
+    const d = device({ slot: "kvb1.s.t", proofs: [{ kind: "biometry", token: "kvb1.s.t" }] })
+    expect(await wordsFrom(d.deps)).toEqual(WORDS)
+    expect(d.log).toEqual(["verify:true", "open:biometry:kvb1.s.t"])
+  })
+
+  it("no biometry slot yet: the passcode is asked once, opens, and the slot is made from the same token", async () => {
+    const d = device({ proofs: [{ kind: "biometry", token: "server-token" }, { kind: "passcode", passcode: "2468" }] })
+    expect(await wordsFrom(d.deps)).toEqual(WORDS)
+    expect(d.log).toEqual(["verify:true", "open:biometry:server-token", "verify:passcode", "open:passcode:2468", "addBiometry:2468:server-token"])
+    const next = device({ slot: "server-token", proofs: [{ kind: "biometry", token: "server-token" }] })
+    expect(await wordsFrom(next.deps)).toEqual(WORDS)
+    expect(next.log).toEqual(["verify:true", "open:biometry:server-token"])
+  })
+
+  it("words held in memory need any proof only; cancelling the proof cancels", async () => {
+    const d = device({ held: true, proofs: [{ kind: "remembered" }] })
+    expect(await wordsFrom(d.deps)).toEqual(WORDS)
+    expect(d.log).toEqual(["verify:false"])
+    expect(await wordsFrom(device({ proofs: [{ kind: "cancelled" }] }).deps)).toBe("cancelled")
+    expect(await wordsFrom(device({ proofs: [{ kind: "biometry", token: "x" }, { kind: "cancelled" }] }).deps)).toBe("cancelled")
+  })
+
+  it("no vault for the address: null without asking; no passcode on the device: null", async () => {
+    const d = device({ sealed: false, proofs: [] })
+    expect(await wordsFrom(d.deps)).toBeNull()
+    expect(d.log).toEqual([])
+    expect(await wordsFrom(device({ proofs: [{ kind: "none" }] }).deps)).toBeNull()
+  })
+
+  it("other vault failures surface with the vault's (spec) text", async () => {
+    const d = device({ proofs: [{ kind: "passcode", passcode: "2468" }], failWith: { _tag: "DeviceKeyUnavailable", message: "The device key server could not be reached" } })
+    const error = await wordsFrom(d.deps).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(VaultOpenError)
+    expect(error).toMatchObject({ tag: "DeviceKeyUnavailable", message: "The device key server could not be reached" })
+    const biometry = device({ proofs: [{ kind: "biometry", token: "t" }], failWith: { _tag: "SecureStorageFailed", message: "Failed to get secureStorage value" } })
+    await expect(wordsFrom(biometry.deps)).rejects.toMatchObject({ message: "Failed to get secureStorage value" })
+    expect(biometry.log).toEqual(["verify:true", "open:biometry:t"])
   })
 })

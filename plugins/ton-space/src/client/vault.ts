@@ -5,7 +5,7 @@
  * serial is the one the passcode plugin keeps (`wallet:passcode:device-serial`).
  */
 import { Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
-import { Http, type HttpError } from "@wallet/kernel"
+import { Http, serverBiometryToken, type HttpError } from "@wallet/kernel"
 import {
   DeviceKeyServer,
   DeviceKeyUnavailable,
@@ -27,6 +27,7 @@ export const DEVICE_SERIAL_KEY = "wallet:passcode:device-serial"
 const deviceSerial = () => window.localStorage.getItem(DEVICE_SERIAL_KEY) ?? undefined
 
 const Generated = Schema.Struct({ externalId: Schema.String, deviceEncryptionKey: Schema.String })
+const BiometrySetup = Schema.Struct({ biometryToken: Schema.String })
 const Got = Schema.Struct({ deviceEncryptionKey: Schema.String })
 
 export const toDeviceKeyError = (error: HttpError): DeviceKeyError => {
@@ -66,12 +67,17 @@ const quietLogger = VaultLogger.of({
   report: (event, fields) => console.warn(`[keyvault] ${event}`, fields ?? {}),
 })
 
+const kernelHttp = (kernel: Kernel): Promise<Http["Service"]> =>
+  kernel.runtime.runPromise(
+    Effect.gen(function* () {
+      return yield* Http
+    }),
+  )
+
 let runtime: ManagedRuntime.ManagedRuntime<KeyVault, never> | undefined
 const vaultRuntime = async (kernel: Kernel) => {
   if (runtime) return runtime
-  const http: Http["Service"] = await kernel.runtime.runPromise(Effect.gen(function* () {
-    return yield* Http
-  }))
+  const http = await kernelHttp(kernel)
   const deps = Layer.mergeAll(
     Layer.succeed(DeviceKeyServer, deviceKeyServerHttp(http, window.location.origin)),
     Layer.succeed(VaultStore, vaultStoreFromBackend({ getItem: (k) => localStorage.getItem(k), setItem: (k, v) => localStorage.setItem(k, v), removeItem: (k) => localStorage.removeItem(k) }, "wallet:tonSpace.")),
@@ -95,16 +101,64 @@ const run = async <A, E>(kernel: Kernel, f: (vault: KeyVault["Service"]) => Effe
 export const sealWords = (kernel: Kernel, address: string, words: ReadonlyArray<string>, privateKeyHex: string, passcode: string) =>
   run(kernel, (vault) => vault.create({ credentials: toCredentials({ address, mnemonic: [...words], privateKey: privateKeyHex }), passcode }))
 
-/** Opens the vault with a verified passcode or biometry; the words, or null when this device has no vault for the address. */
-export const openWords = async (kernel: Kernel, address: string, proof: { readonly passcode: string } | { readonly biometry: true }): Promise<ReadonlyArray<string> | null> =>
+/**
+ * Opens the vault with a verified passcode or biometry; the words, or null when this device has no
+ * vault for the address. `token`: what the Passcode service's biometry proof carries (the prompt
+ * already ran, none is shown again); without it the vault prompts itself.
+ */
+export const openWords = async (kernel: Kernel, address: string, proof: { readonly passcode: string } | { readonly biometry: true; readonly token?: string }): Promise<ReadonlyArray<string> | null> =>
   run(kernel, (vault) =>
     Effect.gen(function* () {
       const status = yield* vault.status()
       if (status.version === 0 || status.address !== address) return null
-      const credentials = "passcode" in proof ? yield* vault.unlockWithPasscode(proof.passcode) : yield* vault.unlockWithBiometry()
+      const credentials =
+        "passcode" in proof ? yield* vault.unlockWithPasscode(proof.passcode) : yield* vault.unlockWithBiometry(proof.token === undefined ? {} : { token: proof.token })
       return Redacted.value(credentials.mnemonic)
     }),
   )
+
+/** Whether this device's vault holds the words of `address` (and has a biometry slot). */
+export const vaultStatusFor = (kernel: Kernel, address: string) =>
+  run(kernel, (vault) => vault.status().pipe(Effect.map((s) => ({ sealed: s.version !== 0 && s.version !== "corrupt" && s.address === address, biometry: s.biometry }))))
+
+/**
+ * Adds the vault's biometry slot (decision 0520): a new secret joins the server's biometry token in
+ * the BiometricManager token (`kvb1.<secret>.<server token>`), and the data key is wrapped under it.
+ * - `token` given (a biometry proof whose token opened no slot): its server part is kept;
+ * - else, when biometry is on for this bot on this device, the passcode plugin's biometry setup
+ *   (with the passcode just verified) issues the server token the new device token carries; if the
+ *   device then refuses the token, biometry is turned off on the server (spec 3 §4.3: a failure sets
+ *   deviceBiometrySet false) so the server never expects a token the device does not hold.
+ * Resolves whether a slot was added; failures are the vault's (spec texts), never secrets.
+ */
+export const addBiometrySlot = async (kernel: Kernel, passcode: string, token?: string): Promise<boolean> => {
+  const serial = deviceSerial()
+  if (token === undefined) {
+    const info = await kernel.telegram.biometry.info()
+    if (!info?.available || !info.accessGranted || !info.tokenSaved || !serial) return false
+  }
+  const http = await kernelHttp(kernel)
+  const origin = window.location.origin
+  const server =
+    token !== undefined
+      ? serverBiometryToken(token)
+      : (await kernel.runtime.runPromise(http.json(BiometrySetup, `${origin}/api/passcode/biometry/setup`, { method: "POST", body: { deviceSerial: serial, passcode } }))).biometryToken
+  const added = await run(kernel, (vault) =>
+    vault.enableBiometry({ passcode, serverBiometryToken: server }).pipe(
+      Effect.as(true),
+      Effect.catchTag("BiometryFailed", (error) => {
+        quietLogger.report("biometry.slot_failed", { reason: error.message })
+        return Effect.succeed(false)
+      }),
+    ),
+  )
+  if (!added && token === undefined) {
+    await kernel.runtime.runPromise(
+      Effect.ignore(http.execute(new Request(`${origin}/api/passcode/biometry/deactivate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ deviceSerial: serial, passcode }) }))),
+    )
+  }
+  return added
+}
 
 export const vaultAddress = (kernel: Kernel) => run(kernel, (vault) => vault.status().pipe(Effect.map((s) => (s.version === 0 ? undefined : s.address))))
 
@@ -113,11 +167,7 @@ export const clearVault = (kernel: Kernel) => run(kernel, (vault) => vault.clear
 
 /** Logout step 1 ("delete the server records"): the user's device keys. A server without the endpoint has none. */
 export const deleteServerRecords = async (kernel: Kernel) => {
-  const http: Http["Service"] = await kernel.runtime.runPromise(
-    Effect.gen(function* () {
-      return yield* Http
-    }),
-  )
+  const http = await kernelHttp(kernel)
   const outcome = await kernel.runtime.runPromise(
     Effect.result(http.execute(new Request(`${window.location.origin}/api/device-keys/delete`, { method: "POST" }))),
   )
