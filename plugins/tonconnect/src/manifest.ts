@@ -1,12 +1,43 @@
-import { definePlugin } from "@wallet/kernel"
+import { Schema } from "effect"
+import { definePlugin, stringParam } from "@wallet/kernel"
 
 /**
- * TonConnect v2 on the wallet side (spec 2; issue 8). The engine (`./engine`) is framework-free and
- * lazily imported; the connect and request screens come with a later step.
+ * The connect routes' search (spec 2 §2: v, id, ret, r). `r` is the connect request as JSON text; the
+ * router may hand it over already parsed, so any value is taken and the screen turns it back into
+ * text. `startapp` carries the packed `tonconnect-…` start param of the deep link.
+ */
+export const ConnectSearch = Schema.Struct({
+  v: stringParam,
+  id: stringParam,
+  r: Schema.optionalKey(Schema.Unknown),
+  ret: stringParam,
+  startapp: stringParam,
+})
+
+export const RequestSearch = Schema.Struct({ id: stringParam })
+
+const screen = {
+  connect: () => import("./client/ConnectScreen.tsx"),
+  request: () => import("./client/RequestScreen.tsx"),
+  connectedApps: () => import("./client/ConnectedAppsScreen.tsx"),
+}
+
+/**
+ * TonConnect v2 on the wallet side (spec 2; issue 8). Every screen is lazy; the engine (`./engine`)
+ * and the bridge listener load with them, never on the first screen.
  */
 export const tonconnectPlugin = definePlugin({
   id: "tonconnect",
   version: "0.1.0",
   kernel: "^0.1.0",
-  routes: [],
+  routes: [
+    { id: "connect", parent: "scw", path: "/tc/connect", search: ConnectSearch, component: screen.connect },
+    { id: "connect-qr", parent: "scw", path: "/tc/connect/qr", search: ConnectSearch, component: screen.connect },
+    { id: "request", parent: "scw", path: "/tc/request", search: RequestSearch, component: screen.request },
+    { id: "connected-apps", parent: "scw", path: "/settings/connected-apps", component: screen.connectedApps },
+  ],
+  // Telegram start param `tonconnect-<packed query>` (the dApp SDK's encoding): the connect screen unpacks it.
+  deepLinks: [{ prefix: "tonconnect-", to: "/scw/tc/connect", search: { startapp: "{rest}" } }],
+  settings: [{ id: "connected-apps", section: "scw", labelKey: "settings.connectedApps", to: "/scw/settings/connected-apps", icon: "globe", order: 30 }],
+  i18n: { namespace: "tonconnect", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } },
 })

@@ -47,6 +47,11 @@ export interface EngineOptions {
   readonly now?: () => number
   /** A dApp request waiting for the user (a screen shows it, then calls approve… or reject). */
   readonly onRequest?: (request: PendingRequest) => void
+  /**
+   * A dApp request refused before the user saw it (expired, wrong network or from, too many
+   * messages, a bad payload, an unknown method): the dApp got `code`; the wallet may tell the user.
+   */
+  readonly onRefused?: (refusal: RefusedRequest) => void
   /** Sessions were added or removed (a dApp disconnected, or the wallet did). */
   readonly onSessionsChanged?: (sessions: ReadonlyArray<SessionInfo>) => void
   /** Non-fatal problems (bridge reconnects, undecryptable messages); never carries key material. */
@@ -69,6 +74,14 @@ export interface ConnectProposal {
 export type PendingRequest =
   | { readonly kind: "sendTransaction"; readonly id: string; readonly session: SessionInfo; readonly request: TransactionRequest }
   | { readonly kind: "signData"; readonly id: string; readonly session: SessionInfo; readonly payload: SignDataPayload }
+
+export interface RefusedRequest {
+  readonly id: string
+  readonly method: string
+  readonly session: SessionInfo
+  readonly code: ErrorCode
+  readonly message: string
+}
 
 export interface SignDataResult {
   readonly signature: string
@@ -427,7 +440,8 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
       }
       const info = sessionInfo(session)
       const answer = (message: object) => post(session, session.dappClientId, message).pipe(Effect.catch((e) => Effect.sync(() => onProblem(e.message))))
-      const fail = (code: ErrorCode, message: string) => answer({ error: { code, message }, id })
+      const fail = (code: ErrorCode, message: string) =>
+        answer({ error: { code, message }, id }).pipe(Effect.tap(() => Effect.sync(() => options.onRefused?.({ id, method: request.method, session: info, code, message }))))
       switch (request.method) {
         case "disconnect": {
           yield* answer({ result: {}, id })

@@ -1,0 +1,34 @@
+/**
+ * `resumeTonConnect(kernel, navigate)`: for the host to call once after boot. It reads only the
+ * device storage (no engine, no TON code): when this device holds a TonConnect session, the engine
+ * chunk loads and its bridge listener starts, so dApp requests reach the user while the mini-app is
+ * open. Without sessions nothing loads. The connect and connected-apps screens start it too.
+ */
+import type { Kernel } from "@wallet/kernel-react"
+
+export type Navigate = (options: { to: string; search?: Record<string, unknown>; replace?: boolean }) => unknown
+
+const SESSIONS_KEY_PREFIX = "wallet:tonconnect:v1:"
+
+/** Whether any stored TonConnect state (any wallet, any network) holds a session. */
+export const hasStoredSessions = (storage: Pick<Storage, "length" | "key" | "getItem">): boolean => {
+  for (let i = 0; i < storage.length; i++) {
+    const key = storage.key(i)
+    if (!key?.startsWith(SESSIONS_KEY_PREFIX)) continue
+    try {
+      const state = JSON.parse(storage.getItem(key) ?? "null") as { sessions?: ReadonlyArray<unknown> } | null
+      if ((state?.sessions?.length ?? 0) > 0) return true
+    } catch {
+      // unreadable: the engine decides when it loads
+    }
+  }
+  return false
+}
+
+export const resumeTonConnect = (kernel: Kernel, navigate: Navigate): Promise<void> => {
+  if (typeof window === "undefined" || !hasStoredSessions(window.localStorage)) return Promise.resolve()
+  return import("./client/runtime.ts").then(
+    (m) => void m.tonConnect(kernel, navigate),
+    (error: unknown) => console.warn("[tonconnect] the listener did not load", error),
+  )
+}
