@@ -20,6 +20,11 @@ export interface CurrencyInfo {
   readonly pinnedWithoutBalance?: boolean
   /** Recently listed: the 'new' badge shows while the user holds none and has not seen it (spec 1 §5). */
   readonly isNew?: boolean
+  /**
+   * Circulating supply in whole units, for the market capitalisation (price x supply). Reference
+   * figures of the sandbox; a production feed would replace them.
+   */
+  readonly circulatingSupply?: bigint
 }
 
 export const NETWORK_DISPLAY_NAMES: Readonly<Record<NetworkCode, string | undefined>> = {
@@ -31,18 +36,18 @@ export const NETWORK_DISPLAY_NAMES: Readonly<Record<NetworkCode, string | undefi
 }
 
 export const CURRENCIES: ReadonlyArray<CurrencyInfo> = [
-  { code: "TON", name: "Toncoin", decimals: 9, networks: ["ton"], category: "onchain", pinned: true },
-  { code: "USDT", name: "Dollars", decimals: 6, networks: ["ton", "tron", "ethereum", "solana"], category: "onchain", pinned: true },
-  { code: "BTC", name: "Bitcoin", decimals: 8, networks: ["bitcoin"], category: "onchain", pinnedWithoutBalance: true },
-  { code: "ETH", name: "Ethereum", decimals: 18, networks: ["ethereum"], category: "onchain", pinnedWithoutBalance: true },
-  { code: "XAUT", name: "Gold", decimals: 6, networks: ["ethereum"], category: "onchain", pinnedWithoutBalance: true },
-  { code: "SOL", name: "Solana", decimals: 9, networks: ["solana"], category: "onchain" },
-  { code: "NOT", name: "Notcoin", decimals: 9, networks: ["ton"], category: "onchain" },
-  { code: "DOGS", name: "Dogs", decimals: 9, networks: ["ton"], category: "onchain" },
-  { code: "HMSTR", name: "Hamster Kombat", decimals: 9, networks: ["ton"], category: "onchain" },
-  { code: "X", name: "X Empire", decimals: 9, networks: ["ton"], category: "onchain" },
-  { code: "MAJOR", name: "Major", decimals: 9, networks: ["ton"], category: "onchain", isNew: true },
-  { code: "CATI", name: "Catizen", decimals: 9, networks: ["ton"], category: "onchain", isNew: true },
+  { code: "TON", name: "Toncoin", decimals: 9, networks: ["ton"], category: "onchain", pinned: true, circulatingSupply: 2_540_000_000n },
+  { code: "USDT", name: "Dollars", decimals: 6, networks: ["ton", "tron", "ethereum", "solana"], category: "onchain", pinned: true, circulatingSupply: 144_000_000_000n },
+  { code: "BTC", name: "Bitcoin", decimals: 8, networks: ["bitcoin"], category: "onchain", pinnedWithoutBalance: true, circulatingSupply: 19_800_000n },
+  { code: "ETH", name: "Ethereum", decimals: 18, networks: ["ethereum"], category: "onchain", pinnedWithoutBalance: true, circulatingSupply: 120_700_000n },
+  { code: "XAUT", name: "Gold", decimals: 6, networks: ["ethereum"], category: "onchain", pinnedWithoutBalance: true, circulatingSupply: 246_000n },
+  { code: "SOL", name: "Solana", decimals: 9, networks: ["solana"], category: "onchain", circulatingSupply: 520_000_000n },
+  { code: "NOT", name: "Notcoin", decimals: 9, networks: ["ton"], category: "onchain", circulatingSupply: 102_400_000_000n },
+  { code: "DOGS", name: "Dogs", decimals: 9, networks: ["ton"], category: "onchain", circulatingSupply: 516_750_000_000n },
+  { code: "HMSTR", name: "Hamster Kombat", decimals: 9, networks: ["ton"], category: "onchain", circulatingSupply: 64_375_000_000n },
+  { code: "X", name: "X Empire", decimals: 9, networks: ["ton"], category: "onchain", circulatingSupply: 690_000_000_000n },
+  { code: "MAJOR", name: "Major", decimals: 9, networks: ["ton"], category: "onchain", isNew: true, circulatingSupply: 80_000_000n },
+  { code: "CATI", name: "Catizen", decimals: 9, networks: ["ton"], category: "onchain", isNew: true, circulatingSupply: 370_000_000n },
   { code: "TSLAx", name: "Tesla xStock", decimals: 8, networks: [], category: "stock" },
   { code: "SPYx", name: "SP500 xStock", decimals: 8, networks: [], category: "etf" },
 ]

@@ -19,6 +19,7 @@ import {
 } from "../api.ts"
 import { CURRENCIES, currencyInfo, formatAmount, type CurrencyInfo } from "../currencies.ts"
 import { fiatCents, formatCents, formatPrice, percentChange } from "./money.ts"
+import { descriptionOf } from "./descriptions.ts"
 import { Rates, type Quote } from "./rates/Rates.ts"
 import { depositAddressesOf } from "./chain/index.ts"
 import { FROZEN_OWNER, userAccount } from "./ledgerSetup.ts"
@@ -92,6 +93,18 @@ const seenCurrencies = (userId: number) =>
 
 const ZERO: Quote = { price: 0n, price24hAgo: 0n }
 
+/** The language the user chose in settings, else Telegram's. */
+const languageOf = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ language: string | null }>`select coalesce(language, language_code) as language from kernel_users where id = ${userId}`
+    return rows[0]?.language ?? null
+  }).pipe(Effect.orDie)
+
+/** Price x circulating supply in fiat, 2 decimals; null when the supply is unknown or there is no price. */
+export const marketCapOf = (supply: bigint | undefined, price: bigint): string | null =>
+  supply === undefined || price === 0n ? null : formatCents(fiatCents(supply, 0, price))
+
 export const accountsData = (userId: number, requestedFiat?: string) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
@@ -103,6 +116,7 @@ export const accountsData = (userId: number, requestedFiat?: string) =>
     const fiatQuotes = yield* quotesOf(fiat)
     const usdQuotes = fiat === "USD" ? fiatQuotes : yield* quotesOf("USD")
     const seen = yield* seenCurrencies(userId)
+    const language = yield* languageOf(userId)
     const addresses = yield* Effect.orDie(depositAddressesOf(userId))
     const flags = accessFlags(user)
     let totalFiat = 0n
@@ -137,8 +151,8 @@ export const accountsData = (userId: number, requestedFiat?: string) =>
           .filter((row) => info.networks.includes(row.network))
           .map((row) => ({ address: row.address, networkCode: row.network, walletToReplace: null })),
         actions: assetActions(info, flags, user, config.now()),
-        marketCap: null,
-        description: null,
+        marketCap: marketCapOf(info.circulatingSupply, quote.price),
+        description: descriptionOf(info.code, language),
       }
     })
     const data: AccountsData = {

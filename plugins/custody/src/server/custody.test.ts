@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { signInitData, startServer, type RunningServer } from "@wallet/kernel-server"
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing"
-import { parseAmount } from "../currencies.ts"
+import { currencyInfo, parseAmount } from "../currencies.ts"
 import { serverPlugin } from "./index.ts"
 import { probePlugin } from "./testSupport.ts"
 
@@ -177,6 +177,26 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
       const usdt = ((await user.get("/api/custody/accounts")).body.assets as Array<any>).find((asset) => asset.currency === "USDT")
       expect(usdt.balance).toBe("60")
       expect(await balance(user, "USDT")).toEqual({ available: "60000000", held: "40000000" })
+    })
+  })
+
+  describe("asset facts", () => {
+    it("values the market cap as the circulating supply at the rate, and describes the asset in the user's language", async () => {
+      const user = await signIn()
+      const assetOf = async (code: string) => ((await user.get("/api/custody/accounts")).body.assets as Array<any>).find((asset) => asset.currency === code)
+      const tonAsset = await assetOf("TON")
+      const supply = currencyInfo("TON")!.circulatingSupply!
+      // rate has 12 decimals at most: supply x rate in cents, rounded half up, computed here independently.
+      const [whole, fraction = ""] = (tonAsset.rate as string).split(".")
+      const scaled = BigInt(whole + fraction.padEnd(12, "0"))
+      const cents = (supply * scaled * 100n + 5n * 10n ** 11n) / 10n ** 12n
+      expect(tonAsset.marketCap).toBe(`${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`)
+      expect(tonAsset.description).toMatch(/^Toncoin is the native currency/)
+      // No supply figure: no market cap.
+      expect((await assetOf("TSLAx")).marketCap).toBeNull()
+
+      expect((await user.post("/api/profile/language", { language: "ru" })).status).toBe(200)
+      expect((await assetOf("TON")).description).toMatch(/^Toncoin — собственная валюта/)
     })
   })
 
