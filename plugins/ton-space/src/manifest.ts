@@ -66,6 +66,7 @@ export const tonSpacePlugin = definePlugin({
     { id: "send", parent: "scw", path: "/send", search: SendSearch, component: screen.send },
     { id: "send-ton-confirmation", parent: "scw", path: "/send-ton-confirmation", search: ConfirmSearch, component: screen.confirm },
     { id: "send-jetton-confirmation", parent: "scw", path: "/send-jetton-confirmation", search: ConfirmSearch, component: screen.confirm },
+    { id: "send-extra-currency-confirmation", parent: "scw", path: "/send-extra-currency-confirmation", search: ConfirmSearch, component: screen.confirm },
     { id: "send-success", parent: "scw", path: "/send-success", component: screen.sendSuccess },
     { id: "tx", parent: "scw", path: "/tx/$eventId", search: TxSearch, component: screen.tx },
     { id: "settings", parent: "scw", path: "/settings", search: SettingsSearch, component: screen.settings },

@@ -3,12 +3,12 @@ import { useNavigate } from "@tanstack/react-router"
 import { Icon, useKernel, useT } from "@wallet/kernel-react"
 import { Banner, Button, Cell, IconButton, List, Placeholder, Section, SkeletonList, Skeleton } from "@wallet/kernel-react/ui"
 import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
-import { buildAssetList, type Asset } from "../core/assets.ts"
+import { buildAssetList, type Asset, type ExtraCurrencyAsset } from "../core/assets.ts"
 import { visibleEvents } from "../core/history.ts"
 import { POST_FINALIZATION_REFETCH_MS } from "../core/pending.ts"
 import { NftCell, useNfts } from "./CollectibleScreens.tsx"
 import { AddressPill, TonTabBar } from "./common.tsx"
-import { usePendingWatcher, useWalletData } from "./data.ts"
+import { useExtraCurrencies, usePendingWatcher, useWalletData } from "./data.ts"
 import { EventRow, PendingRow } from "./events.tsx"
 import { NS, useWallet } from "./hooks.ts"
 import OnboardingScreen from "./OnboardingScreen.tsx"
@@ -25,6 +25,22 @@ function AssetRow({ asset, onOpen }: { readonly asset: Asset; readonly onOpen: (
       title={asset.name}
       subtitle={asset.isScam ? t("assets.scam") : asset.risky ? t("assets.unverified") : asset.currency}
       after={`${formatDisplay(asset.balance, asset.decimals)} ${asset.currency}`}
+      chevron
+      onClick={onOpen}
+    />
+  )
+}
+
+/** An extra currency of the chain (ADR 0630): listed with the main assets, no price. */
+function ExtraRow({ asset, onOpen }: { readonly asset: ExtraCurrencyAsset; readonly onOpen: () => void }) {
+  const t = useT(NS)
+  return (
+    <Cell
+      before={<Icon name="currency" />}
+      title={asset.currency}
+      subtitle={t("extra.subtitle", { id: asset.extraCurrencyId })}
+      after={`${formatDisplay(asset.balance, asset.decimals)} ${asset.currency}`}
+      chevron
       onClick={onOpen}
     />
   )
@@ -44,6 +60,7 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
   const [state, update] = useWallet()
   const ton = useTon()
   const { account, jettons, events } = useWalletData(raw)
+  const extras = useExtraCurrencies(raw)
   const nfts = useNfts(raw, state.walletNetwork)
   const inMemory = useSyncExternalStore(secrets.subscribe, () => secrets.current()?.address === address)
   const [sealed, setSealed] = useState(false)
@@ -60,6 +77,7 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
   const refresh = () => {
     account.reload()
     jettons.reload()
+    extras.reload()
     events.reload()
     // Spec 2 §4: collectibles are refetched 5 s after a finalization.
     setTimeout(nfts.reload, POST_FINALIZATION_REFETCH_MS)
@@ -69,6 +87,7 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
   useEffect(() => {
     const timer = setInterval(() => {
       account.reload()
+      extras.reload()
       events.reload()
     }, 15_000)
     return () => clearInterval(timer)
@@ -86,7 +105,9 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
   const minor = assets?.filter((a) => !a.major) ?? []
   const pendingItems = state.pending.pending
   const history = events.data ? visibleEvents(events.data) : undefined
-  const openSend = (asset?: Asset) => void navigate({ to: "/scw/send", search: asset && asset.kind === "jetton" ? { asset: asset.address } : {} } as never)
+  const openSend = () => void navigate({ to: "/scw/send", search: {} } as never)
+  const openAsset = (asset: Asset) => void navigate({ to: "/scw/assets/$address", params: { address: asset.address }, search: { source: "main" } } as never)
+  const openExtra = (asset: ExtraCurrencyAsset) => void navigate({ to: "/scw/assets/extra-currency/$id", params: { id: String(asset.extraCurrencyId) } } as never)
 
   return (
     <main className={styles.screen}>
@@ -133,7 +154,10 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
           ) : (
             <>
               {major.map((asset) => (
-                <AssetRow key={asset.address} asset={asset} onOpen={() => openSend(asset)} />
+                <AssetRow key={asset.address} asset={asset} onOpen={() => openAsset(asset)} />
+              ))}
+              {extras.data?.map((asset) => (
+                <ExtraRow key={asset.address} asset={asset} onOpen={() => openExtra(asset)} />
               ))}
               {minor.length > 0 && (
                 <Cell
@@ -142,7 +166,7 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
                   onClick={() => update((s) => ({ ...s, minorAssetsVisible: !s.minorAssetsVisible }))}
                 />
               )}
-              {state.minorAssetsVisible && minor.map((asset) => <AssetRow key={asset.address} asset={asset} onOpen={() => openSend(asset)} />)}
+              {state.minorAssetsVisible && minor.map((asset) => <AssetRow key={asset.address} asset={asset} onOpen={() => openAsset(asset)} />)}
             </>
           )}
         </Section>

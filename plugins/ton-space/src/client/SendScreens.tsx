@@ -4,11 +4,11 @@ import { MainButton, useHideTabBar, useKernel, usePasscode, useT } from "@wallet
 import { AmountInput, Cell, List, Placeholder, Section, SkeletonList, TextField, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import { formatAmount, formatDisplay, parseAmount, TON_DECIMALS } from "../core/amount.ts"
-import { buildAssetList, isListedToken, type Asset } from "../core/assets.ts"
+import { buildAssetList, isListedToken, type Asset, type ExtraCurrencyAsset } from "../core/assets.ts"
 import { EMULATION_REASONS } from "../core/emulation.ts"
 import { addPending } from "../core/pending.ts"
 import { Hero } from "./common.tsx"
-import { useWalletData } from "./data.ts"
+import { useExtraCurrencies, useWalletData } from "./data.ts"
 import { chainFor, NS, useWallet } from "./hooks.ts"
 import { wordsForOperation } from "./flows.ts"
 import { useTon } from "./ton.ts"
@@ -17,15 +17,30 @@ import styles from "./ton.module.css"
 
 type Search = { asset?: string; to?: string; amount?: string; comment?: string }
 
+/** What can be sent: TON, jettons and the chain's extra currencies (ADR 0630). */
+type SendAsset = Asset | ExtraCurrencyAsset
+
+const CONFIRM_ROUTE: Record<SendAsset["kind"], string> = {
+  ton: "/scw/send-ton-confirmation",
+  jetton: "/scw/send-jetton-confirmation",
+  extra: "/scw/send-extra-currency-confirmation",
+}
+
 const useAssets = () => {
   const [state] = useWallet()
   const { account, jettons } = useWalletData(state.raw)
+  const extras = useExtraCurrencies(state.raw)
   const assets = useMemo(
-    () => (account.data ? buildAssetList({ network: state.walletNetwork, tonBalance: account.data.balance, jettons: jettons.data ?? [], riskChecked: new Set(state.riskChecked) }) : undefined),
-    [account.data, jettons.data, state.walletNetwork, state.riskChecked],
+    (): ReadonlyArray<SendAsset> | undefined =>
+      account.data
+        ? [...buildAssetList({ network: state.walletNetwork, tonBalance: account.data.balance, jettons: jettons.data ?? [], riskChecked: new Set(state.riskChecked) }), ...(extras.data ?? [])]
+        : undefined,
+    [account.data, jettons.data, extras.data, state.walletNetwork, state.riskChecked],
   )
   return { assets, error: account.error, reload: account.reload }
 }
+
+const isScam = (asset: SendAsset) => asset.kind !== "extra" && asset.isScam
 
 /** /scw/send: asset, receiver (address or .ton name), amount (truncated to the asset's decimals), comment. */
 export function SendScreen() {
@@ -43,14 +58,14 @@ export function SendScreen() {
   const [errors, setErrors] = useState<{ to?: string; amount?: string }>({})
   const [busy, setBusy] = useState(false)
   useHideTabBar()
-  const sendable = assets?.filter((a) => !a.isScam && (a.kind === "ton" || a.balance > 0n)) ?? []
-  const asset: Asset | undefined = sendable.find((a) => a.address === assetId) ?? sendable[0]
+  const sendable = assets?.filter((a) => !isScam(a) && (a.kind === "ton" || a.balance > 0n)) ?? []
+  const asset: SendAsset | undefined = sendable.find((a) => a.address === assetId) ?? sendable[0]
 
   const submit = async () => {
     if (!asset || !ton || !state.raw || busy) return
     const next: { to?: string; amount?: string } = {}
     const minor = parseAmount(amount, asset.decimals)
-    if (isListedToken(asset.currency)) next.amount = t("send.listed", { symbol: asset.currency })
+    if (asset.kind !== "extra" && isListedToken(asset.currency)) next.amount = t("send.listed", { symbol: asset.currency })
     else if (minor === null || minor <= 0n) next.amount = t("send.amountRequired")
     else if (minor > asset.balance) next.amount = t("send.insufficient")
     setBusy(true)
@@ -63,7 +78,7 @@ export function SendScreen() {
       return
     }
     void navigate({
-      to: asset.kind === "ton" ? "/scw/send-ton-confirmation" : "/scw/send-jetton-confirmation",
+      to: CONFIRM_ROUTE[asset.kind],
       search: { asset: asset.address, to: to.trim(), amount: minor.toString(), ...(comment.trim() ? { comment: comment.trim() } : {}) },
     } as never)
   }
@@ -122,7 +137,7 @@ export function SendScreen() {
 
 const hexToBuffer = (hex: string) => Buffer.from(hex, "hex")
 
-/** /scw/send-ton-confirmation and /scw/send-jetton-confirmation: emulate, passcode, send. */
+/** /scw/send-ton-confirmation, /scw/send-jetton-confirmation and /scw/send-extra-currency-confirmation: emulate, passcode, send. */
 export function ConfirmScreen() {
   const t = useT(NS)
   const kernel = useKernel()
@@ -144,7 +159,14 @@ export function ConfirmScreen() {
     ton && state.raw && state.publicKey ? { raw: state.raw, walletClass: state.walletClass, network: state.walletNetwork, publicKey: hexToBuffer(state.publicKey) } : undefined
   const request: SendRequest | undefined =
     asset && amount !== null && receiver && typeof receiver !== "string"
-      ? { kind: asset.kind, amount, receiver, ...(search.comment ? { comment: search.comment } : {}), ...(asset.walletAddress ? { jettonWallet: asset.walletAddress } : {}) }
+      ? {
+          kind: asset.kind,
+          amount,
+          receiver,
+          ...(search.comment ? { comment: search.comment } : {}),
+          ...(asset.kind === "jetton" && asset.walletAddress ? { jettonWallet: asset.walletAddress } : {}),
+          ...(asset.kind === "extra" ? { extraCurrencyId: asset.extraCurrencyId } : {}),
+        }
       : undefined
 
   useEffect(() => {
@@ -190,7 +212,8 @@ export function ConfirmScreen() {
           createdAt: Date.now(),
           actions: [
             {
-              type: request.kind === "ton" ? "TonTransfer" : "JettonTransfer",
+              // The pending lifecycle knows TON, jetton and NFT rows; an extra currency shows as a plain transfer of its symbol.
+              type: request.kind === "jetton" ? "JettonTransfer" : "TonTransfer",
               status: "pending",
               amount: request.amount.toString(),
               currency: asset.currency,

@@ -10,6 +10,7 @@ import { emulationErrorReason, emulationReject, type EmulationReason } from "../
 import type { WalletClass } from "../core/versions.ts"
 import { loadAccount } from "./data.ts"
 import type { TonModule } from "./ton.ts"
+import type { OutMessage } from "../ton/wallet.ts"
 
 export type ReceiverError = "invalid_address" | "invalid_domain" | "yourself"
 
@@ -40,7 +41,8 @@ export const resolveReceiver = async (ton: TonModule, chain: ChainShape, input: 
 }
 
 export interface SendRequest {
-  readonly kind: "ton" | "jetton" | "nft"
+  readonly kind: "ton" | "jetton" | "nft" | "extra"
+  /** Minor units of TON, the jetton or the extra currency (NFT: unused). */
   readonly amount: bigint
   readonly comment?: string
   readonly receiver: Receiver
@@ -48,6 +50,8 @@ export interface SendRequest {
   readonly jettonWallet?: string
   /** NFT: the item. */
   readonly nftAddress?: string
+  /** Extra currency: its id. */
+  readonly extraCurrencyId?: number
 }
 
 export interface WalletRef {
@@ -63,12 +67,14 @@ export interface WalletRef {
  * our jetton wallet, forward amount 1 nano, bounce only when the recipient address is friendly
  * and bounceable.
  */
-export const buildMessages = async (ton: TonModule, chain: ChainShape, wallet: WalletRef, request: SendRequest) => {
+export const buildMessages = async (ton: TonModule, chain: ChainShape, wallet: WalletRef, request: SendRequest): Promise<ReadonlyArray<OutMessage>> => {
   const to = ton.parseAddress(request.receiver.raw)!.address
-  if (request.kind === "ton") {
+  if (request.kind === "ton" || request.kind === "extra") {
     const account = await Effect.runPromise(loadAccount(chain, request.receiver.raw).pipe(Effect.orElseSucceed(() => undefined)))
     const bounce = request.receiver.isFriendly && request.receiver.isBounceable && account?.status === "active"
-    return [{ to, value: request.amount, bounce, ...(request.comment ? { body: ton.commentBody(request.comment) } : {}) }]
+    const body = request.comment ? { body: ton.commentBody(request.comment) } : {}
+    if (request.kind === "extra") return [extraCurrencyMessage({ to, id: request.extraCurrencyId!, amount: request.amount, bounce, ...body })]
+    return [{ to, value: request.amount, bounce, ...body }]
   }
   const own = ton.parseAddress(wallet.raw)!.address
   if (request.kind === "nft") {
@@ -85,6 +91,20 @@ export const buildMessages = async (ton: TonModule, chain: ChainShape, wallet: W
     },
   ]
 }
+
+/**
+ * An extra-currency transfer (ADR 0630): a plain internal message whose currency collection carries
+ * `amount` of currency `id` and no TON (the wallet pays the forward fee separately), bounce by the
+ * TON rule. No contract is involved: the chain itself moves extra currencies.
+ */
+export const extraCurrencyMessage = (args: { readonly to: OutMessage["to"]; readonly id: number; readonly amount: bigint; readonly bounce: boolean; readonly body?: OutMessage["body"] }): OutMessage => {
+  if (!Number.isInteger(args.id) || args.id <= 0 || args.id > 0xffff_ffff) throw new Error("Invalid extra currency id")
+  if (args.amount <= 0n) throw new Error("Extra currency amount must be positive")
+  return { to: args.to, value: EXTRA_CURRENCY_ATTACHED_TON, bounce: args.bounce, extraCurrency: { [args.id]: args.amount }, ...(args.body ? { body: args.body } : {}) }
+}
+
+/** TON attached to an extra-currency transfer: none (fees are paid separately by the send mode). */
+export const EXTRA_CURRENCY_ATTACHED_TON = 0n
 
 export const walletSeqno = async (chain: ChainShape, raw: string) => {
   const account = await Effect.runPromise(loadAccount(chain, raw))

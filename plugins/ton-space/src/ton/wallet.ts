@@ -140,6 +140,8 @@ export interface OutMessage {
   readonly value: bigint
   readonly bounce: boolean
   readonly body?: Cell
+  /** Extra currencies carried by the message (id -> minor units): the message's currency dictionary (ADR 0630). */
+  readonly extraCurrency?: Readonly<Record<number, bigint>>
 }
 
 export interface SignedTransfer {
@@ -166,7 +168,9 @@ export const signTransfer = (args: {
   if (args.messages.length === 0 || args.messages.length > maxMessages(args.walletClass)) throw new Error("Unexpected messages count")
   const wallet = walletContract(args.keys.publicKey, args.walletClass, args.network)
   const validUntil = Math.floor((args.now ?? Date.now()) / 1000) + MESSAGE_VALIDITY_SECONDS
-  const messages: Array<MessageRelaxed> = args.messages.map((m) => internal({ to: m.to, value: m.value, bounce: m.bounce, ...(m.body ? { body: m.body } : {}) }))
+  const messages: Array<MessageRelaxed> = args.messages.map((m) =>
+    internal({ to: m.to, value: m.value, bounce: m.bounce, ...(m.body ? { body: m.body } : {}), ...(m.extraCurrency ? { extracurrency: { ...m.extraCurrency } } : {}) }),
+  )
   const body = (wallet as WalletContractV4).createTransfer({
     seqno: args.seqno,
     secretKey: args.keys.secretKey,
