@@ -38,6 +38,13 @@ export interface BridgeLimits {
   /** `POST /message` per remote address: a bucket of `burst` refilled at `perSecond`. */
   readonly messagesPerSecond: number;
   readonly messagesBurst: number;
+  /**
+   * `GET /events` opens per remote address: a bucket of `eventsBurst` (by default the connection
+   * limit, so a client may open all its streams at once) refilled at `eventsPerSecond`. Stops a
+   * client that reconnects in a loop from costing a replay query each time.
+   */
+  readonly eventsPerSecond: number;
+  readonly eventsBurst: number;
   /** SSE heartbeat period in milliseconds. */
   readonly heartbeatMs: number;
   /** How often expired rows are deleted, in milliseconds. */
@@ -53,6 +60,8 @@ export const defaultBridgeLimits: BridgeLimits = {
   maxClientIdsPerConnection: 64,
   messagesPerSecond: 20,
   messagesBurst: 100,
+  eventsPerSecond: 10,
+  eventsBurst: 64,
   heartbeatMs: 15_000,
   cleanupMs: 60_000,
   maxTopicLength: 64,
@@ -65,6 +74,7 @@ export const bridgeLimits = (pluginConfig: Readonly<Record<string, object | unde
     const value = override[key as keyof BridgeLimits];
     if (typeof value === "number" && Number.isFinite(value) && value > 0) limits[key] = value;
   }
+  if (override.eventsBurst === undefined) limits.eventsBurst = limits.maxConnectionsPerIp!;
   return limits as unknown as BridgeLimits;
 };
 
@@ -138,6 +148,8 @@ export interface BridgeHubShape {
   readonly closeConnection: (ip: string) => Effect.Effect<void>;
   /** One token of `ip`'s post bucket; false when empty (429). */
   readonly takePostToken: (ip: string) => Effect.Effect<boolean>;
+  /** One token of `ip`'s stream-open bucket; false when empty (429). */
+  readonly takeStreamToken: (ip: string) => Effect.Effect<boolean>;
   /** Open SSE connections of `ip` (tests and metrics). */
   readonly connections: (ip: string) => number;
   /** Deletes expired rows; resolves with how many. */
@@ -248,23 +260,33 @@ export class BridgeHub extends Context.Service<BridgeHub, BridgeHubShape>()("wal
         });
 
       // Token buckets per address; the wall clock (not ServerConfig.now) measures refills.
-      const buckets = new Map<string, { tokens: number; at: number }>();
-      const takePostToken = (ip: string) =>
-        Effect.sync(() => {
+      const tokenBuckets = (perSecond: number, burst: number) => {
+        const buckets = new Map<string, { tokens: number; at: number }>();
+        const take = (ip: string) =>
+          Effect.sync(() => {
+            const now = Date.now();
+            const bucket = buckets.get(ip) ?? { tokens: burst, at: now };
+            bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+            bucket.at = now;
+            buckets.set(ip, bucket);
+            if (bucket.tokens < 1) return false;
+            bucket.tokens -= 1;
+            return true;
+          });
+        // A full bucket is the same as no bucket: forget it.
+        const forgetFull = () => {
           const now = Date.now();
-          const bucket = buckets.get(ip) ?? { tokens: limits.messagesBurst, at: now };
-          bucket.tokens = Math.min(limits.messagesBurst, bucket.tokens + ((now - bucket.at) / 1000) * limits.messagesPerSecond);
-          bucket.at = now;
-          buckets.set(ip, bucket);
-          if (bucket.tokens < 1) return false;
-          bucket.tokens -= 1;
-          return true;
-        });
+          for (const [ip, bucket] of buckets) {
+            if (bucket.tokens + ((now - bucket.at) / 1000) * perSecond >= burst) buckets.delete(ip);
+          }
+        };
+        return { take, forgetFull };
+      };
+      const posts = tokenBuckets(limits.messagesPerSecond, limits.messagesBurst);
+      const streams = tokenBuckets(limits.eventsPerSecond, limits.eventsBurst);
       const forgetFullBuckets = Effect.sync(() => {
-        const now = Date.now();
-        for (const [ip, bucket] of buckets) {
-          if (bucket.tokens + ((now - bucket.at) / 1000) * limits.messagesPerSecond >= limits.messagesBurst) buckets.delete(ip);
-        }
+        posts.forgetFull();
+        streams.forgetFull();
       });
 
       const deleteExpired = Effect.suspend(() =>
@@ -292,7 +314,8 @@ export class BridgeHub extends Context.Service<BridgeHub, BridgeHubShape>()("wal
         unsubscribe,
         openConnection,
         closeConnection,
-        takePostToken,
+        takePostToken: posts.take,
+        takeStreamToken: streams.take,
         connections: (ip) => open.get(ip) ?? 0,
         deleteExpired,
       });

@@ -219,7 +219,8 @@ describe("TonConnect bridge limits", () => {
       port: 0,
       database: { kind: "pglite" },
       botToken: "123:bridge-test",
-      pluginConfig: { bridge: { maxConnectionsPerIp: 2, messagesBurst: 3, messagesPerSecond: 0.0001, maxBodyBytes: 100, heartbeatMs: 50 } },
+      // eventsBurst above the connection limit: the third stream meets the connection limit, not the open rate.
+      pluginConfig: { bridge: { maxConnectionsPerIp: 2, eventsBurst: 10, messagesBurst: 3, messagesPerSecond: 0.0001, maxBodyBytes: 100, heartbeatMs: 50 } },
     });
   }, 120_000);
   afterAll(async () => {
@@ -257,6 +258,45 @@ describe("TonConnect bridge limits", () => {
       },
       { timeout: 10_000, interval: 100 },
     );
+  });
+});
+
+describe("TonConnect bridge stream-open rate and expired rows", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({
+      port: 0,
+      database: { kind: "pglite" },
+      botToken: "123:bridge-test",
+      pluginConfig: { bridge: { maxConnectionsPerIp: 10, eventsBurst: 2, eventsPerSecond: 0.0001, cleanupMs: 50, heartbeatMs: 60_000 } },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("answers 429 to a client that reopens event streams faster than the rate, with connections to spare", async () => {
+    for (let i = 0; i < 2; i++) {
+      const stream = await openSse(`${server.url}/bridge/events?client_id=${randomId()}`);
+      expect(stream.status).toBe(200);
+      stream.close();
+    }
+    const refused = await openSse(`${server.url}/bridge/events?client_id=${randomId()}`);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.errorBody!)).toMatchObject({ statusCode: 429, message: "too many requests" });
+    // A bad request is answered 400 before it costs a token.
+    expect((await fetch(`${server.url}/bridge/events?client_id=nope`)).status).toBe(400);
+  });
+
+  it("deletes a message's row once its ttl has passed", async () => {
+    const [to, sender] = [randomId(), randomId()];
+    await send(server, sender, to, b64("short"), 1);
+    await send(server, sender, to, b64("long"), 300);
+    const count = async () => (await server.sql("select count(*)::int as n from bridge_messages where client_id = $1", [to]))[0]!.n;
+    expect(await count()).toBe(2);
+    await vi.waitFor(async () => expect(await count()).toBe(1), { timeout: 10_000, interval: 100 });
+    const rows = await server.sql("select message from bridge_messages where client_id = $1", [to]);
+    expect(rows[0]!.message).toBe(b64("long"));
   });
 });
 

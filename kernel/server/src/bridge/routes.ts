@@ -8,7 +8,8 @@
  *   trace id is passed on in the event data as `trace_id`.
  *
  * Errors are `{"message": "...", "statusCode": n}` with 400 (bad client id, ttl, last event id,
- * topic or body), 413 (body too large) and 429 (too many connections or posts from one address).
+ * topic or body), 413 (body too large) and 429 (too many connections, stream opens or posts from one
+ * address).
  * Every answer allows any origin: dApps call the bridge from their own pages.
  */
 import { type Cause, Effect, Layer, Option, Queue, Stream } from "effect";
@@ -57,6 +58,7 @@ const events = (hub: BridgeHubShape, request: HttpServerRequest.HttpServerReques
     const rawLast = query.get("last_event_id") ?? request.headers["last-event-id"] ?? "";
     if (rawLast !== "" && !DIGITS.test(rawLast.trim())) return reply(400, "last_event_id must be a non-negative integer");
     const ip = ipOf(request);
+    if (!(yield* hub.takeStreamToken(ip))) return reply(429, "too many requests");
     if (!(yield* hub.openConnection(ip))) return reply(429, "too many connections from this address");
 
     const body = Stream.unwrap(
