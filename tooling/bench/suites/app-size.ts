@@ -4,7 +4,10 @@
  * the i18n bundles it needs — and of the whole build; checks no TON library is in the first screen.
  * Budget: first screen at most 185 kB gzip of JS+CSS (docs/decisions/0003, revised in session 2).
  *
- *   npx tsx tooling/bench/suites/app-size.ts
+ *   npx tsx tooling/bench/suites/app-size.ts [--modules]
+ *
+ * `--modules` also lists the first screen's heaviest modules (gzip of each module's rendered code
+ * alone: an upper bound of what dropping it saves, since gzip shares context inside a chunk).
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -24,6 +27,8 @@ interface ChunkInfo {
   readonly css: ReadonlyArray<string>
   readonly isEntry: boolean
   readonly name: string
+  /** Rendered code per module id. */
+  readonly code: ReadonlyMap<string, string>
 }
 const chunks = new Map<string, ChunkInfo>()
 const record: Plugin = {
@@ -32,7 +37,7 @@ const record: Plugin = {
     for (const item of Object.values(bundle)) {
       if (item.type !== "chunk") continue
       const css = [...((item as { viteMetadata?: { importedCss?: Set<string> } }).viteMetadata?.importedCss ?? [])]
-      chunks.set(item.fileName, { file: item.fileName, modules: item.moduleIds, imports: item.imports, dynamicImports: item.dynamicImports, css, isEntry: item.isEntry, name: item.name })
+      chunks.set(item.fileName, { file: item.fileName, modules: item.moduleIds, imports: item.imports, dynamicImports: item.dynamicImports, css, isEntry: item.isEntry, name: item.name, code: new Map(Object.entries(item.modules).map(([id, module]) => [id, module.code ?? ""])) })
     }
   },
 }
@@ -78,4 +83,13 @@ console.log(`  whole build CSS   ${kb(wholeCss).padStart(7)} kB`)
 console.log(`  TON libraries in first screen: ${tonInFirst.length === 0 ? "none" : tonInFirst.length + " modules"}`)
 const heaviest = [...firstScreen].map((f) => [f, gz(f)] as const).sort((a, b) => b[1] - a[1]).slice(0, 5)
 for (const [file, size] of heaviest) console.log(`    ${kb(size).padStart(7)} kB  ${file}`)
+if (process.argv.includes("--modules")) {
+  const root = join(appRoot, "..", "..")
+  const modules = [...firstScreen]
+    .flatMap((f) => [...(chunks.get(f)?.code ?? new Map<string, string>())])
+    .map(([id, code]) => [id.replace(root + "/", "").replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, ""), gzipSync(code, { level: 9 }).length] as const)
+    .sort((a, b) => b[1] - a[1])
+  console.log("  heaviest first-screen modules (gzip alone)")
+  for (const [id, size] of modules.slice(0, 40)) console.log(`    ${kb(size).padStart(7)} kB  ${id}`)
+}
 rmSync(outDir, { recursive: true, force: true })
