@@ -97,6 +97,8 @@ export function BackupTestScreen() {
       manualSetups: s.manualSetups.includes(address) ? s.manualSetups : [...s.manualSetups, address],
     }))
     kernel.telegram.haptic({ type: "notification", kind: "success" })
+    // The server keeps the flag for every device of this user; the list is refreshed after it.
+    void import("./server-sync.ts").then((m) => m.syncAfterBackup(kernel, address)).catch(() => undefined)
     void navigate({ to: "/scw/backup/success", replace: true } as never)
   }
 

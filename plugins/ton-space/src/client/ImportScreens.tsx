@@ -32,6 +32,8 @@ export function ImportMnemonicScreen() {
     setError(undefined)
     try {
       await importWallet(kernel, words)
+      // The server tracks the address again (an import after logout or on a new device); never blocks.
+      void import("./server-sync.ts").then((m) => m.syncAfterSetup(kernel, "import")).catch(() => undefined)
       setText("")
       void navigate({ to: "/scw/import/success", replace: true } as never)
     } catch (e) {

@@ -1,12 +1,68 @@
-import { useState } from "react"
+import { useEffect, useState } from "react"
 import { useNavigate } from "@tanstack/react-router"
 import { MainButton, useKernel, useT } from "@wallet/kernel-react"
-import { Button, useSnackbar } from "@wallet/kernel-react/ui"
+import { Badge, Button, Cell, List, Section, useSnackbar } from "@wallet/kernel-react/ui"
+import { shortAddress } from "../core/address.ts"
+import type { ActiveAddress } from "../server/api.ts"
 import { Hero } from "./common.tsx"
 import { createWallet } from "./flows.ts"
 import { NS } from "./hooks.ts"
-import { loadTon } from "./ton.ts"
+import { loadTon, useTon } from "./ton.ts"
 import styles from "./ton.module.css"
+
+/**
+ * The user's wallets the server knows (another device, a reinstall): each with its backup state;
+ * choosing one opens the import (the words never leave a device). Hidden while loading or empty.
+ */
+function KnownWallets() {
+  const t = useT(NS)
+  const kernel = useKernel()
+  const navigate = useNavigate()
+  const ton = useTon()
+  const [actives, setActives] = useState<ReadonlyArray<ActiveAddress>>([])
+  useEffect(() => {
+    let alive = true
+    void import("./server-sync.ts")
+      .then((m) => m.syncAddresses(kernel))
+      .then((list) => alive && list && setActives(list.actives))
+      .catch(() => undefined)
+    return () => {
+      alive = false
+    }
+  }, [kernel])
+  if (actives.length === 0) return null
+  const friendly = (active: ActiveAddress) => {
+    const parsed = ton?.parseAddress(active.address)
+    return parsed ? parsed.address.toString({ bounceable: false, urlSafe: true, testOnly: active.network === "testnet" }) : active.address
+  }
+  return (
+    <List>
+      <Section header={t("backupServer.knownTitle")} footer={t("backupServer.knownFooter")}>
+        {actives.map((active) => {
+          const address = friendly(active)
+          return (
+            <Cell
+              key={active.address}
+              title={shortAddress(address, 4, 4)}
+              subtitle={active.walletClass ? t(`version.${active.walletClass}`) : t("backupServer.unknownVersion")}
+              after={
+                <Badge tone={active.manualBackupComplete ? "success" : "neutral"}>
+                  {active.manualBackupComplete ? t("backupServer.backedUp") : t("backupServer.notBackedUp")}
+                </Badge>
+              }
+              aria-label={t("backupServer.knownWallet", {
+                address,
+                state: active.manualBackupComplete ? t("backupServer.backedUp") : t("backupServer.notBackedUp"),
+              })}
+              chevron
+              onClick={() => void navigate({ to: "/scw/import/mnemonic" } as never)}
+            />
+          )
+        })}
+      </Section>
+    </List>
+  )
+}
 
 /** /scw/onboarding (and /scw without a wallet): create a new wallet or import one. */
 export default function OnboardingScreen() {
@@ -21,6 +77,8 @@ export default function OnboardingScreen() {
     setBusy(true)
     try {
       await createWallet(kernel)
+      // The server tracks the address (no secret travels); a failure never blocks the backup.
+      void import("./server-sync.ts").then((m) => m.syncAfterSetup(kernel, "create")).catch(() => undefined)
       void navigate({ to: "/scw/backup/manual", replace: true } as never)
     } catch {
       snackbar.show({ id: "ton-create-failed", text: t("errors.generic") })
@@ -36,6 +94,7 @@ export default function OnboardingScreen() {
           {t("onboarding.import")}
         </Button>
       </div>
+      <KnownWallets />
       <MainButton text={t("onboarding.create")} progress={busy} onClick={() => void create()} />
     </main>
   )

@@ -1,13 +1,15 @@
-import { useState } from "react"
+import { useEffect, useState } from "react"
+import { Effect } from "effect"
 import { useNavigate } from "@tanstack/react-router"
 import { Icon, MainButton, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
 import { Cell, List, Placeholder, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import type { Network } from "../core/assets.ts"
-import { WALLET_CLASSES, type WalletClass } from "../core/versions.ts"
+import { canChangeVersion, listedWalletClasses, type WalletClass } from "../core/versions.ts"
 import { WordGrid } from "./common.tsx"
+import { loadAccount } from "./data.ts"
 import { logout, wordsForOperation } from "./flows.ts"
-import { NS, useWallet } from "./hooks.ts"
+import { chainFor, NS, useWallet } from "./hooks.ts"
 import { secrets } from "./secrets.ts"
 import { useTon } from "./ton.ts"
 import styles from "./ton.module.css"
@@ -81,8 +83,13 @@ export function LogoutScreen() {
     if (busy) return
     setBusy(true)
     try {
+      const address = state.address
       await logout(kernel, {
-        deleteServerRecords: () => import("./vault.ts").then((m) => m.deleteServerRecords(kernel)),
+        deleteServerRecords: async () => {
+          // The server stops tracking the address (its backup flag stays for a later import), then the device keys go.
+          if (address) await import("./server-sync.ts").then((m) => m.untrackOnLogout(kernel, address))
+          await import("./vault.ts").then((m) => m.deleteServerRecords(kernel))
+        },
         clearVault: () => import("./vault.ts").then((m) => m.clearVault(kernel)),
         navigate: () => void navigate({ to: "/scw", replace: true } as never),
       })
@@ -111,6 +118,21 @@ export function VersionNetworkScreen() {
   const [state, update] = useWallet()
   useHideTabBar()
   const publicKey = state.publicKey ? Buffer.from(state.publicKey, "hex") : undefined
+  const v5Beta = ton && publicKey ? ton.identityOf(publicKey, "v5beta", state.walletNetwork).raw : undefined
+  // Spec 2 §3: the v5 beta is listed only when its TON balance is above 0 (probed here, per network).
+  const [v5BetaBalance, setV5BetaBalance] = useState<{ readonly raw: string; readonly balance: bigint } | undefined>(undefined)
+  useEffect(() => {
+    if (v5Beta === undefined) return
+    let alive = true
+    void Effect.runPromise(loadAccount(chainFor(kernel, state.walletNetwork), v5Beta).pipe(Effect.map((account) => account.balance), Effect.orElseSucceed(() => 0n))).then(
+      (balance) => alive && setV5BetaBalance({ raw: v5Beta, balance }),
+    )
+    return () => {
+      alive = false
+    }
+  }, [kernel, v5Beta, state.walletNetwork])
+  const listed = listedWalletClasses(state.walletClass, v5BetaBalance?.raw === v5Beta ? v5BetaBalance?.balance : undefined)
+  const changeable = canChangeVersion(state.walletClass)
 
   const rederive = (network: Network, walletClass: WalletClass) => {
     if (!ton || !publicKey) return
@@ -152,12 +174,12 @@ export function VersionNetworkScreen() {
             ))}
           </div>
         </Section>
-        <Section header={t("version.title")} footer={t("version.footer")}>
+        <Section header={t("version.title")} footer={changeable ? t("version.footer") : t("versions.changeUnavailable")}>
           {!ton || !publicKey ? (
             <Placeholder title={t("version.loading")} />
           ) : (
             <div role="radiogroup" aria-label={t("version.title")}>
-              {WALLET_CLASSES.filter((c) => c !== "v5beta" || c === state.walletClass).map((walletClass) => {
+              {listed.map((walletClass) => {
                 const identity = ton.identityOf(publicKey, walletClass, state.walletNetwork)
                 return (
                   <Cell

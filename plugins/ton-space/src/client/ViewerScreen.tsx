@@ -1,8 +1,225 @@
-// Skeleton: the dev_tools read-only viewer is being built (issue 6).
-import { Skeleton } from "@wallet/kernel-react/ui"
+/**
+ * /scw/viewer?address=: any address, read-only (spec 2 §6: only with the dev_tools feature flag,
+ * else back to /scw). Assets and history of the address; no send, receive or settings actions.
+ * Without an address (or with an invalid one) an address field asks for it.
+ */
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react"
+import { Effect } from "effect"
+import { useNavigate, useSearch } from "@tanstack/react-router"
+import type { AccountEvent } from "@wallet/kernel/chain"
+import { MainButton, useHideTabBar, useKernel, useT, type Kernel } from "@wallet/kernel-react"
+import { Badge, Button, Cell, List, Placeholder, Section, Skeleton, SkeletonList, TextField } from "@wallet/kernel-react/ui"
+import { shortAddress } from "../core/address.ts"
+import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
+import { buildAssetList, type Network } from "../core/assets.ts"
+import { HISTORY_PAGE_SIZE } from "../core/history.ts"
+import { visibleEvents } from "../core/history.ts"
+import { loadAccount } from "./data.ts"
+import { displayAddress, mainAction, viewAction } from "./events.tsx"
+import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
+import { useTon, type TonModule } from "./ton.ts"
 import styles from "./ton.module.css"
 
-/** /scw/viewer?address=: any address, read-only; only with the dev_tools feature flag. */
+export const DEV_TOOLS_FLAG = "dev_tools"
+
+/** The dev_tools flag, following the server's flags as they are applied. */
+export function useDevTools(kernel: Kernel): boolean {
+  return useSyncExternalStore(
+    (listener) => kernel.flags.subscribe(listener),
+    () => Effect.runSync(kernel.flags.isEnabled(DEV_TOOLS_FLAG)),
+  )
+}
+
+/** The address to view: friendly or raw; the network from a friendly address's test-only flag, else the wallet's. */
+const parseTarget = (ton: TonModule, input: string, walletNetwork: Network) => {
+  const parsed = ton.parseAddress(input)
+  if (!parsed) return undefined
+  const network: Network = parsed.isFriendly ? (parsed.isTestOnly ? "testnet" : "mainnet") : walletNetwork
+  return { raw: parsed.raw, network, friendly: ton.friendly(parsed.address, network, false) }
+}
+
 export default function ViewerScreen() {
-  return <main className={styles.screen} aria-busy="true"><Skeleton /></main>
+  const kernel = useKernel()
+  const navigate = useNavigate()
+  const enabled = useDevTools(kernel)
+  useHideTabBar()
+  useEffect(() => {
+    if (!enabled) void navigate({ to: "/scw", replace: true } as never)
+  }, [enabled, navigate])
+  if (!enabled) return null
+  return <Viewer />
+}
+
+function Viewer() {
+  const t = useT(NS)
+  const navigate = useNavigate()
+  const ton = useTon()
+  const [state] = useWallet()
+  const search = useSearch({ strict: false }) as { readonly address?: string }
+  const given = search.address?.trim() ?? ""
+  const target = ton && given !== "" ? parseTarget(ton, given, state.walletNetwork) : undefined
+  if (given !== "" && !ton) {
+    return (
+      <main className={styles.screen} aria-busy="true">
+        <h1 className={styles.title}>{t("viewer.title")}</h1>
+        <SkeletonList label={t("viewer.loading")} />
+      </main>
+    )
+  }
+  if (!target) {
+    return <AddressForm initial={given} invalid={given !== ""} onView={(address) => void navigate({ to: "/scw/viewer", search: { address } } as never)} />
+  }
+  return <ViewedWallet key={`${target.network}:${target.raw}`} target={target} ton={ton} onOther={() => void navigate({ to: "/scw/viewer", search: {} } as never)} />
+}
+
+function AddressForm({ initial, invalid, onView }: { readonly initial: string; readonly invalid: boolean; readonly onView: (address: string) => void }) {
+  const t = useT(NS)
+  const ton = useTon()
+  const [text, setText] = useState(initial)
+  const [error, setError] = useState<string | undefined>(invalid ? t("viewer.invalid") : undefined)
+  const submit = () => {
+    const value = text.trim()
+    if (value === "") {
+      setError(t("viewer.required"))
+      return
+    }
+    if (ton && !ton.parseAddress(value)) {
+      setError(t("viewer.invalid"))
+      return
+    }
+    onView(value)
+  }
+  return (
+    <main className={styles.screen}>
+      <h1 className={styles.title}>{t("viewer.title")}</h1>
+      <p className={styles.lead}>{t("viewer.text")}</p>
+      <form
+        className={styles.form}
+        onSubmit={(e) => {
+          e.preventDefault()
+          submit()
+        }}
+      >
+        <TextField
+          label={t("viewer.addressLabel")}
+          value={text}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          hint={t("viewer.addressHint")}
+          {...(error ? { error } : {})}
+          onChange={(value) => {
+            setError(undefined)
+            setText(value)
+          }}
+        />
+        <button type="submit" hidden />
+      </form>
+      <MainButton text={t("viewer.view")} disabled={!ton} onClick={submit} />
+    </main>
+  )
+}
+
+function ViewedEventRow({ event, raw, network, ton }: { readonly event: AccountEvent; readonly raw: string; readonly network: Network; readonly ton: TonModule | undefined }) {
+  const t = useT(NS)
+  const action = mainAction(event)
+  if (!action) return null
+  const view = viewAction(action, raw)
+  const time = new Date(event.timestamp * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })
+  return (
+    <Cell
+      title={t(`history.${view.title}`)}
+      subtitle={view.counterparty ? `${displayAddress(ton, view.counterparty, network)} · ${time}` : time}
+      after={
+        view.amount ? (
+          <span className={view.kind === "in" ? styles.positive : undefined}>
+            {view.kind === "in" ? "+" : view.kind === "out" ? "−" : ""}
+            {view.amount}
+          </span>
+        ) : undefined
+      }
+      {...(view.failed ? { description: t("history.failed") } : view.comment ? { description: view.comment } : {})}
+    />
+  )
+}
+
+function ViewedWallet({
+  target,
+  ton,
+  onOther,
+}: {
+  readonly target: { readonly raw: string; readonly network: Network; readonly friendly: string }
+  readonly ton: TonModule | undefined
+  readonly onOther: () => void
+}) {
+  const t = useT(NS)
+  const kernel = useKernel()
+  const chain = chainFor(kernel, target.network)
+  const key = `${target.network}:${target.raw}`
+  const account = useLoad(key, () => loadAccount(chain, target.raw))
+  const jettons = useLoad(key, () => chain.getJettonBalances(target.raw, { currencies: ["ton", "usd"] }))
+  const events = useLoad(key, () => chain.getEvents(target.raw, { limit: HISTORY_PAGE_SIZE }).pipe(Effect.map((r): ReadonlyArray<AccountEvent> => r.events)))
+  const assets = useMemo(
+    () => (account.data ? buildAssetList({ network: target.network, tonBalance: account.data.balance, jettons: jettons.data ?? [] }) : undefined),
+    [account.data, jettons.data, target.network],
+  )
+  const history = events.data ? visibleEvents(events.data) : undefined
+  const reload = () => {
+    account.reload()
+    jettons.reload()
+    events.reload()
+  }
+  return (
+    <main className={styles.screen}>
+      <header className={styles.header}>
+        <h1 className={styles.title}>{t("viewer.title")}</h1>
+        <Badge tone="accent">{t("viewer.readOnly")}</Badge>
+      </header>
+      <p className={styles.mono} aria-label={t("viewer.viewing", { address: target.friendly })}>
+        {shortAddress(target.friendly, 6, 6)}
+      </p>
+      <section className={styles.balance} aria-live="polite">
+        <p className={styles.balanceLabel}>{t("main.balance")}</p>
+        {account.data ? (
+          <p className={styles.balanceValue}>{formatDisplay(account.data.balance, TON_DECIMALS)} TON</p>
+        ) : account.error ? (
+          <p className={styles.error} role="alert">
+            {t("errors.load")}
+          </p>
+        ) : (
+          <Skeleton shape="text" width={160} height={44} />
+        )}
+      </section>
+      <List>
+        <Section header={t("assets.title")}>
+          {!assets ? (
+            account.error ? (
+              <Placeholder kind="error" title={t("errors.load")} action={<Button size="s" onClick={reload}>{t("errors.retry")}</Button>} />
+            ) : (
+              <SkeletonList label={t("assets.loading")} />
+            )
+          ) : (
+            assets.map((asset) => (
+              <Cell
+                key={asset.address}
+                title={asset.name}
+                subtitle={asset.isScam ? t("assets.scam") : asset.risky ? t("assets.unverified") : asset.currency}
+                after={`${formatDisplay(asset.balance, asset.decimals)} ${asset.currency}`}
+              />
+            ))
+          )}
+        </Section>
+        <Section header={t("history.title")}>
+          {!history ? (
+            events.error ? <Placeholder kind="error" title={t("errors.load")} /> : <SkeletonList label={t("history.loading")} />
+          ) : history.length === 0 ? (
+            <Placeholder title={t("history.empty")} description={t("viewer.historyEmpty")} />
+          ) : (
+            history.map((event) => <ViewedEventRow key={event.event_id} event={event} raw={target.raw} network={target.network} ton={ton} />)
+          )}
+        </Section>
+      </List>
+      <MainButton look="secondary" text={t("viewer.other")} onClick={onOther} />
+    </main>
+  )
 }

@@ -25,6 +25,8 @@ export const WalletState = Schema.Struct({
   riskChecked: Schema.Array(Schema.String),
   swapTooltipShown: Schema.Boolean,
   minorAssetsVisible: Schema.Boolean,
+  /** Raw addresses the server lists as manually backed up (any device; `server-sync.ts`). */
+  serverBackups: Schema.optionalKey(Schema.Array(Schema.String)),
 })
 export type WalletState = typeof WalletState.Type
 
@@ -42,9 +44,16 @@ export const initialWalletState: WalletState = {
 
 export const WalletStore = defineStore({ key: "tonSpace.wallet", version: 1, schema: WalletState, initial: initialWalletState })
 
-/** Spec 2 §4 "Backup completeness": the backend flag, the local flag or a local manual setup for the address. */
+/**
+ * Spec 2 §4 "Backup completeness": the backend flag, the local flag or a local manual setup for the
+ * address. The backend flag is `backendFlag` when given, else the server's list last synced into
+ * the state (so a reinstall on a new device keeps "backed up").
+ */
 export const isBackupComplete = (state: WalletState, backendFlag = false) =>
-  backendFlag || state.manualBackupComplete || (state.address !== undefined && state.manualSetups.includes(state.address))
+  backendFlag ||
+  (state.raw !== undefined && (state.serverBackups ?? []).includes(state.raw)) ||
+  state.manualBackupComplete ||
+  (state.address !== undefined && state.manualSetups.includes(state.address))
 
 /** A small observable over the kernel Storage so every screen sees one state. */
 export const createWalletStateStore = (storage: Storage["Service"]) => {
