@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { screenshotDir, startStack, type Stack } from "@wallet/harness/stack"
+import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
 import { startEngineWallet } from "../demo-dapp/src/engine-wallet.ts"
 import { startDemoDapp, startParamOf, type DemoDapp } from "../harness/src/demo-dapp.ts"
 
@@ -70,13 +70,180 @@ const connectLink = async (d: DappPage): Promise<string> => {
   return link!
 }
 
+/** The receiver got 0.1 TON (less at most a few nano of storage fee once it holds a balance). */
+const expectReceived = async (before: bigint) => {
+  await expect.poll(() => balanceOf(dapp.receiverRaw), { timeout: 30_000, interval: 500 }).toBeGreaterThan(before)
+  const gained = (await balanceOf(dapp.receiverRaw)) - before
+  expect(gained).toBeLessThanOrEqual(100_000_000n)
+  expect(gained).toBeGreaterThan(100_000_000n - 1_000n)
+}
+
 const balanceOf = async (raw: string): Promise<bigint> => {
   const response = await fetch(`${stack.devnet!.url}/v2/accounts/${encodeURIComponent(raw)}`)
   if (!response.ok) return 0n
   return BigInt((await response.json() as { balance: number | string }).balance)
 }
 
+// The mini-app as a user drives it (the same steps as the TON space browser test).
+const PASSCODE = "2468"
+const EMAIL = "tonconnect-dapp.e2e@example.com"
+const press = (app: LaunchedApp) => app.telegram("t.pressMain()")
+const waitMain = async (app: LaunchedApp, label: string) => {
+  await app.page.waitForFunction(
+    (l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true,
+    label,
+    { timeout: 20_000 },
+  )
+}
+const pad = async (app: LaunchedApp, digits: string) => {
+  for (const d of digits) await app.app().getByRole("button", { name: d, exact: true }).click()
+}
+const goTo = (app: LaunchedApp, path: string) =>
+  app.app().evaluate((p) => {
+    history.pushState({}, "", p)
+    dispatchEvent(new PopStateEvent("popstate"))
+  }, path)
+const miniShot = (app: LaunchedApp, name: string) => app.page.screenshot({ path: join(screenshotDir, `tc-dapp-miniapp-${name}.png`) })
+const codeFromOutbox = async (app: LaunchedApp): Promise<string> => {
+  const page = await app.page.context().newPage()
+  try {
+    for (let i = 0; i < 40; i++) {
+      await page.goto(`${stack.server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(EMAIL)}`)
+      const found = /\b(\d{6})\b/.exec(await page.locator("body").innerText())
+      if (found) return found[1]!
+      await page.waitForTimeout(250)
+    }
+    throw new Error("no code in the outbox")
+  } finally {
+    await page.close()
+  }
+}
+const walletAddress = (app: LaunchedApp) =>
+  app.app().evaluate(() => (JSON.parse(localStorage.getItem("wallet:tonSpace.wallet") ?? "null") as { data?: { address?: string } } | null)?.data?.address)
+
+/** A passcode (with its recovery email), then a new TON Space wallet backed up and sealed with it. */
+const createPasscodeAndWallet = async (app: LaunchedApp) => {
+  await goTo(app, "/passcode/settings")
+  await app.app().getByRole("button", { name: "Create passcode" }).click()
+  await app.app().getByRole("button", { name: "Create passcode" }).click()
+  await app.app().getByRole("heading", { name: "Create a passcode" }).waitFor()
+  await pad(app, PASSCODE)
+  await app.app().getByRole("heading", { name: "Confirm passcode" }).waitFor()
+  await pad(app, PASSCODE)
+  await app.app().getByRole("heading", { name: "Recovery email" }).waitFor()
+  await app.app().getByLabel("Email address").fill(EMAIL)
+  await app.app().getByRole("button", { name: "Continue" }).click()
+  await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
+  await app.app().getByRole("button", { name: "Not now" }).click()
+  await app.app().getByRole("heading", { name: "Passcode created" }).waitFor()
+  await app.app().getByRole("button", { name: "Done" }).click()
+
+  await goTo(app, "/scw")
+  await app.waitForPath("/scw")
+  await waitMain(app, "Create a new wallet")
+  await press(app)
+  await app.waitForPath("/scw/backup/manual")
+  const list = app.app().getByRole("list", { name: "Recovery phrase, 24 words" })
+  await list.waitFor()
+  const words = (await list.locator("li").allInnerTexts()).map((line) => line.replace(/^\d+\.\s*/, "").trim())
+  await press(app)
+  await app.waitForPath("/scw/backup/test")
+  const labels = await app.app().locator("label").allInnerTexts()
+  const fields = app.app().getByRole("textbox")
+  for (const [i, label] of labels.entries()) await fields.nth(i).fill(words[Number(/#(\d+)/.exec(label)![1]) - 1]!)
+  await waitMain(app, "Continue")
+  await press(app)
+  await app.waitForPath("/scw/backup/success")
+  await waitMain(app, "Open wallet")
+  await press(app)
+  await pad(app, PASSCODE)
+  await app.waitForPath("/scw")
+  await expect.poll(() => walletAddress(app), { timeout: 20_000 }).toMatch(/^UQ/)
+  return (await walletAddress(app))!
+}
+
+/** After Confirm / Sign / Connect the passcode may be asked (it is unless recently entered); returns whether it was. */
+const passcodeIfAsked = async (app: LaunchedApp, done: () => Promise<unknown>): Promise<boolean> => {
+  const keypad = app.app().getByRole("button", { name: "1", exact: true })
+  // Neither side of the race may reject unobserved.
+  const first = await Promise.race([
+    keypad.waitFor({ timeout: 20_000 }).then(() => "keypad" as const, () => "none" as const),
+    done().then(() => "done" as const, () => "none" as const),
+  ])
+  if (first === "keypad") await pad(app, PASSCODE)
+  await done()
+  return first === "keypad"
+}
+
 describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
+  it("connects to the mini-app from the dApp's startapp link: wallet created, proof verified, 0.1 TON confirmed with the passcode lands", async () => {
+    const d = await openDapp()
+    const link = await connectLink(d)
+    const startParam = startParamOf(link)!
+    // The link opens the mini-app (a fresh device: no wallet yet).
+    const app = await launch(stack, { user: "balances", startParam })
+    await app.waitForPath("/scw/tc/connect")
+    // The connect screen loads the TON module lazily: slow on a loaded machine.
+    await app.app().getByRole("heading", { name: "No TON Space wallet yet" }).waitFor({ timeout: 60_000 })
+    await miniShot(app, "no-wallet-light")
+    const address = await createPasscodeAndWallet(app)
+    await stack.devnet!.faucet({ address, ton: 2_000_000_000n })
+
+    // The user opens the dApp's link again: the connect screen names the dApp.
+    await goTo(app, `/scw/tc/connect?startapp=${encodeURIComponent(startParam)}`)
+    await app.waitForPath("/scw/tc/connect")
+    await app.app().getByRole("heading", { name: "Connect to Demo dApp" }).waitFor()
+    await miniShot(app, "connect-light")
+    await waitMain(app, "Connect")
+    await press(app)
+    await passcodeIfAsked(app, () => app.app().getByRole("heading", { name: "Connected to Demo dApp" }).waitFor({ timeout: 20_000 }))
+    await miniShot(app, "connected-light")
+
+    // The dApp: the address the wallet shows, and the proof its backend verified on its own.
+    await d.page.getByTestId("proof").getByText("Proof verified").waitFor({ timeout: 20_000 })
+    expect(await d.page.getByTestId("address").innerText()).toBe(address)
+    expect(dapp.checks.at(-1)).toMatchObject({ kind: "ton_proof", result: { valid: true } })
+    await shots(d.page, "connected")
+
+    // Send 0.1 TON: the request reaches the open mini-app; the user confirms with the passcode.
+    const before = await balanceOf(dapp.receiverRaw)
+    await d.page.getByRole("button", { name: "Send 0.1 TON" }).click()
+    await app.waitForPath("/scw/tc/request")
+    await app.app().getByRole("heading", { name: "Confirm transaction" }).waitFor()
+    await app.app().getByText("Send 0.1 TON").first().waitFor()
+    await waitMain(app, "Confirm")
+    await miniShot(app, "request-light")
+    await press(app)
+    expect(await passcodeIfAsked(app, () => app.app().getByRole("heading", { name: "Transaction sent" }).waitFor({ timeout: 30_000 }))).toBe(true)
+    await miniShot(app, "sent-light")
+
+    const boc = await d.page.getByTestId("boc").innerText({ timeout: 20_000 })
+    expect(boc).toMatch(/^te6/)
+    await expectReceived(before)
+    await shots(d.page, "sent")
+    await waitMain(app, "Done")
+    await press(app)
+    await app.waitForPath("/scw")
+
+    // Sign text: the signData screen, Sign, the passcode; the dApp's backend checks the signature.
+    await d.page.getByRole("button", { name: "Sign text" }).click()
+    await app.waitForPath("/scw/tc/request")
+    await app.app().getByRole("heading", { name: "Sign data" }).waitFor()
+    await app.app().getByText("Hello from the demo dApp").waitFor()
+    await waitMain(app, "Sign")
+    await miniShot(app, "sign-light")
+    await press(app)
+    await passcodeIfAsked(app, () => app.app().getByRole("heading", { name: "Data signed" }).waitFor({ timeout: 30_000 }))
+    await d.page.getByText("Signature verified.").waitFor({ timeout: 20_000 })
+    expect(dapp.checks.at(-1)).toMatchObject({ kind: "sign_data", result: { valid: true } })
+    await shots(d.page, "signed")
+
+    expect(d.outside).toEqual([])
+    await app.page.close()
+    await d.page.close()
+  }, 240_000)
+
+
   it("connects with a verified ton_proof, sends 0.1 TON and signs text with the wallet engine in Node (no mini-app)", async () => {
     const wallet = await startEngineWallet({ bridgeUrl: `${stack.server.url}/bridge`, chainUrl: stack.devnet!.url, seed: Buffer.alloc(32, 5) })
     try {
@@ -101,8 +268,7 @@ describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
       await wallet.approve(request)
       const boc = await d.page.getByTestId("boc").innerText({ timeout: 20_000 })
       expect(boc).toMatch(/^te6/)
-      await expect.poll(() => balanceOf(dapp.receiverRaw), { timeout: 20_000, interval: 500 }).toBeGreaterThan(before)
-      expect((await balanceOf(dapp.receiverRaw)) - before).toBe(100_000_000n)
+      await expectReceived(before)
       await shots(d.page, "engine-sent")
 
       await d.page.getByRole("button", { name: "Sign text" }).click()
