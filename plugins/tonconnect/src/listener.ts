@@ -5,6 +5,7 @@
  * open. Without sessions nothing loads. The connect and connected-apps screens start it too.
  */
 import type { Kernel } from "@wallet/kernel-react"
+import { withBuffer } from "./manifest.ts"
 
 export type Navigate = (options: { to: string; search?: Record<string, unknown>; replace?: boolean }) => unknown
 
@@ -27,7 +28,7 @@ export const hasStoredSessions = (storage: Pick<Storage, "length" | "key" | "get
 
 export const resumeTonConnect = (kernel: Kernel, navigate: Navigate): Promise<void> => {
   if (typeof window === "undefined" || !hasStoredSessions(window.localStorage)) return Promise.resolve()
-  return import("./client/runtime.ts").then(
+  return withBuffer(() => import("./client/runtime.ts"))().then(
     (m) => void m.tonConnect(kernel, navigate),
     (error: unknown) => console.warn("[tonconnect] the listener did not load", error),
   )

@@ -16,10 +16,25 @@ export const ConnectSearch = Schema.Struct({
 
 export const RequestSearch = Schema.Struct({ id: stringParam })
 
+/**
+ * The TON libraries read `globalThis.Buffer` when they are first evaluated, and the bundler may
+ * evaluate them at the top of a screen's chunk, before any module in it runs. So the global goes in
+ * first, from the `buffer` package alone, and the screen's chunk loads after.
+ */
+export const withBuffer =
+  <T>(load: () => Promise<T>) =>
+  (): Promise<T> =>
+    import("buffer")
+      .then(({ Buffer }) => {
+        const scope = globalThis as { Buffer?: unknown }
+        if (scope.Buffer === undefined) scope.Buffer = Buffer
+      })
+      .then(load)
+
 const screen = {
-  connect: () => import("./client/ConnectScreen.tsx"),
-  request: () => import("./client/RequestScreen.tsx"),
-  connectedApps: () => import("./client/ConnectedAppsScreen.tsx"),
+  connect: withBuffer(() => import("./client/ConnectScreen.tsx")),
+  request: withBuffer(() => import("./client/RequestScreen.tsx")),
+  connectedApps: withBuffer(() => import("./client/ConnectedAppsScreen.tsx")),
 }
 
 /**

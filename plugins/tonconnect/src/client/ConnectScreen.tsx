@@ -39,25 +39,28 @@ export default function ConnectScreen() {
   const searchKey = JSON.stringify(search)
   const start = useMemo(() => connectStart(JSON.parse(searchKey) as ConnectSearch, kernel.telegram.launchParams), [searchKey, kernel])
 
+  // A new link or a retry runs the checks again.
+  const run = useMemo(() => ({ start, attempt }), [start, attempt])
   useEffect(() => {
+    const begin = run.start
     let alive = true
     const set = (next: State) => alive && setState(next)
     void (async () => {
-      if (start.kind === "error") return set({ kind: "error", key: start.key })
-      if (start.kind === "unavailable") return set({ kind: "unavailable", reason: start.reason })
+      if (begin.kind === "error") return set({ kind: "error", key: begin.key })
+      if (begin.kind === "unavailable") return set({ kind: "unavailable", reason: begin.reason })
       const access = await import("@wallet/plugin-ton-space/wallet-access")
       const wallet = await access.currentWallet(kernel)
       if (!wallet) return set({ kind: "noWallet" })
       const runtime = await tonConnect(kernel, (o) => navigate(o as never))
       if (!runtime) return set({ kind: "unsupportedVersion" })
-      const prepared = await Effect.runPromise(Effect.result(runtime.engine.prepareConnect(start.link)))
+      const prepared = await Effect.runPromise(Effect.result(runtime.engine.prepareConnect(begin.link)))
       if (prepared._tag === "Failure") return set({ kind: "error", key: connectErrorKey(prepared.failure), retry: prepared.failure._tag === "BridgeError" })
       set({ kind: "ready", runtime, proposal: prepared.success })
     })().catch(() => set({ kind: "error", key: "unknown", retry: true }))
     return () => {
       alive = false
     }
-  }, [start, attempt, kernel, navigate])
+  }, [run, kernel, navigate])
 
   const approve = async () => {
     if (state.kind !== "ready" || state.busy) return

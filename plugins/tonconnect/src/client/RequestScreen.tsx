@@ -214,7 +214,7 @@ function PendingView({ pending, onDone }: { readonly pending: PendingRequest; re
     )
   }
 
-  const format = (raw: string) => friendlyAddress(raw, walletNetwork)
+  const format = (raw: string, bounceable: boolean) => friendlyAddress(raw, walletNetwork, bounceable)
   const view = transactionView(pending.request, emulation?.data, format)
   return (
     <main className={styles.screen}>
@@ -241,7 +241,7 @@ function PendingView({ pending, onDone }: { readonly pending: PendingRequest; re
                 <Cell key={n.address} before={<Icon name="wallet" />} title={n.name} after={<span className={styles.amountOut}>NFT</span>} />
               ))}
               {view.outflow.ton === 0n && view.outflow.jettons.length === 0 && view.outflow.nfts.length === 0 && <Cell title={t("request.nothingLeaves")} />}
-              {view.outflow.fee !== undefined && <Cell title={t("request.fee")} after={t("request.feeValue", { amount: formatTon(view.outflow.fee) })} />}
+              {view.outflow.fee !== undefined && <Cell title={t("request.fee")} after={t("request.feeValue", { amount: formatTon(view.outflow.fee, 4) })} />}
             </>
           )}
         </Section>

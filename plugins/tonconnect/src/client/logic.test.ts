@@ -128,15 +128,15 @@ describe("request -> view model", () => {
     const decoded = await decode({
       valid_until: now + 120,
       messages: [
-        { address: other.toString(), amount: "1500000000", payload: beginCell().storeUint(0, 32).storeStringTail("for lunch").endCell().toBoc().toString("base64") },
+        { address: other.toString({ bounceable: false }), amount: "1500000000", payload: beginCell().storeUint(0, 32).storeStringTail("for lunch").endCell().toBoc().toString("base64") },
         { address: jettonWallet.toString(), amount: "50000000", payload: jetton.toBoc().toString("base64") },
       ],
     })
     if (decoded._tag !== "Success") throw new Error("decode failed")
-    const view = transactionView(decoded.success, consequences(), (raw) => `F(${raw.slice(0, 4)})`)
+    const view = transactionView(decoded.success, consequences(), (raw, bounceable) => `${bounceable ? "E" : "U"}(${raw.slice(0, 4)})`)
     expect(view.rows).toEqual([
-      { kind: "ton", to: "F(0:22)", amount: "1.5 TON", comment: "for lunch" },
-      { kind: "jetton", to: "F(0:22)", jettonWallet: "F(0:33)", units: 2_500_000n, attached: "0.05 TON" },
+      { kind: "ton", to: "U(0:22)", amount: "1.5 TON", comment: "for lunch" },
+      { kind: "jetton", to: "E(0:22)", jettonWallet: "E(0:33)", units: 2_500_000n, attached: "0.05 TON" },
     ])
     expect(view.attachedTon).toBe(1_550_000_000n)
     expect(view.validUntil).toBe(now + 120)

@@ -3,6 +3,9 @@
  * text to show, a dApp request (+ its emulation) -> what the request screen lists. Amounts stay
  * bigint minor units and are formatted as strings (never floats).
  */
+// First: the engine modules below load @ton/crypto, which reads the Buffer global at evaluation
+// (the routes also install it before this chunk loads: manifest.ts `withBuffer`).
+export { BUFFER_INSTALLED } from "../engine/buffer-shim.ts"
 import { Effect } from "effect"
 import type { MessageConsequences } from "@wallet/kernel/chain"
 import { decodeStartParam, MISSING_PARAMS_MESSAGE, parseConnectParams, type ConnectLink, type ConnectParams } from "../engine/links.ts"
@@ -98,7 +101,7 @@ export const formatUnits = (minor: bigint, decimals: number, maxDecimals = decim
   return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`
 }
 
-export const formatTon = (nano: bigint): string => `${formatUnits(nano, 9)} TON`
+export const formatTon = (nano: bigint, maxDecimals = 9): string => `${formatUnits(nano, 9, maxDecimals)} TON`
 
 /** Seconds left before valid_until (0 when passed); undefined without a deadline. */
 export const secondsLeft = (validUntil: number | undefined, nowSeconds: number): number | undefined =>
@@ -136,11 +139,12 @@ export interface TransactionView {
 }
 
 /** Addresses are shown in their friendly form when the caller can convert (the TON chunk), else short raw. */
-export type AddressFormatter = (raw: string) => string
+export type AddressFormatter = (raw: string, bounceable: boolean) => string
 
 export const transactionView = (request: TransactionRequest, consequences: MessageConsequences | undefined, format: AddressFormatter = (a) => a): TransactionView => {
   const rows: Array<MessageRow> = request.messages.map((m) => {
-    const to = format(m.to)
+    // Shown as the dApp flagged it: a non-bounceable address stays UQ… (a new wallet, a user).
+    const to = format(m.to, m.bounce)
     const amount = formatTon(m.amount)
     switch (m.action.kind) {
       case "ton":
@@ -148,14 +152,14 @@ export const transactionView = (request: TransactionRequest, consequences: Messa
       case "jetton":
         return {
           kind: "jetton",
-          to: format(m.action.recipient),
+          to: format(m.action.recipient, true),
           jettonWallet: to,
           units: m.action.jettonAmount,
           attached: amount,
           ...(m.action.comment !== undefined ? { comment: m.action.comment } : {}),
         }
       case "nft":
-        return { kind: "nft", item: to, to: format(m.action.newOwner), attached: amount }
+        return { kind: "nft", item: to, to: format(m.action.newOwner, true), attached: amount }
       case "call":
         return { kind: "call", to, amount, op: m.action.op < 0 ? "—" : `0x${m.action.op.toString(16).padStart(8, "0")}` }
     }
@@ -171,7 +175,7 @@ export const transactionView = (request: TransactionRequest, consequences: Messa
       amount: formatUnits(j.quantity, j.jetton.decimals),
       verified: j.jetton.verification === "whitelist",
     })),
-    nfts: risk.nfts.map((n) => ({ name: nftName(n.metadata) ?? shortAddress(format(n.address)), address: n.address })),
+    nfts: risk.nfts.map((n) => ({ name: nftName(n.metadata) ?? shortAddress(format(n.address, true)), address: n.address })),
     fee: event.extra < 0n ? -event.extra : undefined,
     allRemainingBalance: risk.transfer_all_remaining_balance,
   }
