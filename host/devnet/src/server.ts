@@ -7,6 +7,21 @@ import { isSimNetwork, SIM_ASSETS, SIM_FAUCETS, type SimNetwork, type SimNetwork
 import { ApiError, cellHex, parseBoc, raw, tryParseAddress } from "./util.ts";
 
 type Query = URLSearchParams;
+
+/** First rate of the devnet's chart (2019-11-15, TON's mainnet launch). */
+const CHART_LISTED_AT = 1_573_776_000;
+/** TON's synthetic price moves: a ±3 % swing over about 3 days and a ±15 % one over about a year. */
+const CHART_WAVES: ReadonlyArray<{ amplitude: number; period: number }> = [
+  { amplitude: 0.03, period: 43_200 },
+  { amplitude: 0.15, period: 86_400 * 60 },
+];
+/**
+ * The price factor averaged over a point's interval [a, b] (each point is the mean rate of its step,
+ * so a year's chart shows the slow wave instead of aliasing the fast one): mean of sin(t/p) over
+ * [a, b] is p (cos(a/p) - cos(b/p)) / (b - a).
+ */
+const chartWobble = (a: number, b: number): number =>
+  1 + CHART_WAVES.reduce((sum, w) => sum + w.amplitude * (b > a ? (w.period * (Math.cos(a / w.period) - Math.cos(b / w.period))) / (b - a) : Math.sin(b / w.period)), 0);
 interface Ctx {
   readonly params: Record<string, string>;
   readonly query: Query;
@@ -355,14 +370,15 @@ export const createServer = (devnet: Devnet, sim?: SimNetworks): http.Server => 
     const cur = (query.get("currency") ?? "usd").toLowerCase();
     const rate = cur === "ton" || cur === "gram" ? 1 / TON_PRICE_USD : devnet.fiatRate(cur) ?? 1;
     const end = int(query, "end_date") ?? Math.floor(Date.now() / 1000);
-    const start = int(query, "start_date") ?? end - 7 * 86400;
+    // Rates exist from the listing date on (TON's mainnet launch): "all time" starts there, not at 1970.
+    const start = Math.max(int(query, "start_date") ?? end - 7 * 86400, CHART_LISTED_AT);
     const count = Math.max(1, int(query, "points_count", { min: 0, max: 200 }) ?? 200);
     const step = Math.max(1, Math.floor((end - start) / count));
     const points: Array<[number, number]> = [];
     for (let i = 0; i < count; i++) {
       const t = end - i * step;
       if (t < start) break;
-      const wobble = token.toLowerCase() === "ton" ? 1 + 0.03 * Math.sin(t / 43200) : 1;
+      const wobble = token.toLowerCase() === "ton" ? chartWobble(t - step, t) : 1;
       points.push([t, usd * rate * wobble]);
     }
     return { points };

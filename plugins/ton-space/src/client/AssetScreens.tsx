@@ -6,15 +6,14 @@
 import { useMemo, useState, type ReactNode } from "react"
 import { useNavigate, useParams } from "@tanstack/react-router"
 import { Effect } from "effect"
-import type { AccountEvent, JettonOperations } from "@wallet/kernel/chain"
 import { Icon, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { Banner, Button, Cell, List, Placeholder, Section, SegmentedControl, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
 import { chartGeometry } from "@wallet/plugin-custody/chart"
 import { formatDisplay } from "../core/amount.ts"
-import { buildAssetList, type Asset } from "../core/assets.ts"
-import { CHART_PERIODS, CHART_REQUEST_POINTS, rateAt, summarize, type ChartPeriod, type ChartPoint } from "../core/chart.ts"
+import { buildAssetList, eventsOfAsset, type Asset } from "../core/assets.ts"
+import { CHART_PERIODS, CHART_REQUEST_POINTS, summarize, type ChartPeriod } from "../core/chart.ts"
 import { HISTORY_PAGE_SIZE } from "../core/history.ts"
-import { computePnl, fiatValue, fixedRate, formatBps, formatFiat, type Flow } from "../core/pnl.ts"
+import { computePnl, fiatValue, fixedRate, formatBps, formatFiat, jettonFlows, priceFlows, tonFlows } from "../core/pnl.ts"
 import { chartToken, useChart, useExtraCurrencies, useExtraHistory, useFiat, useRate, useWalletData, type ExtraTransferRow } from "./data.ts"
 import { displayAddress, EventRow } from "./events.tsx"
 import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
@@ -155,6 +154,7 @@ export function PriceChart({ token, fiat }: { readonly token: string; readonly f
         )}
       </div>
       <SegmentedControl
+        className={styles.periods}
         aria-label={t("asset.periods.label")}
         stretched
         items={CHART_PERIODS.map((value) => ({ value, label: t(`asset.periods.${value}`) }))}
@@ -164,16 +164,6 @@ export function PriceChart({ token, fiat }: { readonly token: string; readonly f
     </section>
   )
 }
-
-/** Events of the asset: TON transfers for TON, the jetton's transfers, mints and burns for a jetton. */
-export const eventsOfAsset = (events: ReadonlyArray<AccountEvent>, address: string): ReadonlyArray<AccountEvent> =>
-  events.filter((event) =>
-    event.actions.some((a) =>
-      address === "TON"
-        ? a.type === "TonTransfer"
-        : [a.JettonTransfer?.jetton.address, a.JettonMint?.jetton.address, a.JettonBurn?.jetton.address].some((m) => m !== undefined && m.toLowerCase() === address.toLowerCase()),
-    ),
-  )
 
 function FlagBanner({ asset, onChecked }: { readonly asset: Asset; readonly onChecked: () => void }) {
   const t = useT(NS)
@@ -356,36 +346,6 @@ export function ExtraCurrencyScreen() {
 }
 
 // ---------------------------------------------------------------- /scw/pnl/$address
-
-/** TON flows of the account's events: transfers in (+) and out (−), final and ok only. */
-export const tonFlows = (events: ReadonlyArray<AccountEvent>, raw: string): ReadonlyArray<Omit<Flow, "rate">> =>
-  events.flatMap((event) =>
-    event.in_progress
-      ? []
-      : event.actions.flatMap((a) => {
-          const transfer = a.TonTransfer
-          if (!transfer || a.status !== "ok") return []
-          const incoming = transfer.recipient.address.toLowerCase() === raw.toLowerCase()
-          const outgoing = transfer.sender.address.toLowerCase() === raw.toLowerCase()
-          if (incoming === outgoing) return []
-          return [{ time: event.timestamp, amount: incoming ? transfer.amount : -transfer.amount }]
-        }),
-  )
-
-/** Jetton flows of the account's jetton history: transfers in and out, mints in, burns out. */
-export const jettonFlows = (operations: JettonOperations["operations"], raw: string): ReadonlyArray<Omit<Flow, "rate">> =>
-  operations.flatMap((op) => {
-    const to = op.destination?.address.toLowerCase() === raw.toLowerCase()
-    const from = op.source?.address.toLowerCase() === raw.toLowerCase()
-    if (op.operation === "mint") return to ? [{ time: op.utime, amount: op.amount }] : []
-    if (op.operation === "burn") return from ? [{ time: op.utime, amount: -op.amount }] : []
-    if (to === from) return []
-    return [{ time: op.utime, amount: to ? op.amount : -op.amount }]
-  })
-
-/** Prices each flow at the chart's rate of its time. */
-export const priceFlows = (flows: ReadonlyArray<Omit<Flow, "rate">>, chart: ReadonlyArray<ChartPoint>): ReadonlyArray<Flow> =>
-  flows.map((f) => ({ ...f, rate: fixedRate(rateAt(chart, f.time)) }))
 
 /** /scw/pnl/$address: cost basis and unrealised PnL in fiat by average cost (ADR 0631). */
 export function PnlScreen() {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { JettonBalance } from "@wallet/kernel/chain"
-import { buildAssetList, buildExtraCurrencyAssets, extraCurrencySymbol, isListedToken, jettonFlags, MIN_VERIFIED_TON_VALUE, tonValueOf, type ExtraCurrencyEntry } from "./assets.ts"
+import type { AccountEvent } from "@wallet/kernel/chain"
+import { buildAssetList, buildExtraCurrencyAssets, eventsOfAsset, extraCurrencySymbol, isListedToken, jettonFlags, MIN_VERIFIED_TON_VALUE, tonValueOf, type ExtraCurrencyEntry } from "./assets.ts"
 import { formatDisplay } from "./amount.ts"
 
 const jetton = (over: { address: string; symbol: string; name?: string; verification: "whitelist" | "graylist" | "blacklist" | "none"; balance: bigint; decimals?: number; priceTon?: number; isScam?: boolean }): JettonBalance => ({
@@ -98,5 +99,25 @@ describe("extra currencies (spec 2 extra-currency asset)", () => {
       ["ABC", 5n],
       ["ZED", 9n],
     ])
+  })
+})
+
+describe("eventsOfAsset", () => {
+  const addr = (address: string) => ({ address, is_scam: false, is_wallet: true })
+  const preview = { name: "", description: "", accounts: [] }
+  const usdt = { address: "0:usdt", name: "Tether", symbol: "USD₮", decimals: 6, image: "", verification: "whitelist" as const }
+  const dvc = { ...usdt, address: "0:dvc", symbol: "DVC" }
+  const event = (id: string, actions: AccountEvent["actions"]): AccountEvent => ({ event_id: id, account: addr("0:me"), timestamp: 1, actions, is_scam: false, lt: 1, in_progress: false, extra: 0n })
+  const ton = { type: "TonTransfer", status: "ok" as const, TonTransfer: { sender: addr("0:f"), recipient: addr("0:me"), amount: 5n }, simple_preview: preview, base_transactions: [] }
+  const mint = (master: typeof usdt) => ({ type: "JettonMint", status: "ok" as const, JettonMint: { recipient: addr("0:me"), recipients_wallet: "0:w", amount: 25n, jetton: master }, simple_preview: preview, base_transactions: [] })
+
+  it("keeps the events that moved the asset, cut down to its actions", () => {
+    const events = [event("faucet", [ton, mint(usdt)]), event("dvc", [mint(dvc)]), event("plain", [ton])]
+    const forUsdt = eventsOfAsset(events, "0:USDT")
+    expect(forUsdt.map((e) => e.event_id)).toEqual(["faucet"])
+    expect(forUsdt[0]!.actions.map((a) => a.type)).toEqual(["JettonMint"])
+    const forTon = eventsOfAsset(events, "TON")
+    expect(forTon.map((e) => e.event_id)).toEqual(["faucet", "plain"])
+    expect(forTon[0]!.actions.map((a) => a.type)).toEqual(["TonTransfer"])
   })
 })

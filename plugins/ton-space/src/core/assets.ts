@@ -2,7 +2,7 @@
  * The asset list of the self-custody wallet from the Chain service's jetton balances, with the flag
  * rules of spec 2 §5 ("Jetton flags", "Asset lists"). Pure: amounts are bigint minor units.
  */
-import type { JettonBalance } from "@wallet/kernel/chain"
+import type { AccountEvent, JettonBalance } from "@wallet/kernel/chain"
 import { NANO, TON_DECIMALS } from "./amount.ts"
 
 export type Network = "mainnet" | "testnet"
@@ -186,7 +186,8 @@ export const extraCurrencyKey = (id: number) => `ec:${id}`
  * The extra currencies of an account for the asset list: invalid ids and amounts dropped, zero
  * balances dropped (an account keeps an empty entry after sending everything), decimals bounded,
  * symbols given a fallback, one entry per id (the last wins), ordered by symbol then id.
- * They have no verification and no price, so they never count as major and never hide a value.
+ * They have no verification, no price and no TON value. Only the chain's configuration can create
+ * one (no one can airdrop a fake), so the main list shows every held one after the major assets.
  */
 export const buildExtraCurrencyAssets = (entries: ReadonlyArray<ExtraCurrencyEntry>): ReadonlyArray<ExtraCurrencyAsset> => {
   const byId = new Map<number, ExtraCurrencyAsset>()
@@ -214,3 +215,19 @@ export const buildExtraCurrencyAssets = (entries: ReadonlyArray<ExtraCurrencyEnt
   }
   return [...byId.values()].sort((a, b) => a.currency.localeCompare(b.currency) || a.extraCurrencyId - b.extraCurrencyId)
 }
+
+const isAssetAction = (a: AccountEvent["actions"][number], address: string) =>
+  address === "TON"
+    ? a.type === "TonTransfer"
+    : [a.JettonTransfer?.jetton.address, a.JettonMint?.jetton.address, a.JettonBurn?.jetton.address].some((m) => m !== undefined && m.toLowerCase() === address.toLowerCase())
+
+/**
+ * Events of the asset, each cut down to the asset's actions (TON transfers for TON; the jetton's
+ * transfers, mints and burns for a jetton), so a row shows the asset's amount even when the event
+ * also moved something else (a faucet sends TON, a jetton and an extra currency at once).
+ */
+export const eventsOfAsset = (events: ReadonlyArray<AccountEvent>, address: string): ReadonlyArray<AccountEvent> =>
+  events.flatMap((event) => {
+    const actions = event.actions.filter((a) => isAssetAction(a, address))
+    return actions.length === 0 ? [] : [{ ...event, actions }]
+  })

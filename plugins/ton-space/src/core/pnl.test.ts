@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { computePnl, fiatValue, fixedRate, formatBps, formatFiat, type Flow } from "./pnl.ts"
+import type { AccountEvent, JettonOperations } from "@wallet/kernel/chain"
+import { computePnl, fiatValue, fixedRate, formatBps, formatFiat, jettonFlows, priceFlows, tonFlows, type Flow } from "./pnl.ts"
 
 const TON = 9
 const ton = (whole: number) => BigInt(Math.round(whole * 1000)) * 1_000_000n
@@ -83,5 +84,63 @@ describe("formatting", () => {
     expect(formatFiat(-1n)).toBe("0.00")
     expect(formatBps(1234n)).toBe("+12.34")
     expect(formatBps(-50n)).toBe("-0.50")
+  })
+})
+
+describe("flows from the chain history", () => {
+  const me = "0:aa"
+  const other = "0:bb"
+  const addr = (address: string) => ({ address, is_scam: false, is_wallet: true })
+  const preview = { name: "", description: "", accounts: [] }
+  const tonEvent = (timestamp: number, from: string, to: string, amount: bigint, status: "ok" | "failed" = "ok", inProgress = false): AccountEvent => ({
+    event_id: `e${timestamp}`,
+    account: addr(me),
+    timestamp,
+    actions: [{ type: "TonTransfer", status, TonTransfer: { sender: addr(from), recipient: addr(to), amount }, simple_preview: preview, base_transactions: [] }],
+    is_scam: false,
+    lt: timestamp,
+    in_progress: inProgress,
+    extra: 0n,
+  })
+
+  it("TON: in positive, out negative; failed and in-progress transfers left out", () => {
+    const flows = tonFlows([tonEvent(1, other, me, 5n), tonEvent(2, me, other, 2n), tonEvent(3, other, me, 9n, "failed"), tonEvent(4, other, me, 7n, "ok", true)], me)
+    expect(flows).toEqual([
+      { time: 1, amount: 5n },
+      { time: 2, amount: -2n },
+    ])
+  })
+
+  it("jetton: transfers in and out, mints in, burns out", () => {
+    const jetton = { address: "0:cc", name: "J", symbol: "J", decimals: 6, image: "", verification: "whitelist" as const }
+    const op = (operation: "transfer" | "mint" | "burn", utime: number, amount: bigint, source?: string, destination?: string): JettonOperations["operations"][number] => ({
+      operation,
+      utime,
+      lt: utime,
+      transaction_hash: "",
+      ...(source ? { source: addr(source) } : {}),
+      ...(destination ? { destination: addr(destination) } : {}),
+      amount,
+      jetton,
+      trace_id: "",
+      query_id: "0",
+    })
+    const flows = jettonFlows([op("mint", 1, 100n, undefined, me), op("transfer", 2, 30n, me, other), op("transfer", 3, 5n, other, me), op("burn", 4, 10n, me), op("transfer", 5, 1n, other, "0:dd")], me)
+    expect(flows.map((f) => [f.time, f.amount])).toEqual([
+      [1, 100n],
+      [2, -30n],
+      [3, 5n],
+      [4, -10n],
+    ])
+  })
+
+  it("prices each flow at the chart's rate of its time", () => {
+    const chart = [
+      { time: 10, price: 2 },
+      { time: 20, price: 4 },
+    ]
+    const priced = priceFlows([{ time: 15, amount: 1n }, { time: 25, amount: 1n }], chart)
+    expect(priced.map((f) => f.rate)).toEqual([usd(2), usd(4)])
+    expect(priceFlows([{ time: 1, amount: 1n }], [])[0]!.rate).toBeUndefined()
   })
 })

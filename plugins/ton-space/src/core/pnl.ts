@@ -8,6 +8,8 @@
  * (10^-9 of the fiat unit, bigint). Chart rates are floats from the API; each one is converted once to
  * a fixed-point rate (fiat nanos per whole token) before any multiplication.
  */
+import type { AccountEvent, JettonOperations } from "@wallet/kernel/chain"
+import { rateAt, type ChartPoint } from "./chart.ts"
 
 /** Fiat values are integers in 10^-9 of the fiat unit. */
 export const FIAT_SCALE = 1_000_000_000n
@@ -123,3 +125,33 @@ export const formatBps = (bps: bigint): string => {
   const abs = negative ? -bps : bps
   return `${negative ? "-" : "+"}${abs / 100n}.${(abs % 100n).toString().padStart(2, "0")}`
 }
+
+/** TON flows of the account's events: transfers in (+) and out (−), final and ok only. */
+export const tonFlows = (events: ReadonlyArray<AccountEvent>, raw: string): ReadonlyArray<Omit<Flow, "rate">> =>
+  events.flatMap((event) =>
+    event.in_progress
+      ? []
+      : event.actions.flatMap((a) => {
+          const transfer = a.TonTransfer
+          if (!transfer || a.status !== "ok") return []
+          const incoming = transfer.recipient.address.toLowerCase() === raw.toLowerCase()
+          const outgoing = transfer.sender.address.toLowerCase() === raw.toLowerCase()
+          if (incoming === outgoing) return []
+          return [{ time: event.timestamp, amount: incoming ? transfer.amount : -transfer.amount }]
+        }),
+  )
+
+/** Jetton flows of the account's jetton history: transfers in and out, mints in, burns out. */
+export const jettonFlows = (operations: JettonOperations["operations"], raw: string): ReadonlyArray<Omit<Flow, "rate">> =>
+  operations.flatMap((op) => {
+    const to = op.destination?.address.toLowerCase() === raw.toLowerCase()
+    const from = op.source?.address.toLowerCase() === raw.toLowerCase()
+    if (op.operation === "mint") return to ? [{ time: op.utime, amount: op.amount }] : []
+    if (op.operation === "burn") return from ? [{ time: op.utime, amount: -op.amount }] : []
+    if (to === from) return []
+    return [{ time: op.utime, amount: to ? op.amount : -op.amount }]
+  })
+
+/** Prices each flow at the chart's rate of its time. */
+export const priceFlows = (flows: ReadonlyArray<Omit<Flow, "rate">>, chart: ReadonlyArray<ChartPoint>): ReadonlyArray<Flow> =>
+  flows.map((f) => ({ ...f, rate: fixedRate(rateAt(chart, f.time)) }))
