@@ -78,6 +78,39 @@ export const bridgeLimits = (pluginConfig: Readonly<Record<string, object | unde
   return limits as unknown as BridgeLimits;
 };
 
+/**
+ * Addresses of the reverse proxies in front of this server (`pluginConfig.bridge.trustedProxies`,
+ * e.g. `["127.0.0.1", "::1"]`): a request from one of them is counted against the client address
+ * it forwards in `X-Forwarded-For`, so the per-address limits apply per client, not per proxy.
+ */
+export const bridgeTrustedProxies = (pluginConfig: Readonly<Record<string, object | undefined>>): ReadonlySet<string> => {
+  const raw = (pluginConfig.bridge as { trustedProxies?: unknown } | undefined)?.trustedProxies;
+  const list = Array.isArray(raw) ? raw.filter((item): item is string => typeof item === "string" && item.trim() !== "") : [];
+  return new Set(list.map(normalizeAddress));
+};
+
+/** `::ffff:1.2.3.4` (an IPv4 client on a dual-stack socket) is `1.2.3.4`; lower case; no spaces. */
+export const normalizeAddress = (address: string): string => {
+  const trimmed = address.trim().toLowerCase();
+  return trimmed.startsWith("::ffff:") && trimmed.includes(".") ? trimmed.slice(7) : trimmed;
+};
+
+/**
+ * The address a request's limits are counted against: the socket's peer, unless that peer is a
+ * trusted proxy, then the right-most `X-Forwarded-For` hop that is not itself a trusted proxy
+ * (hops further left are whatever the client claimed and are never believed).
+ */
+export const clientAddress = (remote: string, forwardedFor: string | undefined, trusted: ReadonlySet<string>): string => {
+  const peer = normalizeAddress(remote);
+  if (!trusted.has(peer) || forwardedFor === undefined) return peer;
+  const hops = forwardedFor
+    .split(",")
+    .map(normalizeAddress)
+    .filter((hop) => hop !== "");
+  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.has(hops[i]!)) return hops[i]!;
+  return hops[0] ?? peer;
+};
+
 export const bridgeMigrations: ReadonlyArray<Migration> = [
   {
     id: 1,
@@ -132,6 +165,8 @@ export type Wake = Queue.Queue<void, Cause.Done>;
 
 export interface BridgeHubShape {
   readonly limits: BridgeLimits;
+  /** Proxies whose `X-Forwarded-For` is believed (see `clientAddress`). */
+  readonly trustedProxies: ReadonlySet<string>;
   /** Stores the message, then wakes its recipient's subscribers here and (PostgreSQL) everywhere. */
   readonly post: (message: BridgePost) => Effect.Effect<bigint, SqlError>;
   /** Unexpired messages to `clientIds` after `cursor`, oldest first. */
@@ -308,6 +343,7 @@ export class BridgeHub extends Context.Service<BridgeHub, BridgeHubShape>()("wal
 
       return BridgeHub.of({
         limits,
+        trustedProxies: bridgeTrustedProxies(config.pluginConfig),
         post,
         read,
         subscribe,

@@ -7,6 +7,7 @@ import { Base64, hexToByteArray, SessionCrypto } from "@tonconnect/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningServer, startServer } from "../server.ts";
 import { startTestDatabase, type TestDatabase, testDatabases } from "../testing/index.ts";
+import { bridgeTrustedProxies, clientAddress } from "./Bridge.ts";
 import { openSse, type SseConnection, type SseEvent } from "./sseClient.ts";
 import { spawnChildServer } from "./spawnChild.ts";
 
@@ -298,6 +299,45 @@ describe("TonConnect bridge stream-open rate and expired rows", () => {
     const rows = await server.sql("select message from bridge_messages where client_id = $1", [to]);
     expect(rows[0]!.message).toBe(b64("long"));
   });
+});
+
+describe("TonConnect bridge behind a trusted proxy", () => {
+  it("counts limits against the forwarded client address only when the peer is a trusted proxy", () => {
+    const trusted = bridgeTrustedProxies({ bridge: { trustedProxies: ["127.0.0.1", "10.0.0.2", 7] } });
+    expect([...trusted]).toEqual(["127.0.0.1", "10.0.0.2"]);
+    // A client that is not a proxy cannot choose its address.
+    expect(clientAddress("203.0.113.9", "198.51.100.1", trusted)).toBe("203.0.113.9");
+    // From a trusted proxy: the right-most hop that is not a trusted proxy; hops the client wrote are ignored.
+    expect(clientAddress("::ffff:127.0.0.1", "198.51.100.1", trusted)).toBe("198.51.100.1");
+    expect(clientAddress("127.0.0.1", "6.6.6.6, 198.51.100.1, 10.0.0.2", trusted)).toBe("198.51.100.1");
+    expect(clientAddress("127.0.0.1", undefined, trusted)).toBe("127.0.0.1");
+    expect(clientAddress("127.0.0.1", " , ", trusted)).toBe("127.0.0.1");
+    expect(clientAddress("127.0.0.1", "10.0.0.2", trusted)).toBe("10.0.0.2");
+    expect(bridgeTrustedProxies({}).size).toBe(0);
+  });
+
+  it("gives each client a trusted proxy forwards its own connection allowance", async () => {
+    const trusting = await startServer({
+      port: 0,
+      database: { kind: "pglite" },
+      botToken: "123:bridge-test",
+      pluginConfig: { bridge: { maxConnectionsPerIp: 1, heartbeatMs: 60_000, trustedProxies: ["127.0.0.1", "::1"] } },
+    });
+    const opened: Array<SseConnection> = [];
+    const stream = async (forwarded: string) => {
+      const connection = await openSse(`${trusting.url}/bridge/events?client_id=${randomId()}`, { headers: { "x-forwarded-for": forwarded } });
+      opened.push(connection);
+      return connection.status;
+    };
+    try {
+      expect(await stream("198.51.100.1")).toBe(200);
+      expect(await stream("198.51.100.2")).toBe(200);
+      expect(await stream("198.51.100.1")).toBe(429);
+    } finally {
+      for (const connection of opened) connection.close();
+      await trusting.close();
+    }
+  }, 60_000);
 });
 
 describe("TonConnect bridge on shutdown", () => {

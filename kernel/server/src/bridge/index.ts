@@ -15,6 +15,8 @@ export {
   BridgeHub,
   bridgeLimits,
   bridgeMigrations,
+  bridgeTrustedProxies,
+  clientAddress,
   defaultBridgeLimits,
   isClientId,
   type BridgeEvent,

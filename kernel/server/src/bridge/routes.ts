@@ -14,7 +14,7 @@
  */
 import { type Cause, Effect, Layer, Option, Queue, Stream } from "effect";
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http";
-import { type BridgeEvent, BridgeHub, type BridgeHubShape, isClientId } from "./Bridge.ts";
+import { type BridgeEvent, BridgeHub, type BridgeHubShape, clientAddress, isClientId } from "./Bridge.ts";
 
 export const BRIDGE_PREFIX = "/bridge";
 
@@ -33,7 +33,8 @@ const DIGITS = /^\d{1,18}$/;
 const TRACE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 const queryOf = (request: HttpServerRequest.HttpServerRequest) => new URL(request.url, "http://bridge.invalid").searchParams;
-const ipOf = (request: HttpServerRequest.HttpServerRequest) => Option.getOrElse(request.remoteAddress, () => "unknown");
+const ipOf = (hub: BridgeHubShape, request: HttpServerRequest.HttpServerRequest) =>
+  clientAddress(Option.getOrElse(request.remoteAddress, () => "unknown"), request.headers["x-forwarded-for"], hub.trustedProxies);
 
 /** One SSE event per message: `id` then a single `data` line. */
 export const formatEvent = (event: BridgeEvent): string =>
@@ -57,7 +58,7 @@ const events = (hub: BridgeHubShape, request: HttpServerRequest.HttpServerReques
     }
     const rawLast = query.get("last_event_id") ?? request.headers["last-event-id"] ?? "";
     if (rawLast !== "" && !DIGITS.test(rawLast.trim())) return reply(400, "last_event_id must be a non-negative integer");
-    const ip = ipOf(request);
+    const ip = ipOf(hub, request);
     if (!(yield* hub.takeStreamToken(ip))) return reply(429, "too many requests");
     if (!(yield* hub.openConnection(ip))) return reply(429, "too many connections from this address");
 
@@ -114,7 +115,7 @@ const message = (hub: BridgeHubShape, request: HttpServerRequest.HttpServerReque
     if (topic !== undefined && topic.length > limits.maxTopicLength) return reply(400, `topic must be at most ${limits.maxTopicLength} characters`);
     const traceId = query.get("trace_id") ?? undefined;
     if (traceId !== undefined && !TRACE_ID.test(traceId)) return reply(400, "trace_id must be up to 64 letters, digits or dashes");
-    if (!(yield* hub.takePostToken(ipOf(request)))) return reply(429, "too many requests");
+    if (!(yield* hub.takePostToken(ipOf(hub, request)))) return reply(429, "too many requests");
     const declared = Number(request.headers["content-length"] ?? "0");
     if (declared > limits.maxBodyBytes) return reply(413, `body must be at most ${limits.maxBodyBytes} bytes`);
     const text = yield* Effect.result(request.text);
