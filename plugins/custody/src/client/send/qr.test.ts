@@ -128,6 +128,19 @@ describe("parseQr: ton: and bitcoin: prefixes (decimal amounts)", () => {
   })
 })
 
+describe("parseQr: TonConnect links", () => {
+  const r = JSON.stringify({ manifestUrl: "https://dapp.example/m.json", items: [{ name: "ton_addr" }] })
+  it("tc:// and universal links go to the connect screen with v, id, r and ret", () => {
+    const query = new URLSearchParams({ v: "2", id: "ab".repeat(32), r, ret: "none" }).toString()
+    expect(parseQr(`tc://?${query}`)).toEqual({ kind: "tonconnect", search: { v: "2", id: "ab".repeat(32), r, ret: "none" } })
+    expect(parseQr(`https://wallet.example/ton-connect?${query}`)).toEqual({ kind: "tonconnect", search: { v: "2", id: "ab".repeat(32), r, ret: "none" } })
+  })
+  it("a tc:// link missing params still goes there (the screen shows the spec's error); other URLs do not", () => {
+    expect(parseQr("tc://?v=2")).toEqual({ kind: "tonconnect", search: { v: "2" } })
+    expect(parseQr("https://example.com/?v=2&id=1")).toEqual({ kind: "error", error: "default" })
+  })
+})
+
 describe("parseQr: wallet deep links", () => {
   it("https://t.me/wallet?startapp=… gives the start param", () => {
     expect(parseQr("https://t.me/wallet?startapp=tonwallet_tg_transfer_42")).toEqual({ kind: "deeplink", startParam: "tonwallet_tg_transfer_42" })

@@ -27,6 +27,8 @@ export type QrResult =
       readonly text?: string
     }
   | { readonly kind: "deeplink"; readonly startParam: string }
+  /** A TonConnect link (`tc://…`, or a universal link with v, id and r): the connect screen's search. */
+  | { readonly kind: "tonconnect"; readonly search: Readonly<Record<string, string>> }
   | { readonly kind: "error"; readonly error: QrErrorType }
 
 const error = (type: QrErrorType = "default"): QrResult => ({ kind: "error", error: type })
@@ -95,10 +97,28 @@ const TG_RESOLVE = /^tg:\/\/resolve\?(.*)$/i
 
 const startsWithCi = (text: string, prefix: string) => text.slice(0, prefix.length).toLowerCase() === prefix.toLowerCase()
 
+/** `tc://?v=…&id=…&r=…` or `https://<wallet>/…?v=…&id=…&r=…`: the TonConnect plugin's connect screen takes it. */
+const tonConnectSearch = (text: string): Record<string, string> | undefined => {
+  const scheme = /^(tc:\/\/|https?:\/\/)[^?]*\?(.*)$/i.exec(text)
+  if (!scheme) return undefined
+  const params = new URLSearchParams(scheme[2])
+  const tc = scheme[1]!.toLowerCase() === "tc://"
+  if (!tc && !(params.has("v") && params.has("id") && params.has("r"))) return undefined
+  const search: Record<string, string> = {}
+  for (const key of ["v", "id", "r", "ret"]) {
+    const value = params.get(key)
+    if (value !== null) search[key] = value
+  }
+  return search
+}
+
 /** Parses a scanned text (spec 1 §5). Never throws. */
 export function parseQr(input: string): QrResult {
   const text = input.trim()
   if (text === "" || text.length > 4096) return error()
+
+  const tonConnect = tonConnectSearch(text)
+  if (tonConnect) return { kind: "tonconnect", search: tonConnect }
 
   const wallet = WALLET_LINK.exec(text) ?? TG_RESOLVE.exec(text)
   if (wallet) {

@@ -50,6 +50,11 @@ export async function routeQr(kernel: Kernel, navigate: Navigate, result: QrResu
     else void kernel.telegram.popup({ message: text, buttons: [{ id: "ok", type: "ok" }] })
   }
   if (result.kind === "error") return warn(result.error)
+  if (result.kind === "tonconnect") {
+    // The connect screen checks the link itself (the spec's 'Ton Connect search params is not available').
+    await navigate({ to: "/scw/tc/connect/qr", search: result.search })
+    return
+  }
   if (result.kind === "deeplink") {
     const target = resolveStartParam(kernel.composition.deepLinks, result.startParam)
     if (target.kind !== "route") return warn("default")
