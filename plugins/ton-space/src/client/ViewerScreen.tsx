@@ -67,7 +67,7 @@ function Viewer() {
     )
   }
   if (!target) {
-    return <AddressForm initial={given} invalid={given !== ""} onView={(address) => void navigate({ to: "/scw/viewer", search: { address } } as never)} />
+    return <AddressForm key={given} initial={given} invalid={given !== ""} onView={(address) => void navigate({ to: "/scw/viewer", search: { address } } as never)} />
   }
   return <ViewedWallet key={`${target.network}:${target.raw}`} target={target} ton={ton} onOther={() => void navigate({ to: "/scw/viewer", search: {} } as never)} />
 }
