@@ -16,7 +16,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { existsSync, readdirSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import http from "node:http"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
@@ -37,6 +37,8 @@ const { values } = parseArgs({
     "pgbench-clients": { type: "string", default: "8" },
     scale: { type: "string", default: "10" },
     connections: { type: "string", default: "8" },
+    phases: { type: "string", default: "read,create,lifecycle" },
+    "cpu-prof": { type: "string" },
   },
 })
 
@@ -57,7 +59,8 @@ function pgbench(url: string, args: ReadonlyArray<string>): string {
 
 function startChild(url: string): Promise<{ child: ChildProcess; base: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", import.meta.filename, "--serve", url, "--connections", String(values.connections)], {
+    const profile = values["cpu-prof"] !== undefined ? ["--cpu-prof", "--cpu-prof-dir", values["cpu-prof"]] : []
+    const child = spawn(process.execPath, [...profile, "--import", "tsx", import.meta.filename, "--serve", url, "--connections", String(values.connections)], {
       stdio: ["ignore", "pipe", "pipe"],
     })
     let output = ""
@@ -70,6 +73,59 @@ function startChild(url: string): Promise<{ child: ChildProcess; base: string }>
     child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${output}`)))
   })
 }
+
+// CPU seconds (user + system) of a process tree, from /proc: the cost
+// per request of each side, which other load on the machine moves much less than the rates.
+const TICK = 100
+function cpuOfTree(root: number): number {
+  let total = 0
+  const children = new Map<number, Array<number>>()
+  const times = new Map<number, number>()
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      const ppid = Number(fields[1])
+      // utime + stime, and cutime + cstime (children that ended: pgbench's backends)
+      times.set(Number(entry), (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / TICK)
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)])
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const walk = (pid: number) => {
+    total += times.get(pid) ?? 0
+    for (const child of children.get(pid) ?? []) walk(child)
+  }
+  walk(root)
+  return total
+}
+
+function postmasterPid(url: string): number {
+  const port = new URL(url).port
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")
+      if (cmdline[0]?.endsWith("/postgres") && cmdline.includes(`-p`) && cmdline[cmdline.indexOf("-p") + 1] === port) return Number(entry)
+      if (cmdline[0]?.endsWith("/postgres") && cmdline.some((arg) => arg === `-p ${port}` || arg.includes(`-p ${port} `))) return Number(entry)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return -1
+}
+
+interface Cpu {
+  readonly server: number
+  readonly postgres: number
+  readonly client: number
+}
+let cpuPids = { server: -1, postgres: -1 }
+const cpuNow = (): Cpu => ({ server: cpuOfTree(cpuPids.server), postgres: cpuOfTree(cpuPids.postgres), client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6 })
+const cpuLine = (before: Cpu, after: Cpu, count: number) =>
+  `CPU per request: server ${(((after.server - before.server) / count) * 1e3).toFixed(2)} ms, postgres ${(((after.postgres - before.postgres) / count) * 1e3).toFixed(2)} ms, load generator ${(((after.client - before.client) / count) * 1e3).toFixed(2)} ms`
 
 // A fresh keep-alive pool per phase: the server closes idle connections while pgbench runs.
 let agent = new http.Agent({ keepAlive: true, maxSockets: 1024 })
@@ -111,6 +167,7 @@ interface Phase {
   readonly failed: number
   readonly p50: number
   readonly p99: number
+  readonly cpu: string
 }
 
 async function load(base: string, tokens: ReadonlyArray<{ id: number; token: string }>, seconds: number, mode: "create" | "lifecycle" | "read"): Promise<Phase> {
@@ -149,21 +206,25 @@ async function load(base: string, tokens: ReadonlyArray<{ id: number; token: str
     }
   }
   const started = performance.now()
+  const cpuBefore = cpuNow()
   await Promise.all(Array.from({ length: Number(values.clients) }, client))
   const elapsed = (performance.now() - started) / 1000
+  const cpu = cpuLine(cpuBefore, cpuNow(), Math.max(1, ok))
   latencies.sort((a, b) => a - b)
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? Number.NaN
-  return { perSecond: ok / elapsed, ok, failed, p50: pct(50), p99: pct(99) }
+  return { perSecond: ok / elapsed, ok, failed, p50: pct(50), p99: pct(99), cpu }
 }
 
 async function main() {
   const seconds = Number(values.seconds)
+  const phases = new Set(values.phases.split(","))
   const postgres = await startTestPostgres()
   let server: { child: ChildProcess; base: string } | undefined
   try {
     console.log(`ledger-http bench: one throwaway PostgreSQL cluster, ${seconds} s per phase, ${values.clients} HTTP clients, ${values.users} users`)
     pgbench(postgres.url, ["-i", "-q", "-s", String(values.scale)])
     server = await startChild(postgres.url)
+    cpuPids = { server: server.child.pid ?? -1, postgres: postmasterPid(postgres.url) }
     const base = server.base
     const users: Array<{ id: number; token: string }> = []
     for (let n = 0; n < Number(values.users); n++) {
@@ -179,30 +240,38 @@ async function main() {
     const ratios: Array<number> = []
     const lifecycleRatios: Array<number> = []
     for (let run = 1; run <= Number(values.runs); run++) {
+      const pgBefore = cpuOfTree(cpuPids.postgres)
       const out = pgbench(postgres.url, ["-b", "tpcb-like", "-c", String(values["pgbench-clients"]), "-j", "2", "-T", String(seconds), "-n"])
       const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? Number.NaN)
-      console.log(`[run ${run}] pgbench -b tpcb-like -s ${values.scale} -c ${values["pgbench-clients"]} -j 2: ${tps.toFixed(0)} tps`)
-      const read = await load(base, users, seconds, "read")
-      console.log(
-        `[run ${run}] HTTP ceiling of this server (GET /api/view-settings: auth + one read): ${read.perSecond.toFixed(0)}/s ` +
-          `(p50 ${read.p50.toFixed(1)} ms, p99 ${read.p99.toFixed(1)} ms) -> ${(read.perSecond / tps).toFixed(2)}x pgbench`,
-      )
-      const create = await load(base, users, seconds, "create")
-      console.log(
-        `[run ${run}] HTTP internal transfers (POST /api/custody/transfers: auth, hold, records): ${create.perSecond.toFixed(0)}/s ` +
-          `(${create.ok} ok, ${create.failed} failed; p50 ${create.p50.toFixed(1)} ms, p99 ${create.p99.toFixed(1)} ms) -> ${(create.perSecond / tps).toFixed(2)}x pgbench`,
-      )
-      ratios.push(create.perSecond / tps)
-      const lifecycle = await load(base, users, seconds, "lifecycle")
-      console.log(
-        `[run ${run}] HTTP transfer lifecycle (create + approve by the receiver): ${lifecycle.perSecond.toFixed(0)}/s ` +
-          `(${lifecycle.ok} ok, ${lifecycle.failed} failed; p50 ${lifecycle.p50.toFixed(1)} ms, p99 ${lifecycle.p99.toFixed(1)} ms) -> ${(lifecycle.perSecond / tps).toFixed(2)}x pgbench`,
-      )
-      lifecycleRatios.push(lifecycle.perSecond / tps)
+      const pgPerTx = ((cpuOfTree(cpuPids.postgres) - pgBefore) / (tps * seconds)) * 1e3
+      console.log(`[run ${run}] pgbench -b tpcb-like -s ${values.scale} -c ${values["pgbench-clients"]} -j 2: ${tps.toFixed(0)} tps (postgres CPU ${pgPerTx.toFixed(2)} ms per transaction; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`)
+      if (phases.has("read")) {
+        const read = await load(base, users, seconds, "read")
+        console.log(
+          `[run ${run}] HTTP ceiling of this server (GET /api/view-settings: auth + one read): ${read.perSecond.toFixed(0)}/s ` +
+            `(p50 ${read.p50.toFixed(1)} ms, p99 ${read.p99.toFixed(1)} ms) -> ${(read.perSecond / tps).toFixed(2)}x pgbench\n        ${read.cpu}`,
+        )
+      }
+      if (phases.has("create")) {
+        const create = await load(base, users, seconds, "create")
+        console.log(
+          `[run ${run}] HTTP internal transfers (POST /api/custody/transfers: auth, hold, records): ${create.perSecond.toFixed(0)}/s ` +
+            `(${create.ok} ok, ${create.failed} failed; p50 ${create.p50.toFixed(1)} ms, p99 ${create.p99.toFixed(1)} ms) -> ${(create.perSecond / tps).toFixed(2)}x pgbench\n        ${create.cpu}`,
+        )
+        ratios.push(create.perSecond / tps)
+      }
+      if (phases.has("lifecycle")) {
+        const lifecycle = await load(base, users, seconds, "lifecycle")
+        console.log(
+          `[run ${run}] HTTP transfer lifecycle (create + approve by the receiver): ${lifecycle.perSecond.toFixed(0)}/s ` +
+            `(${lifecycle.ok} ok, ${lifecycle.failed} failed; p50 ${lifecycle.p50.toFixed(1)} ms, p99 ${lifecycle.p99.toFixed(1)} ms) -> ${(lifecycle.perSecond / tps).toFixed(2)}x pgbench\n        ${lifecycle.cpu}`,
+        )
+        lifecycleRatios.push(lifecycle.perSecond / tps)
+      }
     }
     const median = (list: ReadonlyArray<number>) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!
-    console.log(`ratio HTTP transfers / pgbench (median of ${ratios.length}): ${median(ratios).toFixed(2)}x (target >= 0.5x)`)
-    console.log(`ratio HTTP create+approve / pgbench (median of ${lifecycleRatios.length}): ${median(lifecycleRatios).toFixed(2)}x`)
+    if (ratios.length > 0) console.log(`ratio HTTP transfers / pgbench (median of ${ratios.length}): ${median(ratios).toFixed(2)}x (target >= 0.5x)`)
+    if (lifecycleRatios.length > 0) console.log(`ratio HTTP create+approve / pgbench (median of ${lifecycleRatios.length}): ${median(lifecycleRatios).toFixed(2)}x`)
     const audit = await request(base, "GET", "/api/custody-probe/audit", undefined)
     console.log(`ledger audit: ${audit.body.ok ? "clean" : `VIOLATIONS ${JSON.stringify(audit.body.violations)}`}`)
     if (!audit.body.ok) process.exitCode = 1

@@ -16,7 +16,8 @@ import {
 } from "@wallet/kernel/api";
 import { ServerConfig } from "../services.ts";
 import { verifyInitData } from "./initData.ts";
-import { checkAccessToken, recordInitDataUse } from "./sessions.ts";
+import { makeAccessTokenChecker } from "../auth/accessTokens.ts";
+import { recordInitDataUse } from "./sessions.ts";
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1();
 
@@ -42,8 +43,8 @@ export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform
 export const SessionAuthLive = Layer.effect(
   SessionAuth,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    const config = yield* ServerConfig;
+    // Concurrent requests share one token lookup (docs/decisions/0404).
+    const checker = yield* makeAccessTokenChecker();
     return {
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function* () {
@@ -51,11 +52,7 @@ export const SessionAuthLive = Layer.effect(
           if (token === "") {
             return yield* new Unauthorized({ code: "token_missing", message: "Authorization: Bearer <access token> is required" });
           }
-          const check = yield* checkAccessToken(token).pipe(
-            Effect.provideService(SqlClient.SqlClient, sql),
-            Effect.provideService(ServerConfig, config),
-            Effect.orDie,
-          );
+          const check = yield* Effect.orDie(checker.run(token));
           if (check._tag === "Rejected") return yield* new Unauthorized({ code: check.code, message: check.message });
           if (check.isBlocked) return yield* new Forbidden({ code: "content_unavailable", message: "The wallet is not available to this user" });
           return yield* Effect.provideService(httpEffect, CurrentSession, { userId: check.userId, sessionId: check.sessionId });

@@ -31,6 +31,7 @@ import {
   type Metadata,
   type Movement,
   type MovementKind,
+  type PendingHold,
   type PostHoldRequest,
   type TransferRequest,
   type ValidationError,
@@ -57,6 +58,18 @@ export interface LedgerShape {
   readonly balances: (owner: string) => Effect.Effect<ReadonlyArray<Balance>, SqlError>;
   readonly getHold: (holdId: string) => Effect.Effect<Hold, UnknownHold | SqlError>;
   readonly holdsOf: (owner: string, options?: { readonly status?: HoldStatus }) => Effect.Effect<ReadonlyArray<Hold>, SqlError>;
+  /**
+   * Pending holds whose key starts with `keyPrefix`, placed at least `minAgeSeconds` ago (by the
+   * database clock, which stamped them), in id order after
+   * `afterId` (page with the last id), with their key and metadata: for a plugin's housekeeping
+   * (e.g. rows that a crash left unwritten) without reading the Ledger's tables itself.
+   */
+  readonly pendingHolds: (options: {
+    readonly keyPrefix: string;
+    readonly minAgeSeconds: number;
+    readonly afterId?: string;
+    readonly limit?: number;
+  }) => Effect.Effect<ReadonlyArray<PendingHold>, SqlError>;
   /** An account's entries, newest first; page with `before` (an entryId). */
   readonly history: (ref: AccountRef, options?: { readonly limit?: number; readonly before?: string }) => Effect.Effect<ReadonlyArray<HistoryEntry>, UnknownAccount | SqlError>;
   /** The entries of all an owner's accounts (every currency), newest first; page with `before`. */
@@ -323,6 +336,25 @@ export const makeLedger = (options: LedgerOptions = {}) =>
         (rows) => rows.map(holdRow),
       );
 
+    const pendingHolds: LedgerShape["pendingHolds"] = (pendingOptions) =>
+      Effect.map(
+        sql.unsafe<HoldRow & { key: string; metadata: unknown }>(
+          `select x.idempotency_key as key, x.metadata, ${holdColumns} join ledger_transactions x on x.id = h.id
+            where h.status = 'pending' and h.id > $1::bigint and h.created_at <= now() - make_interval(secs => $2)
+              and left(x.idempotency_key, length($3)) = $3
+            order by h.id limit $4`,
+          [pendingOptions.afterId ?? "0", Math.max(0, pendingOptions.minAgeSeconds), pendingOptions.keyPrefix, Math.min(Math.max(1, pendingOptions.limit ?? 100), 1000)],
+        ).unprepared,
+        (rows) =>
+          rows.map(
+            (row): PendingHold => ({
+              ...holdRow(row),
+              key: row.key,
+              metadata: (typeof row.metadata === "string" ? JSON.parse(row.metadata) : (row.metadata ?? {})) as Metadata,
+            }),
+          ),
+      );
+
     const entriesOf = (accountIds: ReadonlyArray<string>, historyOptions: { readonly limit?: number; readonly before?: string } | undefined) =>
       Effect.map(
         sql.unsafe<{
@@ -400,6 +432,7 @@ export const makeLedger = (options: LedgerOptions = {}) =>
       balances,
       getHold,
       holdsOf,
+      pendingHolds,
       history,
       ownerHistory,
       movement,

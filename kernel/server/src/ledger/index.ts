@@ -2,6 +2,7 @@
  * `@wallet/kernel-server/ledger`: the double-entry ledger (see README.md in this folder).
  */
 export { Ledger, makeLedger, type LedgerShape, type LedgerOptions } from "./Ledger.ts";
+export { makeBatcher, type Batcher, type BatcherOptions } from "./batcher.ts";
 export { ledgerModule, ledgerMigrationModule, ledgerMigrations } from "./migrations.ts";
 export { runAudit, formatAuditReport, type AuditReport, type AuditViolation } from "./audit.ts";
 export * from "./errors.ts";
@@ -25,6 +26,7 @@ export {
   type Metadata,
   type Movement,
   type MovementKind,
+  type PendingHold,
   type PostHoldRequest,
   type TransferRequest,
   type VoidHoldRequest,

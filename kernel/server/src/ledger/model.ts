@@ -118,6 +118,12 @@ export interface Hold {
   readonly resolvedBy: string | null;
 }
 
+/** A pending hold with the key and metadata of the movement that placed it (`Ledger.pendingHolds`). */
+export interface PendingHold extends Hold {
+  readonly key: string;
+  readonly metadata: Metadata;
+}
+
 export interface HistoryEntry {
   readonly entryId: string;
   readonly currency: string;

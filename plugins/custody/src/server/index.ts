@@ -13,6 +13,7 @@ import { chainPart } from "./chain/index.ts"
 import { custodyHandlers } from "./handlers.ts"
 import { custodyMigrations } from "./migrations.ts"
 import { Rates } from "./rates/Rates.ts"
+import { TransferCreates } from "./transfers.ts"
 
 export { usdBalanceOf, freezeBalance, releaseFrozen, accountsData } from "./accounts.ts"
 export { recordTransaction, setTransactionStatus, type NewTransaction } from "./history.ts"
@@ -34,7 +35,8 @@ export const custodyUsdBalances = Layer.effect(
   }),
 ).pipe(Layer.provide(Rates.layer))
 
-const handlers = Layer.mergeAll(custodyHandlers, chainPart.handlers as Layer.Layer<never, unknown, unknown>)
+// Concurrent transfer creations share one batch (docs/decisions/0403).
+const handlers = Layer.mergeAll(custodyHandlers.pipe(Layer.provide(TransferCreates.layer)), chainPart.handlers as Layer.Layer<never, unknown, unknown>)
 
 const migrations = [...custodyMigrations, ...chainPart.migrations].sort((a, b) => a.id - b.id)
 

@@ -12,10 +12,10 @@
  * between the two steps heals on the next read or retry.
  */
 import { createHash } from "node:crypto"
-import { Effect } from "effect"
+import { Context, Effect, Exit, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ServerConfig } from "@wallet/kernel-server"
-import { Ledger, type HoldStatus, type Metadata } from "@wallet/kernel-server/ledger"
+import { Ledger, makeBatcher, type Batcher, type HoldStatus, type Metadata } from "@wallet/kernel-server/ledger"
 import {
   CustodyBadRequest,
   CustodyConflict,
@@ -90,13 +90,6 @@ const selectTransfer = (id: string) =>
     const rows = yield* sql.unsafe<RawTransfer>(`select ${columns} from custody_transfers where id = $1::bigint`, [id])
     return rows.length === 0 ? undefined : toTransfer(rows[0]!)
   })
-
-const selectByKey = (senderId: number, idempotencyKey: string) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql.unsafe<RawTransfer>(`select ${columns} from custody_transfers where sender_id = $1 and idempotency_key = $2`, [senderId, idempotencyKey])
-    return rows.length === 0 ? undefined : toTransfer(rows[0]!)
-  }).pipe(Effect.orDie)
 
 const now = Effect.gen(function* () {
   const config = yield* ServerConfig
@@ -210,74 +203,104 @@ interface NewTransferRows {
   readonly expiresAt: Date
 }
 
-/** The transfer row and both history rows in one statement; undefined when the row existed. */
-const insertTransferRows = (rows: NewTransferRows) =>
+const pairKey = (senderId: number, idempotencyKey: string) => `${senderId}:${idempotencyKey}`
+
+/**
+ * Transfer rows and both history rows of each, in one statement for the whole list; answers the
+ * rows it inserted by `pairKey` (a row that existed is left as it is and missing from the answer).
+ */
+const insertTransferRows = (list: ReadonlyArray<NewTransferRows>) =>
   Effect.gen(function* () {
+    if (list.length === 0) return new Map<string, TransferRow>()
     const sql = yield* SqlClient.SqlClient
-    const key = holdKey(rows.senderId, rows.idempotencyKey)
-    const inserted = yield* sql<RawTransfer>`
-      with t as (
-        insert into custody_transfers (sender_id, receiver_id, currency, amount, comment, idempotency_key, request_hash, hold_id, status, created_at, expires_at)
-        values (${rows.senderId}, ${rows.receiverId}, ${rows.currency}, ${rows.amount.toString()}::numeric, ${rows.comment}, ${rows.idempotencyKey}, ${rows.requestHash},
-                ${rows.holdId}, 'new', ${rows.createdAt}, ${rows.expiresAt})
-        on conflict (sender_id, idempotency_key) do nothing
-        returning *
-      ),
-      h as (
-        insert into custody_transactions (user_id, type, gateway, currency, amount, status, counterparty_id, comment, transfer_id, ledger_key, created_at, updated_at)
-        select t.sender_id, 'withdraw', 'tg_transfer', t.currency, t.amount, 'pending', t.receiver_id, t.comment, t.id, ${key}, t.created_at, t.created_at from t
-        union all
-        select t.receiver_id, 'deposit', 'tg_transfer', t.currency, t.amount, 'new', t.sender_id, t.comment, t.id, ${key}, t.created_at, t.created_at from t
-        on conflict (user_id, ledger_key) do nothing
+    const inserted = yield* sql
+      .unsafe<RawTransfer>(
+        `with v as (
+           select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[])
+             with ordinality as v(sender_id, receiver_id, currency, amount, comment, idempotency_key, request_hash, hold_id, created_at, expires_at, n)
+         ),
+         t as (
+           insert into custody_transfers (sender_id, receiver_id, currency, amount, comment, idempotency_key, request_hash, hold_id, status, created_at, expires_at)
+           select sender_id, receiver_id, currency, amount, nullif(comment, ''), idempotency_key, request_hash, hold_id, 'new', created_at, expires_at from v order by n
+           on conflict (sender_id, idempotency_key) do nothing
+           returning *
+         ),
+         h as (
+           insert into custody_transactions (user_id, type, gateway, currency, amount, status, counterparty_id, comment, transfer_id, ledger_key, created_at, updated_at)
+           select t.sender_id, 'withdraw', 'tg_transfer', t.currency, t.amount, 'pending', t.receiver_id, t.comment, t.id, 'custody:tg:' || t.sender_id || ':' || t.idempotency_key, t.created_at, t.created_at from t
+           union all
+           select t.receiver_id, 'deposit', 'tg_transfer', t.currency, t.amount, 'new', t.sender_id, t.comment, t.id, 'custody:tg:' || t.sender_id || ':' || t.idempotency_key, t.created_at, t.created_at from t
+           on conflict (user_id, ledger_key) do nothing
+         )
+         select ${columns}, idempotency_key from t`,
+        [
+          list.map((r) => String(r.senderId)),
+          list.map((r) => String(r.receiverId)),
+          list.map((r) => r.currency),
+          list.map((r) => r.amount.toString()),
+          list.map((r) => r.comment ?? ""),
+          list.map((r) => r.idempotencyKey),
+          list.map((r) => r.requestHash),
+          list.map((r) => r.holdId),
+          list.map((r) => r.createdAt.toISOString()),
+          list.map((r) => r.expiresAt.toISOString()),
+        ],
       )
-      select id::text as id, sender_id, receiver_id, currency, amount::text as amount, comment, request_hash, hold_id, status, created_at, expires_at, resolved_at from t`.pipe(
-      Effect.orDie,
-    )
-    return inserted.length > 0 ? toTransfer(inserted[0]!) : undefined
+      .pipe(Effect.orDie)
+    return new Map((inserted as ReadonlyArray<RawTransfer & { idempotency_key: string }>).map((raw) => [pairKey(Number(raw.sender_id), raw.idempotency_key), toTransfer(raw)]))
   })
 
-/** `checkAccess: false` only for seeded demo data (a sender without custody today). */
-export const createTransfer = (senderId: number, request: CreateTransferRequest, options: { readonly checkAccess?: boolean } = {}) =>
+/** Existing transfer rows by (sender, idempotency key), one query for the list. */
+const selectByKeys = (pairs: ReadonlyArray<{ readonly senderId: number; readonly idempotencyKey: string }>) =>
+  Effect.gen(function* () {
+    if (pairs.length === 0) return new Map<string, TransferRow>()
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql.unsafe<RawTransfer & { idempotency_key: string }>(
+      `select ${columns}, idempotency_key from custody_transfers
+        where (sender_id, idempotency_key) in (select * from unnest($1::bigint[], $2::text[]))`,
+      [pairs.map((p) => String(p.senderId)), pairs.map((p) => p.idempotencyKey)],
+    )
+    return new Map(rows.map((raw) => [pairKey(Number(raw.sender_id), raw.idempotency_key), toTransfer(raw)]))
+  }).pipe(Effect.orDie)
+
+export interface CreateTransferItem {
+  readonly senderId: number
+  readonly request: CreateTransferRequest
+  /** false only for seeded demo data (a sender without custody today). */
+  readonly checkAccess?: boolean
+}
+
+export type CreateTransferError = CustodyBadRequest | CustodyForbidden | CustodyNotFound | CustodyConflict
+
+interface Placing {
+  readonly index: number
+  readonly senderId: number
+  readonly receiverId: number
+  readonly currency: string
+  readonly decimals: number
+  readonly amount: bigint
+  readonly comment: string | null
+  readonly idempotencyKey: string
+  readonly hash: string
+}
+
+/** The hold of one transfer (through the Ledger's group-commit queue; a retry with its key replays it). */
+const placeHold = (item: Placing, at: Date) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
-    const info = currencyInfo(request.currency)
-    if (info === undefined) return yield* new CustodyBadRequest({ code: "unsupported_currency", message: `${request.currency} is not a custodial currency` })
-    const amount = parseAmount(request.amount, info.decimals)
-    if (amount === undefined || amount <= 0n) {
-      return yield* new CustodyBadRequest({ code: "invalid_amount", message: `The amount must be above zero with at most ${info.decimals} decimals` })
-    }
-    const users = yield* findUsers([senderId, request.receiverId])
-    const sender = users.get(senderId)
-    if (sender === undefined) return yield* new CustodyForbidden({ code: "custody_unavailable", message: "The custodial wallet is not available to this user" })
-    if (options.checkAccess !== false) yield* requireAccess(sender, undefined, "canWithdrawInner")
-    if (request.receiverId === senderId) return yield* new CustodyBadRequest({ code: "self_transfer", message: "A transfer to yourself is not possible" })
-    const receiver = users.get(request.receiverId)
-    if (receiver === undefined || receiver.isBlocked) return yield* new CustodyNotFound({ code: "receiver_not_found", message: "No such user of the app" })
-    const comment = request.comment === undefined || request.comment.trim() === "" ? null : request.comment.trim()
-    const hash = requestHash(receiver.id, info.code, amount, comment)
-    const view = (row: TransferRow) => transferView(row, users, senderId)
-
-    const existing = yield* selectByKey(senderId, request.idempotencyKey)
-    if (existing !== undefined) {
-      if (existing.requestHash !== hash) return yield* keyConflict()
-      return view(yield* settle(existing))
-    }
-
-    // 1. The hold (group-committed; a retry with this key replays it).
-    const at = yield* now
-    const key = holdKey(senderId, request.idempotencyKey)
-    const from = userAccount(senderId, info.code)
-    const to = userAccount(receiver.id, info.code)
+    const key = holdKey(item.senderId, item.idempotencyKey)
+    const from = userAccount(item.senderId, item.currency)
+    const to = userAccount(item.receiverId, item.currency)
     const expiresAt = new Date(at.getTime() + TRANSFER_EXPIRY_DAYS * DAY_MS)
     const hold = ledger.hold({
       key,
       from,
       to,
-      amount,
+      amount: item.amount,
       expiresAt,
-      metadata: { gateway: "tg_transfer", receiverId: receiver.id, requestHash: hash, comment } satisfies Metadata,
+      metadata: { gateway: "tg_transfer", receiverId: item.receiverId, requestHash: item.hash, comment: item.comment } satisfies Metadata,
     })
-    const placed = yield* hold.pipe(
+    return yield* hold.pipe(
       Effect.catchTag("UnknownAccount", () => Effect.andThen(Effect.all([ledger.openAccount(from), ledger.openAccount(to)]), hold)),
       Effect.map((movement) => ({ holdId: movement.holdId!, createdAt: at, expiresAt })),
       // Another request with this key placed its hold first (expiry differs by a few ms): the same
@@ -285,7 +308,7 @@ export const createTransfer = (senderId: number, request: CreateTransferRequest,
       Effect.catchTag("IdempotencyConflict", () =>
         Effect.gen(function* () {
           const first = yield* Effect.orDie(ledger.movement(key))
-          if (first === undefined || first.metadata.requestHash !== hash) return yield* keyConflict()
+          if (first === undefined || first.metadata.requestHash !== item.hash) return yield* keyConflict()
           const placedFirst = yield* Effect.orDie(ledger.getHold(first.holdId!))
           return { holdId: first.holdId!, createdAt: placedFirst.createdAt, expiresAt: placedFirst.expiresAt ?? expiresAt }
         }),
@@ -293,7 +316,7 @@ export const createTransfer = (senderId: number, request: CreateTransferRequest,
       Effect.catchTags({
         InsufficientFunds: (error) =>
           Effect.fail(
-            new CustodyConflict({ code: "insufficient_funds", message: "Not enough balance", available: formatAmount(error.available < 0n ? 0n : error.available, info.decimals) }),
+            new CustodyConflict({ code: "insufficient_funds", message: "Not enough balance", available: formatAmount(error.available < 0n ? 0n : error.available, item.decimals) }),
           ),
         UnknownAccount: (error) => Effect.die(error),
         UnknownCurrency: (error) => Effect.die(error),
@@ -303,24 +326,172 @@ export const createTransfer = (senderId: number, request: CreateTransferRequest,
         SqlError: (error) => Effect.die(error),
       }),
     )
+  })
 
-    // 2. The transfer row and both history rows (a concurrent retry inserts nothing).
-    const inserted = yield* insertTransferRows({
-      senderId,
-      receiverId: receiver.id,
-      currency: info.code,
-      amount,
-      comment,
-      idempotencyKey: request.idempotencyKey,
-      requestHash: hash,
-      holdId: placed.holdId,
-      createdAt: placed.createdAt,
-      expiresAt: placed.expiresAt,
+/**
+ * Creates many transfers at once, each with its own answer (docs/decisions/0403): one query for
+ * the users and one for existing keys, the holds through the Ledger's queue (so they share its
+ * group commit), then one statement for every new transfer's rows. A failing item (no funds,
+ * restricted, a key conflict) fails alone; the others go on. The same (sender, key) twice in one
+ * call runs once, then again after it (so it replays the first).
+ */
+export const createTransfers = (
+  items: ReadonlyArray<CreateTransferItem>,
+): Effect.Effect<ReadonlyArray<Exit.Exit<CustodyTransfer, CreateTransferError>>, never, Ledger | SqlClient.SqlClient | ServerConfig> =>
+  Effect.gen(function* () {
+    const answers: Array<Exit.Exit<CustodyTransfer, CreateTransferError>> = []
+    const seen = new Set<string>()
+    const first: Array<number> = []
+    const later: Array<number> = []
+    items.forEach((item, index) => {
+      const pair = pairKey(item.senderId, item.request.idempotencyKey)
+      if (seen.has(pair)) later.push(index)
+      else {
+        seen.add(pair)
+        first.push(index)
+      }
     })
-    const row = inserted ?? (yield* selectByKey(senderId, request.idempotencyKey))
-    if (row === undefined) return yield* Effect.die(new Error("custody: transfer row missing after insert"))
-    if (row.requestHash !== hash) return yield* keyConflict()
-    return view(row)
+    const fail = (index: number, error: CreateTransferError) => (answers[index] = Exit.fail(error))
+
+    // 1. What needs no database.
+    const checked: Array<{ readonly index: number; readonly info: NonNullable<ReturnType<typeof currencyInfo>>; readonly amount: bigint }> = []
+    for (const index of first) {
+      const { request } = items[index]!
+      const info = currencyInfo(request.currency)
+      if (info === undefined) {
+        fail(index, new CustodyBadRequest({ code: "unsupported_currency", message: `${request.currency} is not a custodial currency` }))
+        continue
+      }
+      const amount = parseAmount(request.amount, info.decimals)
+      if (amount === undefined || amount <= 0n) {
+        fail(index, new CustodyBadRequest({ code: "invalid_amount", message: `The amount must be above zero with at most ${info.decimals} decimals` }))
+        continue
+      }
+      checked.push({ index, info, amount })
+    }
+
+    // 2. Users and existing rows: one query each.
+    const [users, existingRows] = yield* Effect.all(
+      [
+        findUsers([...new Set(checked.flatMap(({ index }) => [items[index]!.senderId, items[index]!.request.receiverId]))]),
+        selectByKeys(checked.map(({ index }) => ({ senderId: items[index]!.senderId, idempotencyKey: items[index]!.request.idempotencyKey }))),
+      ],
+      { concurrency: 2 },
+    )
+    const view = (row: TransferRow, senderId: number) => transferView(row, users, senderId)
+
+    // 3. Per item: access, receiver, key reuse.
+    const placing: Array<Placing> = []
+    const replays: Array<{ readonly index: number; readonly row: TransferRow }> = []
+    for (const { index, info, amount } of checked) {
+      const { senderId, request, checkAccess } = items[index]!
+      const sender = users.get(senderId)
+      if (sender === undefined) {
+        fail(index, new CustodyForbidden({ code: "custody_unavailable", message: "The custodial wallet is not available to this user" }))
+        continue
+      }
+      if (checkAccess !== false) {
+        const denied = Effect.runSyncExit(requireAccess(sender, undefined, "canWithdrawInner"))
+        if (Exit.isFailure(denied)) {
+          answers[index] = denied as Exit.Exit<never, CustodyForbidden>
+          continue
+        }
+      }
+      if (request.receiverId === senderId) {
+        fail(index, new CustodyBadRequest({ code: "self_transfer", message: "A transfer to yourself is not possible" }))
+        continue
+      }
+      const receiver = users.get(request.receiverId)
+      if (receiver === undefined || receiver.isBlocked) {
+        fail(index, new CustodyNotFound({ code: "receiver_not_found", message: "No such user of the app" }))
+        continue
+      }
+      const comment = request.comment === undefined || request.comment.trim() === "" ? null : request.comment.trim()
+      const hash = requestHash(receiver.id, info.code, amount, comment)
+      const existing = existingRows.get(pairKey(senderId, request.idempotencyKey))
+      if (existing !== undefined) {
+        if (existing.requestHash !== hash) fail(index, keyConflict())
+        else replays.push({ index, row: existing })
+        continue
+      }
+      placing.push({ index, senderId, receiverId: receiver.id, currency: info.code, decimals: info.decimals, amount, comment, idempotencyKey: request.idempotencyKey, hash })
+    }
+
+    // 4. Replays settle their row; new transfers place their holds (one Ledger batch for all).
+    const at = yield* now
+    const [settled, placed] = yield* Effect.all(
+      [
+        Effect.forEach(replays, ({ row }) => settle(row), { concurrency: "unbounded" }),
+        Effect.forEach(placing, (item) => Effect.exit(placeHold(item, at)), { concurrency: "unbounded" }),
+      ],
+      { concurrency: 2 },
+    )
+    replays.forEach(({ index }, n) => (answers[index] = Exit.succeed(view(settled[n]!, items[index]!.senderId))))
+
+    // 5. The rows of every placed hold in one statement (a concurrent retry inserts nothing).
+    const rows: Array<{ readonly item: Placing; readonly rows: NewTransferRows }> = []
+    placing.forEach((item, n) => {
+      const exit = placed[n]!
+      if (Exit.isFailure(exit)) {
+        answers[item.index] = Exit.failCause(exit.cause)
+        return
+      }
+      rows.push({
+        item,
+        rows: {
+          senderId: item.senderId,
+          receiverId: item.receiverId,
+          currency: item.currency,
+          amount: item.amount,
+          comment: item.comment,
+          idempotencyKey: item.idempotencyKey,
+          requestHash: item.hash,
+          holdId: exit.value.holdId,
+          createdAt: exit.value.createdAt,
+          expiresAt: exit.value.expiresAt,
+        },
+      })
+    })
+    const inserted = yield* insertTransferRows(rows.map((r) => r.rows))
+    const missing = rows.filter((r) => !inserted.has(pairKey(r.item.senderId, r.item.idempotencyKey)))
+    const raced = yield* selectByKeys(missing.map((r) => r.item))
+    for (const { item } of rows) {
+      const pair = pairKey(item.senderId, item.idempotencyKey)
+      const row = inserted.get(pair) ?? raced.get(pair)
+      if (row === undefined) answers[item.index] = Exit.die(new Error("custody: transfer row missing after insert"))
+      else if (row.requestHash !== item.hash) answers[item.index] = Exit.fail(keyConflict())
+      else answers[item.index] = Exit.succeed(view(row, item.senderId))
+    }
+
+    // 6. Repeated keys of this call, now that their first ran.
+    if (later.length > 0) {
+      const again = yield* createTransfers(later.map((index) => items[index]!))
+      later.forEach((index, n) => (answers[index] = again[n]!))
+    }
+    return answers
+  })
+
+/**
+ * Queues transfer creations so concurrent requests share one `createTransfers` call (wired by the
+ * server plugin); without it (tests, tooling) each creation runs alone.
+ */
+export class TransferCreates extends Context.Service<TransferCreates, Batcher<CreateTransferItem, CustodyTransfer, CreateTransferError>>()("custody/TransferCreates") {
+  static readonly layer = Layer.effect(TransferCreates, makeBatcher({ execute: createTransfers }))
+  static readonly layerWith = (options: { readonly maxBatch?: number; readonly workers?: number; readonly onBatch?: (size: number) => void }) =>
+    Layer.effect(TransferCreates, makeBatcher({ ...options, execute: createTransfers }))
+}
+
+/** `checkAccess: false` only for seeded demo data (a sender without custody today). */
+export const createTransfer = (senderId: number, request: CreateTransferRequest, options: { readonly checkAccess?: boolean } = {}) =>
+  Effect.gen(function* () {
+    const item: CreateTransferItem = { senderId, request, ...(options.checkAccess !== undefined ? { checkAccess: options.checkAccess } : {}) }
+    const sql = yield* SqlClient.SqlClient
+    const queue = yield* Effect.serviceOption(TransferCreates)
+    // Inside a caller's transaction (and on PGlite's one connection) run here, not in a worker.
+    const inTransaction = Option.isSome(yield* Effect.serviceOption(sql.transactionService))
+    if (Option.isSome(queue) && !inTransaction) return yield* queue.value.run(item)
+    const [exit] = yield* createTransfers([item])
+    return yield* exit!
   })
 
 /** A transfer the caller is party to (settled first). */
@@ -417,38 +588,36 @@ export const expireDueTransfers = (limit = 200) =>
  */
 export const repairOrphanHolds = (olderThanSeconds = 60) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
     const ledger = yield* Ledger
-    const orphans = yield* sql<{ key: string; hold_id: string; expires_at: Date | string | null }>`
-      select t.idempotency_key as key, h.id::text as hold_id, h.expires_at
-        from ledger_holds h join ledger_transactions t on t.id = h.id
-       where h.status = 'pending' and t.idempotency_key like 'custody:tg:%'
-         and t.created_at < now() - make_interval(secs => ${olderThanSeconds})
-         and not exists (select 1 from custody_transfers c where c.hold_id = h.id::text)
-       limit 100`.pipe(Effect.orDie)
     let repaired = 0
-    for (const orphan of orphans) {
-      const match = /^custody:tg:(\d+):(.+)$/.exec(orphan.key)
-      const movement = yield* Effect.orDie(ledger.movement(orphan.key))
-      if (match === null || movement === undefined) continue
-      const senderId = Number(match[1])
-      const debit = movement.entries.find((entry) => entry.owner === userAccount(senderId, entry.currency).owner && entry.amount < 0n)
-      const receiverId = movement.metadata.receiverId
-      const storedHash = movement.metadata.requestHash
-      if (debit === undefined || typeof receiverId !== "number" || typeof storedHash !== "string") continue
-      const inserted = yield* insertTransferRows({
-        senderId,
-        receiverId,
-        currency: debit.currency,
-        amount: -debit.amount,
-        comment: typeof movement.metadata.comment === "string" ? movement.metadata.comment : null,
-        idempotencyKey: match[2]!,
-        requestHash: storedHash,
-        holdId: orphan.hold_id,
-        createdAt: movement.createdAt,
-        expiresAt: orphan.expires_at === null ? new Date(movement.createdAt.getTime() + TRANSFER_EXPIRY_DAYS * DAY_MS) : new Date(orphan.expires_at),
+    let afterId: string | undefined
+    for (;;) {
+      const page = yield* Effect.orDie(ledger.pendingHolds({ keyPrefix: "custody:tg:", minAgeSeconds: olderThanSeconds, limit: 500, ...(afterId !== undefined ? { afterId } : {}) }))
+      if (page.length === 0) return repaired
+      afterId = page[page.length - 1]!.id
+      const candidates = page.flatMap((hold) => {
+        const match = /^custody:tg:(\d+):(.+)$/.exec(hold.key)
+        return match === null ? [] : [{ hold, senderId: Number(match[1]), idempotencyKey: match[2]! }]
       })
-      if (inserted !== undefined) repaired++
+      const existing = yield* selectByKeys(candidates)
+      const rebuilt: Array<NewTransferRows> = []
+      for (const { hold, senderId, idempotencyKey } of candidates) {
+        if (existing.has(pairKey(senderId, idempotencyKey))) continue
+        const { receiverId, requestHash: storedHash, comment } = hold.metadata
+        if (hold.from.owner !== userAccount(senderId, hold.from.currency).owner || typeof receiverId !== "number" || typeof storedHash !== "string") continue
+        rebuilt.push({
+          senderId,
+          receiverId,
+          currency: hold.from.currency,
+          amount: hold.amount,
+          comment: typeof comment === "string" ? comment : null,
+          idempotencyKey,
+          requestHash: storedHash,
+          holdId: hold.id,
+          createdAt: hold.createdAt,
+          expiresAt: hold.expiresAt ?? new Date(hold.createdAt.getTime() + TRANSFER_EXPIRY_DAYS * DAY_MS),
+        })
+      }
+      repaired += (yield* insertTransferRows(rebuilt)).size
     }
-    return repaired
   })
