@@ -20,8 +20,9 @@ const CHART_WAVES: ReadonlyArray<{ amplitude: number; period: number }> = [
  * so a year's chart shows the slow wave instead of aliasing the fast one): mean of sin(t/p) over
  * [a, b] is p (cos(a/p) - cos(b/p)) / (b - a).
  */
-const chartWobble = (a: number, b: number): number =>
-  1 + CHART_WAVES.reduce((sum, w) => sum + w.amplitude * (b > a ? (w.period * (Math.cos(a / w.period) - Math.cos(b / w.period))) / (b - a) : Math.sin(b / w.period)), 0);
+const chartWobble = (a: number, b: number, now: number): number =>
+  // Anchored so the factor is 1 at `now`: the chart ends at the price /v2/rates answers.
+  1 + CHART_WAVES.reduce((sum, w) => sum + w.amplitude * ((b > a ? (w.period * (Math.cos(a / w.period) - Math.cos(b / w.period))) / (b - a) : Math.sin(b / w.period)) - Math.sin(now / w.period)), 0);
 interface Ctx {
   readonly params: Record<string, string>;
   readonly query: Query;
@@ -369,7 +370,8 @@ export const createServer = (devnet: Devnet, sim?: SimNetworks): http.Server => 
     if (usd === undefined) throw new ApiError(404, "token not found");
     const cur = (query.get("currency") ?? "usd").toLowerCase();
     const rate = cur === "ton" || cur === "gram" ? 1 / TON_PRICE_USD : devnet.fiatRate(cur) ?? 1;
-    const end = int(query, "end_date") ?? Math.floor(Date.now() / 1000);
+    const now = Math.floor(Date.now() / 1000);
+    const end = int(query, "end_date") ?? now;
     // Rates exist from the listing date on (TON's mainnet launch): "all time" starts there, not at 1970.
     const start = Math.max(int(query, "start_date") ?? end - 7 * 86400, CHART_LISTED_AT);
     const count = Math.max(1, int(query, "points_count", { min: 0, max: 200 }) ?? 200);
@@ -378,7 +380,7 @@ export const createServer = (devnet: Devnet, sim?: SimNetworks): http.Server => 
     for (let i = 0; i < count; i++) {
       const t = end - i * step;
       if (t < start) break;
-      const wobble = token.toLowerCase() === "ton" ? chartWobble(t - step, t) : 1;
+      const wobble = token.toLowerCase() === "ton" ? chartWobble(t - step, t, now) : 1;
       points.push([t, usd * rate * wobble]);
     }
     return { points };

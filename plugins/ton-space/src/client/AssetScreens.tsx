@@ -11,7 +11,7 @@ import { Banner, Button, Cell, List, Placeholder, Section, SegmentedControl, Ske
 import { chartGeometry } from "@wallet/plugin-custody/chart"
 import { formatDisplay } from "../core/amount.ts"
 import { buildAssetList, eventsOfAsset, type Asset } from "../core/assets.ts"
-import { CHART_PERIODS, CHART_REQUEST_POINTS, summarize, type ChartPeriod } from "../core/chart.ts"
+import { CHART_PERIODS, CHART_REQUEST_POINTS, mergeSeries, summarize, type ChartPeriod } from "../core/chart.ts"
 import { HISTORY_PAGE_SIZE } from "../core/history.ts"
 import { computePnl, fiatValue, fixedRate, formatBps, formatFiat, jettonFlows, priceFlows, tonFlows } from "../core/pnl.ts"
 import { chartToken, useChart, useExtraCurrencies, useExtraHistory, useFiat, useRate, useWalletData, type ExtraTransferRow } from "./data.ts"
@@ -357,7 +357,24 @@ export function PnlScreen() {
   const { state, data, asset, loading, failed, retry } = useAsset(address)
   const fiat = useFiat()
   const token = asset ? chartToken(asset.address) : undefined
-  const chart = useChart(token, fiat, "all", CHART_REQUEST_POINTS)
+  // Old flows are priced from "all", recent ones from "month" and "day" (finer steps, ADR 0631).
+  const chartAll = useChart(token, fiat, "all", CHART_REQUEST_POINTS)
+  const chartMonth = useChart(token, fiat, "month", CHART_REQUEST_POINTS)
+  const chartDay = useChart(token, fiat, "day", CHART_REQUEST_POINTS)
+  const series = useMemo(
+    () => (chartAll.data && chartMonth.data && chartDay.data ? mergeSeries(chartAll.data, chartMonth.data, chartDay.data) : undefined),
+    [chartAll.data, chartMonth.data, chartDay.data],
+  )
+  const chartError = chartAll.error ?? chartMonth.error ?? chartDay.error
+  const chart = {
+    data: series,
+    error: chartError,
+    reload: () => {
+      chartAll.reload()
+      chartMonth.reload()
+      chartDay.reload()
+    },
+  }
   const rate = useRate(token, fiat)
   const chain = chainFor(kernel, state.walletNetwork)
   const jettonHistory = useLoad(asset?.kind === "jetton" && state.raw ? `${state.raw}:${asset.address}:jetton-history` : null, () =>
@@ -391,9 +408,11 @@ export function PnlScreen() {
         <Placeholder title={t("asset.notFound")} action={<Button size="s" onClick={() => void navigate({ to: "/scw" } as never)}>{t("asset.backToWallet")}</Button>} />
       </main>
     )
+  // Signed and coloured only when the shown cents are not zero (a -0.4 cent result reads "$0.00", neutral).
+  const cents = (nanos: bigint) => nanos / 10_000_000n
   const money = (nanos: bigint | undefined) => (nanos === undefined ? "—" : fiatText(nanos, fiat, language))
-  const signed = (nanos: bigint | undefined) => (nanos === undefined ? "—" : `${nanos > 0n ? "+" : ""}${fiatText(nanos, fiat, language)}`)
-  const tone = (nanos: bigint | undefined) => (nanos === undefined || nanos === 0n ? undefined : nanos > 0n ? styles.positive : styles.negative)
+  const signed = (nanos: bigint | undefined) => (nanos === undefined ? "—" : `${cents(nanos) > 0n ? "+" : ""}${fiatText(nanos, fiat, language)}`)
+  const tone = (nanos: bigint | undefined) => (nanos === undefined || cents(nanos) === 0n ? undefined : nanos > 0n ? styles.positive : styles.negative)
   return (
     <main className={screen.screen}>
       <h1 className={screen.title}>{asset ? t("pnl.heading", { currency: asset.currency }) : t("pnl.title")}</h1>

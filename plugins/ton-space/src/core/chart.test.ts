@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { chartWindow, downsample, normalizePoints, rateAt, summarize, type ChartPoint } from "./chart.ts"
+import { chartWindow, downsample, mergeSeries, normalizePoints, rateAt, summarize, type ChartPoint } from "./chart.ts"
 
 const series = (n: number, price: (i: number) => number): ReadonlyArray<ChartPoint> => Array.from({ length: n }, (_, i) => ({ time: 1_000 + i * 60, price: price(i) }))
 
@@ -90,5 +90,33 @@ describe("summarize and rateAt", () => {
     expect(rateAt(points, 299)).toBe(2)
     expect(rateAt(points, 10_000)).toBe(3)
     expect(rateAt([], 5)).toBeUndefined()
+  })
+})
+
+describe("mergeSeries", () => {
+  it("keeps the finer series inside its range and the coarser one outside it", () => {
+    const coarse = [
+      { time: 0, price: 1 },
+      { time: 1_000, price: 2 },
+      { time: 2_000, price: 3 },
+    ]
+    const fine = [
+      { time: 1_500, price: 10 },
+      { time: 1_600, price: 11 },
+      { time: 1_700, price: 12 },
+      { time: 2_000, price: 13 },
+    ]
+    const merged = mergeSeries(coarse, fine)
+    expect(merged.map((p) => [p.time, p.price])).toEqual([
+      [0, 1],
+      [1_000, 2],
+      [1_500, 10],
+      [1_600, 11],
+      [1_700, 12],
+      [2_000, 13],
+    ])
+    expect(rateAt(merged, 1_650)).toBe(11)
+    expect(rateAt(merged, 500)).toBe(1)
+    expect(mergeSeries([], coarse)).toEqual(coarse)
   })
 })

@@ -135,3 +135,21 @@ export const rateAt = (points: ReadonlyArray<ChartPoint>, time: number): number 
   }
   return points[lo]!.price
 }
+
+/**
+ * One series from several periods' series (PnL prices old flows from "all" and recent ones from
+ * "day"): a finer series (more points per second) wins inside its own time range, coarser points
+ * there are dropped; the result is ascending and de-duplicated.
+ */
+export const mergeSeries = (...series: ReadonlyArray<ReadonlyArray<ChartPoint>>): ReadonlyArray<ChartPoint> => {
+  const density = (s: ReadonlyArray<ChartPoint>) => (s.length < 2 ? 0 : (s.length - 1) / Math.max(1, s[s.length - 1]!.time - s[0]!.time))
+  const ordered = series.filter((s) => s.length > 0).slice().sort((a, b) => density(b) - density(a))
+  const ranges: Array<readonly [number, number]> = []
+  const kept: Array<readonly [number, number]> = []
+  for (const s of ordered) {
+    const covered = (time: number) => ranges.some(([from, to]) => time >= from && time <= to)
+    for (const point of s) if (!covered(point.time)) kept.push([point.time, point.price])
+    ranges.push([s[0]!.time, s[s.length - 1]!.time])
+  }
+  return normalizePoints(kept)
+}
