@@ -176,7 +176,7 @@ const passcodeIfAsked = async (app: LaunchedApp, done: () => Promise<unknown>): 
 }
 
 describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
-  it("connects to the mini-app from the dApp's startapp link: wallet created, proof verified, 0.1 TON confirmed with the passcode lands", async () => {
+  it("connects to the mini-app from the dApp's startapp link: wallet created, proof verified, 0.1 TON confirmed with the passcode lands, text signed, a decline reported", async () => {
     const d = await openDapp()
     const link = await connectLink(d)
     const startParam = startParamOf(link)!
@@ -237,6 +237,20 @@ describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
     await d.page.getByText("Signature verified.").waitFor({ timeout: 20_000 })
     expect(dapp.checks.at(-1)).toMatchObject({ kind: "sign_data", result: { valid: true } })
     await shots(d.page, "signed")
+    await waitMain(app, "Done")
+    await press(app)
+    await app.waitForPath("/scw")
+
+    // Decline: the dApp hears "user declined" (300) and says so; nothing leaves the wallet.
+    const beforeDecline = await balanceOf(dapp.receiverRaw)
+    await d.page.getByRole("button", { name: "Send 0.1 TON" }).click()
+    await app.waitForPath("/scw/tc/request")
+    await app.app().getByRole("heading", { name: "Confirm transaction" }).waitFor()
+    await app.telegram("t.pressSecondary()")
+    await app.app().getByRole("heading", { name: "Request declined" }).waitFor()
+    await d.page.getByTestId("error").getByText("Rejected in the wallet").waitFor({ timeout: 20_000 })
+    await shots(d.page, "declined")
+    expect(await balanceOf(dapp.receiverRaw)).toBeLessThanOrEqual(beforeDecline)
 
     expect(d.outside).toEqual([])
     await app.page.close()

@@ -1,4 +1,4 @@
-import { CHAIN, toUserFriendlyAddress, TonConnectButton, useTonConnectUI, useTonWallet, type Wallet } from "@tonconnect/ui-react"
+import { CHAIN, toUserFriendlyAddress, TonConnectButton, UserRejectsError, useTonConnectUI, useTonWallet, type Wallet } from "@tonconnect/ui-react"
 import { useEffect, useId, useState } from "react"
 import { DEMO_PATHS, type DemoConfig } from "../config.ts"
 
@@ -16,10 +16,10 @@ const postJson = async (path: string, body: unknown): Promise<Check> => {
   return (await response.json()) as Check
 }
 
+// instanceof, not the class name: the build minifies names.
 const errorText = (error: unknown): string => {
-  const name = error instanceof Error ? error.constructor.name : ""
-  if (name === "UserRejectsError") return "Rejected in the wallet"
-  return error instanceof Error ? error.message || name : String(error)
+  if (error instanceof UserRejectsError) return "Rejected in the wallet"
+  return error instanceof Error ? error.message || "Unknown error" : String(error)
 }
 
 const proofOf = (wallet: Wallet) => {
