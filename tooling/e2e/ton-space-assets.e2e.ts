@@ -23,6 +23,8 @@ beforeAll(async () => {
   friend = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet")
   // 5 TON, 25 USD₮ and 12.345 DXC (5 decimals), all at the next block.
   await stack.devnet!.faucet({ address: raw, ton: 5_000_000_000n, jetton: "usdt", amount: 25_000_000n, extraCurrency: { id: DXC, amount: 1_234_500n } })
+  // and a blacklisted jetton imitating USDT: a minor asset whose page explains the scam flag
+  await stack.devnet!.faucet({ address: raw, jetton: "scam", amount: 7_000_000n })
 })
 afterAll(async () => {
   await stack?.close()
@@ -120,6 +122,20 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await back(app)
     await app.waitForPath("/scw")
 
+    // The scam jetton: listed under the minor assets, its page explains the flag, shows 0 and cannot be sent.
+    await app.app().getByRole("button", { name: "Show 1 more" }).click()
+    await app.app().getByRole("button", { name: /^Tether USD/ }).click()
+    await app.app().getByRole("heading", { name: "Tether USD" }).waitFor()
+    await app.app().getByText("Scam token").waitFor()
+    expect(await app.app().getByTestId("asset-balance").innerText()).toBe("0 USDT")
+    expect(await app.app().getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true)
+    expect(await text(app)).toContain("Value hidden for this token")
+    expect(await app.app().getByTestId("price-chart").count()).toBe(0)
+    await shot(app, "scam-light")
+    await back(app)
+    await app.waitForPath("/scw")
+    await app.app().getByRole("button", { name: "Hide minor assets" }).click()
+
     // The extra currency: its page, then send 2.5 DXC to another wallet.
     await app.app().getByRole("button", { name: /^DXC/ }).click()
     await app.waitForPath(`/scw/assets/extra-currency/${DXC}`)
@@ -170,6 +186,7 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await app.app().getByTestId("pnl-unrealised").waitFor({ timeout: 20_000 })
     await shot(app, "pnl-dark")
     await back(app)
+    await app.waitForPath("/scw/assets/TON")
     await back(app)
     await app.waitForPath("/scw")
     await app.app().getByRole("button", { name: /^DXC/ }).click()
