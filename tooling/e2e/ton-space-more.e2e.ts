@@ -195,6 +195,18 @@ describe("TON space viewer (dev_tools)", () => {
     await app.page.close()
   })
 
+  it("speaks Russian", async () => {
+    const app = await launch(stack, { user: "no_custody", language: "ru", theme: "dark" })
+    await app.waitForPath("/scw")
+    await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === true, undefined, { timeout: 20_000 })
+    await go(app, `/scw/viewer?address=${funded.address}`)
+    await app.app().getByText("Только просмотр").waitFor({ timeout: 20_000 })
+    await expect.poll(() => text(app), { timeout: 20_000 }).toContain("3 TON")
+    await waitMain(app, "Смотреть другой адрес")
+    await shot(app, "viewer-ru-dark")
+    await app.page.close()
+  })
+
   it("redirects to the wallet without the dev_tools flag", async () => {
     const app = await launch(stack, { user: "no_custody", before: withoutDevTools })
     await app.waitForPath("/scw")
