@@ -133,8 +133,10 @@ const startSend = async (app: LaunchedApp) => {
   await waitMain(app, "Confirm and send")
   await press(app)
 }
+/** Like `waitForPath`, with room for the vault, the signature and the chain on a loaded machine. */
+const waitPath = (app: LaunchedApp, pathname: string) => app.app().waitForFunction((p) => window.location.pathname === p, pathname, { timeout: 45_000 })
 const finishSend = async (app: LaunchedApp) => {
-  await app.waitForPath("/scw/send-success")
+  await waitPath(app, "/scw/send-success")
   await waitMain(app, "Done")
   await press(app)
   await app.waitForPath("/scw")
@@ -198,7 +200,7 @@ describe("TON space key vault with biometry (decision 0520)", () => {
     expect(await sealDialog.getByRole("button", { name: "Use biometry" }).count()).toBe(0)
     await shots(app, "seal-passcode")
     await pad(app, PASSCODE)
-    await app.waitForPath("/scw")
+    await waitPath(app, "/scw")
     // The blob, and the biometry slot: the device token now carries the vault's secret beside the server's token.
     await expect.poll(() => app.app().evaluate(() => localStorage.getItem("wallet:tonSpace.keyvault.blob")?.slice(0, 3) ?? null), { timeout: 20_000 }).toBe("v2:")
     await expect.poll(async () => (await app.telegram<{ token: string }>("t.biometry")).token.startsWith("kvb1."), { timeout: 20_000 }).toBe(true)

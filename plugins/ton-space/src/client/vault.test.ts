@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { HttpError } from "@wallet/kernel"
-import { toDeviceKeyError } from "./vault.ts"
+import { addBiometrySlotWith, toDeviceKeyError, type BiometrySlotSteps } from "./vault.ts"
 import { VaultOpenError, wordsFrom, type ProofOutcome, type WordsFromDeps } from "./secrets.ts"
 
 const failed = (status: number, body: unknown) => new HttpError({ code: "ERR_BAD_RESPONSE", message: `HTTP ${status}`, status, body })
@@ -103,5 +103,53 @@ describe("wordsFrom (decision 0520): the words for an operation", () => {
     const biometry = device({ proofs: [{ kind: "biometry", token: "t" }], failWith: { _tag: "SecureStorageFailed", message: "Failed to get secureStorage value" } })
     await expect(wordsFrom(biometry.deps)).rejects.toMatchObject({ message: "Failed to get secureStorage value" })
     expect(biometry.log).toEqual(["verify:true", "open:biometry:t"])
+  })
+})
+
+describe("addBiometrySlotWith (decision 0520): the vault's biometry slot", () => {
+  const b64url = (text: string) => btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")
+  const steps = (options: { onDevice?: boolean; enable?: "ok" | "refused" | "throws" } = {}) => {
+    const log: string[] = []
+    const s: BiometrySlotSteps = {
+      enabledOnDevice: async () => (log.push("onDevice"), options.onDevice ?? true),
+      setup: async () => (log.push("setup"), "new-server-token"),
+      enable: async (server) => {
+        log.push(`enable:${server}`)
+        if (options.enable === "throws") throw new Error("device key unavailable")
+        return options.enable !== "refused"
+      },
+      deactivate: async () => void log.push("deactivate"),
+    }
+    return { s, log }
+  }
+
+  it("at sealing with biometry on: a new server token from the setup, then the slot", async () => {
+    const { s, log } = steps()
+    expect(await addBiometrySlotWith(s)).toBe(true)
+    expect(log).toEqual(["onDevice", "setup", "enable:new-server-token"])
+  })
+
+  it("biometry off on the device: nothing is asked of the server", async () => {
+    const { s, log } = steps({ onDevice: false })
+    expect(await addBiometrySlotWith(s)).toBe(false)
+    expect(log).toEqual(["onDevice"])
+  })
+
+  it("a failed slot after the setup turns biometry off on the server", async () => {
+    for (const enable of ["refused", "throws"] as const) {
+      const { s, log } = steps({ enable })
+      expect(await addBiometrySlotWith(s)).toBe(false)
+      expect(log).toEqual(["onDevice", "setup", "enable:new-server-token", "deactivate"])
+    }
+  })
+
+  it("repairing from a proof's token keeps its server part: no setup, no deactivation", async () => {
+    const vaultToken = `kvb1.${b64url("old-secret".padEnd(32, "x"))}.${b64url("server-token-0123456789")}`
+    const repaired = steps({ enable: "refused" })
+    expect(await addBiometrySlotWith(repaired.s, vaultToken)).toBe(false)
+    expect(repaired.log).toEqual(["enable:server-token-0123456789"])
+    const raw = steps()
+    expect(await addBiometrySlotWith(raw.s, "raw-server-token-0123456789")).toBe(true)
+    expect(raw.log).toEqual(["enable:raw-server-token-0123456789"])
   })
 })

@@ -121,43 +121,63 @@ export const openWords = async (kernel: Kernel, address: string, proof: { readon
 export const vaultStatusFor = (kernel: Kernel, address: string) =>
   run(kernel, (vault) => vault.status().pipe(Effect.map((s) => ({ sealed: s.version !== 0 && s.version !== "corrupt" && s.address === address, biometry: s.biometry }))))
 
+/** What adding the biometry slot needs (injected, so the order is unit-tested). */
+export interface BiometrySlotSteps {
+  /** Biometry is on for this bot on this device (available, access granted, a token saved). */
+  readonly enabledOnDevice: () => Promise<boolean>
+  /** The passcode plugin's biometry setup with the verified passcode: a new server token (the old one stops working). */
+  readonly setup: () => Promise<string>
+  /** `KeyVault.enableBiometry` with that server token: false when the device refused the token. */
+  readonly enable: (serverToken: string) => Promise<boolean>
+  /** Biometry off on the server. */
+  readonly deactivate: () => Promise<unknown>
+}
+
 /**
  * Adds the vault's biometry slot (decision 0520): a new secret joins the server's biometry token in
  * the BiometricManager token (`kvb1.<secret>.<server token>`), and the data key is wrapped under it.
  * - `token` given (a biometry proof whose token opened no slot): its server part is kept;
- * - else, when biometry is on for this bot on this device, the passcode plugin's biometry setup
- *   (with the passcode just verified) issues the server token the new device token carries; if the
- *   device then refuses the token, biometry is turned off on the server (spec 3 §4.3: a failure sets
- *   deviceBiometrySet false) so the server never expects a token the device does not hold.
- * Resolves whether a slot was added; failures are the vault's (spec texts), never secrets.
+ * - else, when biometry is on for this device, a new server token from the setup; if the slot then
+ *   fails, biometry is turned off on the server (spec 3 §4.3: a failure sets deviceBiometrySet false)
+ *   so the server never expects a token the device may not hold.
+ * Resolves whether a slot was added.
  */
+export const addBiometrySlotWith = async (steps: BiometrySlotSteps, token?: string): Promise<boolean> => {
+  if (token !== undefined) return steps.enable(serverBiometryToken(token))
+  if (!(await steps.enabledOnDevice())) return false
+  const server = await steps.setup()
+  const added = await steps.enable(server).catch(() => false)
+  if (!added) await steps.deactivate().catch(() => undefined)
+  return added
+}
+
 export const addBiometrySlot = async (kernel: Kernel, passcode: string, token?: string): Promise<boolean> => {
   const serial = deviceSerial()
-  if (token === undefined) {
-    const info = await kernel.telegram.biometry.info()
-    if (!info?.available || !info.accessGranted || !info.tokenSaved || !serial) return false
-  }
-  const http = await kernelHttp(kernel)
   const origin = window.location.origin
-  const server =
-    token !== undefined
-      ? serverBiometryToken(token)
-      : (await kernel.runtime.runPromise(http.json(BiometrySetup, `${origin}/api/passcode/biometry/setup`, { method: "POST", body: { deviceSerial: serial, passcode } }))).biometryToken
-  const added = await run(kernel, (vault) =>
-    vault.enableBiometry({ passcode, serverBiometryToken: server }).pipe(
-      Effect.as(true),
-      Effect.catchTag("BiometryFailed", (error) => {
-        quietLogger.report("biometry.slot_failed", { reason: error.message })
-        return Effect.succeed(false)
-      }),
-    ),
+  const http = await kernelHttp(kernel)
+  const post = (path: string) => new Request(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ deviceSerial: serial, passcode }) })
+  return addBiometrySlotWith(
+    {
+      enabledOnDevice: async () => {
+        const info = await kernel.telegram.biometry.info()
+        return serial !== undefined && info?.available === true && info.accessGranted && info.tokenSaved
+      },
+      setup: async () =>
+        (await kernel.runtime.runPromise(http.json(BiometrySetup, `${origin}/api/passcode/biometry/setup`, { method: "POST", body: { deviceSerial: serial, passcode } }))).biometryToken,
+      enable: (serverToken) =>
+        run(kernel, (vault) =>
+          vault.enableBiometry({ passcode, serverBiometryToken: serverToken }).pipe(
+            Effect.as(true),
+            Effect.catchTag("BiometryFailed", (error) => {
+              quietLogger.report("biometry.slot_failed", { reason: error.message })
+              return Effect.succeed(false)
+            }),
+          ),
+        ),
+      deactivate: () => kernel.runtime.runPromise(Effect.ignore(http.execute(post("/api/passcode/biometry/deactivate")))),
+    },
+    token,
   )
-  if (!added && token === undefined) {
-    await kernel.runtime.runPromise(
-      Effect.ignore(http.execute(new Request(`${origin}/api/passcode/biometry/deactivate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ deviceSerial: serial, passcode }) }))),
-    )
-  }
-  return added
 }
 
 export const vaultAddress = (kernel: Kernel) => run(kernel, (vault) => vault.status().pipe(Effect.map((s) => (s.version === 0 ? undefined : s.address))))
