@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, sign } from "node:crypto"
 import { beginCell, storeStateInit } from "@ton/core"
 import { WalletContractV4, WalletContractV5R1 } from "@ton/ton"
 import { describe, expect, it } from "vitest"
-import { checkSignData, makeProofService, signDataMessage, tonProofDigest, walletKeyOf, type ProofCheckRequest } from "./proof.ts"
+import { checkSignData, makeProofService, signDataMessage, tonProofDigest, walletKeyOf, type ProofCheckRequest, type SignDataCheckRequest } from "./proof.ts"
 
 const DOMAIN = "127.0.0.1:4321"
 
@@ -63,6 +63,11 @@ describe("the demo dApp's ton_proof check", () => {
     const signedByOther = other.sign(tonProofDigest(wallet.address, forged.proof))
     expect(service.checkProof({ ...forged, proof: { ...forged.proof, signature: signedByOther } })).toMatchObject({ valid: false, reason: "bad signature" })
 
+    // Whatever the page posts: a clear refusal, never a crash.
+    for (const junk of [{}, null, { proof: {} }, { ...forged, proof: { ...forged.proof, timestamp: "1" } }]) {
+      expect(service.checkProof(junk as unknown as ProofCheckRequest)).toEqual({ valid: false, reason: "bad request" })
+    }
+
     // An issued payload expires.
     const late = service.payload()
     now += 601
@@ -84,6 +89,7 @@ describe("the demo dApp's signData check", () => {
       expect(checkSignData({ walletStateInit: wallet.stateInit, result }, "other.example")).toMatchObject({ valid: false })
       expect(checkSignData({ walletStateInit: newWallet().stateInit, result }, DOMAIN)).toMatchObject({ valid: false, reason: "the state init does not deploy to this address" })
     }
+    expect(checkSignData({} as SignDataCheckRequest, DOMAIN)).toEqual({ valid: false, reason: "bad request" })
     // The message layout: big-endian lengths, "txt" tag, the text last.
     const message = signDataMessage(wallet.address, "a.b", 1, { type: "text", text: "hi" })
     expect(message.subarray(0, 2).toString("hex")).toBe("ffff")

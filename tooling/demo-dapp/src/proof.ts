@@ -107,6 +107,27 @@ export const tonProofMessage = (address: Address, proof: Omit<TonProof, "signatu
 export const tonProofDigest = (address: Address, proof: Omit<TonProof, "signature">): Buffer =>
   sha256(Buffer.concat([Buffer.from([0xff, 0xff]), Buffer.from("ton-connect", "utf8"), sha256(tonProofMessage(address, proof))]))
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
+
+/** The shape a check needs (the page posts JSON: anything may arrive). */
+export const isProofCheckRequest = (value: unknown): value is ProofCheckRequest => {
+  if (!isObject(value) || !isObject(value.proof) || !isObject(value.proof.domain)) return false
+  const { proof } = value
+  const domain = proof.domain as Record<string, unknown>
+  return (
+    typeof value.address === "string" &&
+    typeof value.publicKey === "string" &&
+    typeof value.walletStateInit === "string" &&
+    typeof proof.timestamp === "number" &&
+    Number.isSafeInteger(proof.timestamp) &&
+    proof.timestamp >= 0 &&
+    typeof proof.payload === "string" &&
+    typeof proof.signature === "string" &&
+    typeof domain.value === "string" &&
+    typeof domain.lengthBytes === "number"
+  )
+}
+
 export interface ProofServiceOptions {
   /** host[:port] the proofs must name (the dApp's own). */
   readonly domain: string
@@ -136,6 +157,7 @@ export const makeProofService = (options: ProofServiceOptions) => {
   const fail = (reason: string): CheckResult => ({ valid: false, reason })
 
   const checkProof = (request: ProofCheckRequest): CheckResult => {
+    if (!isProofCheckRequest(request)) return fail("bad request")
     const { proof } = request
     const issuedAt = issued.get(proof.payload)
     if (issuedAt === undefined) return fail("unknown or already used payload")
@@ -195,7 +217,19 @@ export const signDataMessage = (address: Address, domain: string, timestamp: num
 
 /** Checks a text or binary signData answer: this dApp's domain, the state init's key, the signature over sha256(message). */
 export const checkSignData = (request: SignDataCheckRequest, domain: string): CheckResult => {
-  const { result } = request
+  const result = isObject(request) && isObject(request.result) ? request.result : undefined
+  if (
+    result === undefined ||
+    typeof request.walletStateInit !== "string" ||
+    typeof result.signature !== "string" ||
+    typeof result.address !== "string" ||
+    typeof result.domain !== "string" ||
+    !Number.isSafeInteger(result.timestamp) ||
+    result.timestamp < 0 ||
+    !isObject(result.payload)
+  ) {
+    return { valid: false, reason: "bad request" }
+  }
   if (result.domain !== domain) return { valid: false, reason: `domain ${result.domain} is not ${domain}` }
   if (result.payload.type !== "text" && result.payload.type !== "binary") return { valid: false, reason: "only text and binary are checked here" }
   let address: Address

@@ -27,6 +27,8 @@ export interface DemoDappOptions {
   readonly signText?: string
   /** Rebuild the page even when dist looks fresh. */
   readonly rebuild?: boolean
+  /** 0 (any free port) unless given. */
+  readonly port?: number
 }
 
 export interface CheckRecord {
@@ -140,7 +142,10 @@ export async function startDemoDapp(options: DemoDappOptions): Promise<DemoDapp>
       if (!res.headersSent) send(res, 500, "text/plain", error instanceof Error ? error.message : "error")
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(options.port ?? 0, "127.0.0.1", resolve)
+  })
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const domain = new URL(url).host
   proofs = makeProofService({ domain })
