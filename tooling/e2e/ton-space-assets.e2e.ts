@@ -166,6 +166,30 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await press(app)
     await app.waitForPath("/scw")
     await expect.poll(async () => text(app), { timeout: 30_000, interval: 1_000 }).toContain("9.845 DXC")
+
+    // Loading: while the jetton balances are on their way the page is a placeholder, then the asset.
+    let releaseJettons: () => void = () => undefined
+    const jettonsHeld = new Promise<void>((resolve) => (releaseJettons = resolve))
+    await app.page.route("**/v2/accounts/*/jettons?*", async (route) => {
+      await jettonsHeld
+      await route.continue()
+    })
+    await app.app().getByRole("button", { name: /^Dollars/ }).click()
+    await app.app().getByRole("main", { name: "Loading the asset" }).waitFor()
+    expect(await app.app().getByRole("heading", { name: "Dollars" }).count()).toBe(0)
+    await shot(app, "jetton-loading-light")
+    releaseJettons()
+    await app.app().getByRole("heading", { name: "Dollars" }).waitFor()
+    await app.page.unroute("**/v2/accounts/*/jettons?*")
+
+    // A chart that fails to load says so and retries.
+    await app.page.route("**/v2/rates/chart?*", (route) => route.abort())
+    await app.app().getByRole("radio", { name: "Year" }).click()
+    await app.app().getByText("Could not load the chart.").waitFor({ timeout: 20_000 })
+    await shot(app, "chart-error-light")
+    await app.page.unroute("**/v2/rates/chart?*")
+    await app.app().getByRole("button", { name: "Retry" }).click()
+    await expect.poll(async () => chart(app).getAttribute("data-period"), { timeout: 15_000 }).toBe("year")
   }, 240_000)
 
   it("renders the asset pages in the dark theme and in Russian", async () => {

@@ -206,7 +206,9 @@ export function AssetScreen() {
     return (
       <main className={screen.screen} aria-busy="true" aria-label={t("asset.loading")}>
         <HeroSkeleton />
-        <Skeleton shape="rect" height={200} radius={12} />
+        <div className={styles.chart}>
+          <Skeleton shape="rect" height={200} radius={12} />
+        </div>
         <SkeletonList label={t("asset.loading")} />
       </main>
     )

@@ -9,7 +9,7 @@ import { chartWindow, downsample, normalizePoints, type ChartPeriod, type ChartP
 import { HISTORY_PAGE_SIZE } from "../core/history.ts"
 import { applyObservation, observe, PENDING_CHECK_INTERVAL_MS } from "../core/pending.ts"
 import type { TonSpaceConfig } from "../manifest.ts"
-import { chainFor, useLoad, useWallet } from "./hooks.ts"
+import { chainFor, useLoad, useWallet, type Loaded } from "./hooks.ts"
 
 export const loadAccount = (chain: ChainShape, raw: string) =>
   chain.getAccount(raw).pipe(
@@ -200,14 +200,17 @@ export function useFiat(): string {
 export const chartToken = (address: string) => (address === "TON" ? "ton" : address)
 
 /** The price series of `token` in `fiat` over `period`, ascending and downsampled (core/chart.ts). */
-export function useChart(token: string | undefined, fiat: string, period: ChartPeriod, target?: number) {
+export function useChart(token: string | undefined, fiat: string, period: ChartPeriod, target?: number): Loaded<ReadonlyArray<ChartPoint>> {
   const chain = useChainForWallet()
-  return useLoad(token ? `${token}:${fiat}:${period}:${target ?? ""}` : null, () => {
+  const key = token ? `${token}:${fiat}:${period}:${target ?? ""}` : null
+  const loaded = useLoad(key, () => {
     const span = chartWindow(period, Date.now() / 1000)
     return chain
       .getChart(token!, { currency: fiat.toLowerCase(), startDate: span.startDate, endDate: span.endDate, pointsCount: span.pointsCount })
-      .pipe(Effect.map((raw): ReadonlyArray<ChartPoint> => (target === undefined ? downsample(normalizePoints(raw)) : downsample(normalizePoints(raw), target))))
+      .pipe(Effect.map((raw) => ({ key, points: target === undefined ? downsample(normalizePoints(raw)) : downsample(normalizePoints(raw), target) })))
   })
+  // useLoad keeps the last data when a load fails, even another period's: only this key's series counts.
+  return { ...loaded, data: loaded.data?.key === key ? loaded.data.points : undefined }
 }
 
 /** Today's rate of `token` in `fiat` (a float for display and fixed-point conversion only). */
