@@ -119,6 +119,16 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await chart(app).waitFor({ timeout: 15_000 })
     await app.app().getByRole("button", { name: /^Received/ }).first().waitFor({ timeout: 15_000 })
     await shot(app, "jetton-light")
+    // Its PnL comes from the jetton history: 25 USDT minted at 1 USD, worth 25 USD now.
+    await app.app().getByRole("button", { name: /^Profit and loss/ }).click()
+    await app.app().getByTestId("pnl-unrealised").waitFor({ timeout: 20_000 })
+    const jettonPnl = await text(app)
+    expect(jettonPnl).toContain("Profit and loss: USDT")
+    expect(jettonPnl).toMatch(/Holding\s+25 USDT/)
+    expect(jettonPnl).toMatch(/Cost basis\s+\$25\.00/)
+    expect(await app.app().getByTestId("pnl-unrealised").innerText()).toBe("$0.00")
+    await back(app)
+    await app.app().getByRole("heading", { name: "Dollars" }).waitFor()
     await back(app)
     await app.waitForPath("/scw")
 
