@@ -1,10 +1,11 @@
 /**
- * Where the wallet's mnemonic lives on the client while the app runs. Only `Redacted` values leave
- * this module; nothing here is written to storage, sent in a request or logged.
+ * Where the wallet's mnemonic lives on the client while the app runs. The holder keeps `Redacted`
+ * values; plain words leave only through `wordsFor` / `wordsFrom` to the caller that signs or shows
+ * them. Nothing here is written to storage, sent in a request or logged.
  *
- * Protection at rest is the KeyVault's job (`@wallet/kernel/keyvault`, loaded lazily): when the
- * device-key endpoints are available the words are sealed there under the passcode; until then they
- * are kept in memory only for this session (docs/decisions/0611-ton-space-keys.md).
+ * Protection at rest is the KeyVault's job (`@wallet/kernel/keyvault`, loaded lazily): the words are
+ * sealed there under the passcode (and a biometry slot when biometry is on); `wordsFrom` decides how
+ * an operation gets them back (docs/decisions/0611-ton-space-keys.md, 0520).
  */
 import { Redacted } from "effect"
 
