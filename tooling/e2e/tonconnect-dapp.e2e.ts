@@ -176,10 +176,14 @@ const passcodeIfAsked = async (app: LaunchedApp, done: () => Promise<unknown>): 
 }
 
 describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
-  it("connects to the mini-app from the dApp's startapp link: wallet created, proof verified, 0.1 TON confirmed with the passcode lands, text signed, a decline reported", async () => {
+  it("connects to the mini-app from the dApp's startapp link: wallet created, proof verified, 0.1 TON confirmed with the passcode lands, text signed, a decline reported, disconnected from the wallet", async () => {
     const d = await openDapp()
     const link = await connectLink(d)
     const startParam = startParamOf(link)!
+    // Telegram takes start params of [\w-]{0,512} only (about 490 here, with a short manifest URL).
+    expect(startParam).toMatch(/^[\w-]{1,512}$/)
+    // The tg:// deep link the UI tried first carries the same request.
+    expect((await d.opened()).filter((l) => l.startsWith("tg://resolve?")).map(startParamOf)).toContain(startParam)
     // The link opens the mini-app (a fresh device: no wallet yet).
     const app = await launch(stack, { user: "balances", startParam })
     await app.waitForPath("/scw/tc/connect")
@@ -251,6 +255,17 @@ describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
     await d.page.getByTestId("error").getByText("Rejected in the wallet").waitFor({ timeout: 20_000 })
     await shots(d.page, "declined")
     expect(await balanceOf(dapp.receiverRaw)).toBeLessThanOrEqual(beforeDecline)
+    await waitMain(app, "Done")
+    await press(app)
+    await app.waitForPath("/scw")
+
+    // Disconnect from the wallet's connected apps: the dApp page hears it and shows no account.
+    await goTo(app, "/scw/settings/connected-apps")
+    await app.app().getByRole("heading", { name: "Connected apps" }).waitFor()
+    await app.app().getByRole("button", { name: "Disconnect Demo dApp" }).click()
+    await app.app().getByText("No connected apps").waitFor()
+    await d.page.getByText("Not connected.").waitFor({ timeout: 20_000 })
+    await d.page.getByRole("button", { name: "Connect Wallet" }).waitFor()
 
     expect(d.outside).toEqual([])
     await app.page.close()
