@@ -4,7 +4,9 @@ import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signInitData, startServer, type RunningServer } from "@wallet/kernel-server"
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing"
-import { BackupKeys, makeTonSpaceServerPlugin, type BackupKeyRecord } from "../src/server/index.ts"
+import { generateTransportKeyPair } from "@wallet/kernel/keyvault"
+import { serverPlugin as passcodeServerPlugin } from "@wallet/plugin-passcode/server"
+import { BackupKeys, makeTonSpaceServerPlugin, serverPlugin, type BackupKeyRecord } from "../src/server/index.ts"
 
 const BOT_TOKEN = "1234567:ton-space-test"
 const clock = { now: Date.UTC(2026, 10, 1, 9, 0, 0) }
@@ -38,7 +40,7 @@ describe.each(testDatabases)("ton-space server on %s", (kind) => {
       dev: true,
       now: () => clock.now,
       accessTokenTtlSeconds: 365 * 24 * 3600,
-      plugins: [makeTonSpaceServerPlugin({ backupKeys })],
+      plugins: [passcodeServerPlugin, makeTonSpaceServerPlugin({ backupKeys })],
     })
   }, 90_000)
 
@@ -280,5 +282,41 @@ describe.each(testDatabases)("ton-space server on %s", (kind) => {
       expect(missing.body).toMatchObject({ code: "external_id_not_found", message: "externalId not found" })
       expect((await user.externalId("nope")).status).toBe(400)
     })
+  })
+})
+
+describe("ton-space server with its default key records (the passcode plugin's device keys)", () => {
+  let database: TestDatabase
+  let server: RunningServer
+
+  beforeAll(async () => {
+    database = await startTestDatabase("pglite")
+    server = await startServer({ port: 0, database: database.options, botToken: BOT_TOKEN, dev: true, now: () => clock.now, plugins: [passcodeServerPlugin, serverPlugin] })
+  }, 90_000)
+
+  afterAll(async () => {
+    await server?.close()
+    await database?.stop()
+  })
+
+  it("lists an address whose device key was generated as a backup with that key's externalId", async () => {
+    const initData = signInitData({ user: { id: nextUser++, first_name: "Keys", language_code: "en" }, authDate: new Date(clock.now), queryId: randomUUID(), chatType: "sender" }, BOT_TOKEN)
+    const auth = (await (await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })).json()) as { access_token: string }
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${auth.access_token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+      return { status: response.status, body: (await response.json()) as any }
+    }
+    const address = newAddress()
+    expect((await call("GET", "/api/ton-space/addresses")).body.backups).toEqual([])
+    const transport = await generateTransportKeyPair()
+    const generated = await call("POST", "/api/device-keys/generate", { address: address.friendly, transportPublicKey: transport.publicKey })
+    expect(generated.status).toBe(200)
+    expect((await call("GET", "/api/ton-space/addresses")).body.backups).toEqual([{ address: address.raw, externalId: generated.body.externalId }])
+    const found = await call("GET", `/api/ton-space/external-id?address=${encodeURIComponent(address.raw)}`)
+    expect(found.body).toMatchObject({ externalId: generated.body.externalId })
   })
 })

@@ -89,3 +89,15 @@ export const DeviceKeysLive = HttpApiBuilder.group(PasscodeApi, "deviceKeys", (h
       }),
     ),
 );
+
+/**
+ * The user's device-key records (address as generated, externalId, when), for other server modules
+ * that list the user's backed-up wallets (the TON space's "backups", decision 0620). Never the key.
+ */
+export const deviceKeyRecordsOf = (user: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ address: string; external_id: string; created_at: Date | string }>`
+      select address, external_id, created_at from passcode_device_keys where user_id = ${user} order by created_at desc`;
+    return rows.map((row) => ({ address: row.address, externalId: row.external_id, createdAt: new Date(row.created_at) }));
+  }).pipe(Effect.orDie);

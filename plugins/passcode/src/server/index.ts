@@ -11,6 +11,7 @@ import { passcodeMigrations } from "./migrations.ts";
 export { PasscodeConfig, UsdBalance, defaultPasscodeConfig, readPasscodeConfig, type PasscodeServerConfig, type UsdBalanceShape } from "./config.ts";
 export { OPERATION_TOKEN_HEADER, requireOperationToken, grantOperationToken } from "./operations.ts";
 export { passcodeMigrations } from "./migrations.ts";
+export { deviceKeyRecordsOf } from "./deviceKeys.ts";
 
 export interface PasscodeServerOptions {
   /** The user's USD balance in cents for the forced-passcode rule (default: none known). */

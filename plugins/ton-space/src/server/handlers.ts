@@ -1,6 +1,7 @@
 /** Handlers of the addresses group (spec 2 §6: a signed-in user; §7 "Wallet addresses and backup"). */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import type { SqlClient } from "effect/sql"
 import { CurrentSession } from "@wallet/kernel/api"
 import { TonSpaceApi, TonSpaceBadRequest, TonSpaceConflict, TonSpaceNotFound, type BackupRecord } from "./api.ts"
 import { normaliseAddress } from "./address.ts"
@@ -91,4 +92,4 @@ export const AddressesLive = HttpApiBuilder.group(TonSpaceApi, "tonSpaceAddresse
     ),
 )
 
-export const makeTonSpaceHandlers = (backupKeys: Layer.Layer<BackupKeys> = BackupKeys.none) => AddressesLive.pipe(Layer.provide(backupKeys))
+export const makeTonSpaceHandlers = (backupKeys: Layer.Layer<BackupKeys, never, SqlClient.SqlClient> = BackupKeys.fromPasscode) => AddressesLive.pipe(Layer.provide(backupKeys))

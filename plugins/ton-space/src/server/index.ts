@@ -3,6 +3,7 @@
  * flag (spec 2 §3, §6, §7; decision 0620). Contract in `./api.ts` (browser-safe).
  */
 import type { Layer } from "effect"
+import type { SqlClient } from "effect/sql"
 import { defineServerPlugin, type ServerPlugin } from "@wallet/kernel-server"
 import { TonSpaceAddressesGroup } from "./api.ts"
 import type { BackupKeys } from "./backupKeys.ts"
@@ -14,13 +15,15 @@ export { tonSpaceMigrations } from "./migrations.ts"
 export { normaliseAddress } from "./address.ts"
 
 export interface TonSpaceServerOptions {
-  /** The server-side key records of the user's addresses (default: none reachable, decision 0620). */
-  readonly backupKeys?: Layer.Layer<BackupKeys>
+  /** The server-side key records of the user's addresses (default: the passcode plugin's, decision 0620). */
+  readonly backupKeys?: Layer.Layer<BackupKeys, never, SqlClient.SqlClient>
 }
 
 export const makeTonSpaceServerPlugin = (options: TonSpaceServerOptions = {}): ServerPlugin =>
   defineServerPlugin({
     id: "ton-space",
+    // The default BackupKeys reads the passcode plugin's device-key records through its own query.
+    dependsOn: ["passcode"],
     migrations: tonSpaceMigrations,
     groups: [TonSpaceAddressesGroup],
     handlers: makeTonSpaceHandlers(options.backupKeys),
