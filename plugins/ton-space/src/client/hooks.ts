@@ -45,9 +45,12 @@ export interface Loaded<A> {
   readonly reload: () => void
 }
 
-/** Runs `load` when `key` changes (and on reload); keeps the last data while reloading. */
+/**
+ * Runs `load` when `key` changes (and on reload). While reloading the same key, and when that reload
+ * fails, the last data of that key stays; data of another key never shows under this one.
+ */
 export function useLoad<A>(key: string | null, load: () => Effect.Effect<A, ChainError | Error>): Loaded<A> {
-  const [result, setResult] = useState<{ readonly request: string; readonly data?: A; readonly error?: ChainError | Error } | undefined>(undefined)
+  const [result, setResult] = useState<{ readonly key: string; readonly request: string; readonly data?: A; readonly error?: ChainError | Error } | undefined>(undefined)
   const [tick, setTick] = useState(0)
   const loadRef = useRef(load)
   useEffect(() => {
@@ -55,19 +58,21 @@ export function useLoad<A>(key: string | null, load: () => Effect.Effect<A, Chai
   })
   const request = key === null ? null : `${key}#${tick}`
   useEffect(() => {
-    if (request === null) return
+    if (key === null || request === null) return
     let alive = true
     void Effect.runPromise(Effect.result(loadRef.current())).then((outcome) => {
       if (!alive) return
-      setResult((previous) =>
-        outcome._tag === "Success" ? { request, data: outcome.success } : { request, error: outcome.failure, ...(previous?.data !== undefined ? { data: previous.data } : {}) },
-      )
+      setResult((previous) => {
+        if (outcome._tag === "Success") return { key, request, data: outcome.success }
+        const kept = previous?.key === key ? previous.data : undefined
+        return { key, request, error: outcome.failure, ...(kept !== undefined ? { data: kept } : {}) }
+      })
     })
     return () => {
       alive = false
     }
-  }, [request])
+  }, [key, request])
   const reload = useCallback(() => setTick((t) => t + 1), [])
-  const current = result && key !== null && result.request.startsWith(`${key}#`) ? result : undefined
+  const current = result !== undefined && result.key === key ? result : undefined
   return { data: current?.data, error: current?.error, loading: request !== null && result?.request !== request, reload }
 }
