@@ -52,6 +52,69 @@ const balanceOf = async (address: string): Promise<bigint> => {
 const walletAddress = (app: LaunchedApp) =>
   app.app().evaluate(() => (JSON.parse(localStorage.getItem("wallet:tonSpace.wallet") ?? "null") as { data: { address?: string } } | null)?.data.address)
 
+const pad = async (app: LaunchedApp, digits: string) => {
+  for (const d of digits) await app.app().getByRole("button", { name: d, exact: true }).click()
+}
+/** Types the passcode when the passcode screen shows (it does not inside the unlock window). */
+const maybePad = async (app: LaunchedApp) => {
+  const shown = await app.app().getByRole("button", { name: "2", exact: true }).waitFor({ timeout: 4_000 }).then(() => true, () => false)
+  if (shown) await pad(app, "2468")
+  return shown
+}
+const PASSCODE_EMAIL = "tonconnect-wallet.e2e@example.com"
+/** The "balances" user must create a passcode on a new device (create 2468, recovery email code from the dev outbox, no biometry). */
+const passForcedPasscode = async (app: LaunchedApp) => {
+  const f = app.app()
+  const start = f.getByRole("button", { name: /^(create\.start|Create passcode)$/ })
+  if (!(await start.waitFor({ timeout: 6_000 }).then(() => true, () => false))) return
+  await start.click()
+  await f.getByRole("heading", { name: /^(create\.setTitle|Create a passcode)$/ }).waitFor()
+  await pad(app, "2468")
+  await f.getByRole("heading", { name: /^(create\.confirmTitle|Confirm passcode)$/ }).waitFor()
+  await pad(app, "2468")
+  const heading = (name: RegExp) => f.getByRole("heading", { name })
+  for (let step = 0; step < 20; step++) {
+    if (await heading(/^(email\.title|Recovery email)$/).isVisible()) {
+      await f.getByLabel(/Email address/i).fill(PASSCODE_EMAIL)
+      await f.getByRole("button", { name: /^(continue|Continue)$/ }).click()
+      const outbox = await app.page.context().newPage()
+      let code: string | undefined
+      for (let i = 0; i < 40 && !code; i++) {
+        await outbox.goto(`${stack.server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(PASSCODE_EMAIL)}`)
+        code = /\b(\d{6})\b/.exec(await outbox.locator("body").innerText())?.[1]
+        if (!code) await outbox.waitForTimeout(250)
+      }
+      await outbox.close()
+      await f.getByLabel("6-digit code").fill(code!)
+    } else if (await f.getByRole("button", { name: /^(biometry\.notNow|Not now)$/ }).isVisible()) {
+      await f.getByRole("button", { name: /^(biometry\.notNow|Not now)$/ }).click()
+    } else if (await heading(/^(create\.doneTitle|Passcode created)$/).isVisible()) {
+      await f.getByRole("button", { name: /^(done|Done)$/ }).click()
+      return
+    } else {
+      await app.page.waitForTimeout(500)
+    }
+  }
+}
+/** Imports fresh words through the TON space screens (onboarding -> import -> success -> open). */
+const importWallet = async (app: LaunchedApp) => {
+  await goTo(app, "/scw")
+  await app.waitForPath("/scw")
+  // The forced-passcode overlay may come first (a user holding more than its threshold).
+  const importButton = app.app().getByRole("button", { name: "Import an existing wallet" })
+  const createPasscode = app.app().getByRole("button", { name: /^(create\.start|Create passcode)$/ })
+  await importButton.or(createPasscode).first().waitFor({ timeout: 20_000 })
+  if (await createPasscode.isVisible()) await passForcedPasscode(app)
+  await importButton.click()
+  await app.waitForPath("/scw/import/mnemonic")
+  await app.app().getByRole("textbox", { name: "Recovery phrase" }).fill((await newMnemonic()).join(" "))
+  await waitMain(app, "Import")
+  await press(app)
+  await app.waitForPath("/scw/import/success")
+  await waitMain(app, "Open wallet")
+  await press(app)
+}
+
 describe("TonConnect in the mini-app with the real dApp SDK", () => {
   it("connects through the startapp link, confirms a transaction that lands, lists and disconnects the app", async () => {
     const link = dapp.connector.connect({ universalLink: "https://t.me/wallet?attach=wallet", bridgeUrl: `${stack.server.url}/bridge` }, { tonProof: "e2e-proof-payload" })
@@ -134,12 +197,121 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     await app.page.close()
   })
 
-  it("a link without r, v or id shows the spec's error", async () => {
+  it("a scanned tc:// link; ton_proof, signData and a transaction after the passcode; a declined and a refused transaction; disconnect all", async () => {
+    const second = await startSdkDapp({ bridgeUrl: `${stack.server.url}/bridge`, name: "Second dApp" })
+    try {
+      const app = await launch(stack, { user: "balances" })
+      await app.waitForPath("/main")
+      await app.app().getByText("Total balance").waitFor()
+      await importWallet(app)
+      // Sealing the imported words asks for a passcode: this device has none yet, so one is created.
+      await passForcedPasscode(app)
+      await maybePad(app)
+      await app.waitForPath("/scw")
+
+      // The QR scanner on wallet main reads a tc:// link: the connect screen of /scw/tc/connect/qr.
+      const universal = second.connector.connect({ universalLink: "https://wallet.example/ton-connect", bridgeUrl: `${stack.server.url}/bridge` }, { tonProof: "qr-proof" })
+      const tcLink = `tc://${universal.slice(universal.indexOf("?"))}`
+      await goTo(app, "/main")
+      await app.app().getByRole("button", { name: "Scan QR code" }).click()
+      await app.page.waitForFunction(() => window.fakeTelegram?.qrOpen === true)
+      await app.telegram(`t.scanQr(${JSON.stringify(tcLink)})`)
+      await app.waitForPath("/scw/tc/connect/qr")
+      await app.app().getByRole("heading", { name: "Connect to Second dApp" }).waitFor({ timeout: 20_000 })
+      const connected = second.status((w) => w !== null)
+      await waitMain(app, "Connect")
+      await press(app)
+      // The ton_proof is signed with the wallet's key: the passcode first.
+      expect(await maybePad(app)).toBe(true)
+      expect((await connected)?.account.address).toBe(await walletRaw(app))
+      await app.app().getByRole("heading", { name: "Connected to Second dApp" }).waitFor()
+
+      // signData (text): shown, signed after the passcode.
+      const signing = second.connector.signData({ type: "text", text: "I agree to the terms of Second dApp" })
+      await app.waitForPath("/scw/tc/request")
+      await app.app().getByRole("heading", { name: "Sign data" }).waitFor()
+      expect(await text(app)).toContain("I agree to the terms of Second dApp")
+      await waitMain(app, "Sign")
+      await shots(app, "request-sign-data")
+      await press(app)
+      expect(await maybePad(app)).toBe(true)
+      const signed = await signing
+      expect(signed.signature.length).toBeGreaterThan(80)
+      await app.app().getByRole("heading", { name: "Data signed" }).waitFor()
+      await press(app)
+      await app.waitForPath("/scw")
+
+      // A transaction confirmed with the passcode: the BoC reaches the SDK, the TON lands.
+      const own = (await walletAddress(app))!
+      await stack.devnet!.faucet({ address: own, ton: 2_000_000_000n })
+      await expect.poll(() => balanceOf(own), { timeout: 30_000, interval: 500 }).toBeGreaterThan(0n)
+      const friend = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet").address
+      const confirmed = second.connector.sendTransaction({ validUntil: Math.floor(Date.now() / 1000) + 300, messages: [{ address: friend, amount: "500000000" }] })
+      await app.waitForPath("/scw/tc/request")
+      await app.app().getByText("Network fee").waitFor({ timeout: 20_000 })
+      await waitMain(app, "Confirm")
+      await press(app)
+      expect(await maybePad(app)).toBe(true)
+      expect((await confirmed).boc.length).toBeGreaterThan(100)
+      await app.app().getByRole("heading", { name: "Transaction sent" }).waitFor()
+      await expect.poll(() => balanceOf(friend), { timeout: 30_000, interval: 500 }).toBeGreaterThan(400_000_000n)
+      await press(app)
+      await app.waitForPath("/scw")
+
+      // A transaction the user declines: the SDK gets "user rejects".
+      const declined = second.connector.sendTransaction({ validUntil: Math.floor(Date.now() / 1000) + 300, messages: [{ address: friend, amount: "100000000" }] })
+      const declinedError = declined.then(() => null, (e: Error) => e)
+      await app.waitForPath("/scw/tc/request")
+      await app.app().getByRole("heading", { name: "Confirm transaction" }).waitFor()
+      await app.telegram("t.pressSecondary()")
+      expect((await declinedError)?.constructor.name).toBe("UserRejectsError")
+      await app.app().getByRole("heading", { name: "Request declined" }).waitFor()
+      await press(app)
+      await app.waitForPath("/scw")
+
+      // A transaction for another wallet (`from`): refused at once (code 1) and the user is told why.
+      const otherWallet = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet").raw
+      const refused = second.connector.sendTransaction({ validUntil: Math.floor(Date.now() / 1000) + 300, from: otherWallet, messages: [{ address: friend, amount: "1" }] }).then(() => null, (e: Error) => e)
+      await app.waitForPath("/scw/tc/request")
+      await app.app().getByRole("heading", { name: "Request from Second dApp refused" }).waitFor()
+      expect(await text(app)).toContain("The request is for another wallet.")
+      expect((await refused)?.constructor.name).toBe("BadRequestError")
+      await shots(app, "request-refused")
+      await press(app)
+      await app.waitForPath("/scw")
+
+      // Disconnect all, confirmed in Telegram's popup: the dApp sees it.
+      await goTo(app, "/scw/settings/connected-apps")
+      await app.app().getByText("Second dApp").waitFor()
+      const gone = second.status((w) => w === null)
+      await app.app().getByRole("button", { name: "Disconnect all" }).click()
+      await app.page.waitForFunction(() => document.querySelector(".ftg .overlay") !== null)
+      await app.telegram(`t.answerPopup("all")`)
+      expect(await gone).toBeNull()
+      await app.app().getByText("No connected apps").waitFor()
+      await app.page.close()
+    } finally {
+      await second.close()
+    }
+  })
+
+  it("a link without r, v or id shows the spec's error; a desktop client is told why it cannot connect", async () => {
     const app = await launch(stack, { user: "no_custody" })
     await app.waitForPath("/scw")
     await goTo(app, "/scw/tc/connect?v=2&id=abc")
     await app.app().getByText("Ton Connect search params is not available").waitFor()
     await shots(app, "bad-link")
+
+    // The same app on Telegram Desktop: a good link, but only iOS and Android may connect.
+    const good = new URLSearchParams({ v: "2", id: "ab".repeat(32), r: JSON.stringify({ manifestUrl: `${dapp.url}/tonconnect-manifest.json`, items: [{ name: "ton_addr" }] }) })
+    await app.app().evaluate((path) => {
+      const key = "wallet:launch-params"
+      sessionStorage.setItem(key, (sessionStorage.getItem(key) ?? "").replace(/tgWebAppPlatform=\w+/, "tgWebAppPlatform=tdesktop"))
+      location.href = path
+    }, `/scw/tc/connect?${good}`)
+    await app.app().getByRole("heading", { name: "Not available on this device" }).waitFor({ timeout: 20_000 })
+    expect(await text(app)).toContain("Telegram for iOS and Android")
+    await shots(app, "unavailable")
     await app.page.close()
   })
 })

@@ -279,7 +279,7 @@ function MessageCell({ row }: { readonly row: MessageRow }) {
         <Cell
           multiline
           before={<Icon name="currency" />}
-          title={t("request.sendJetton", { amount: formatUnits(row.units, 0) })}
+          title={row.amount !== undefined ? t("request.sendTon", { amount: row.amount }) : t("request.sendJetton", { amount: formatUnits(row.units, 0) })}
           subtitle={<span aria-label={row.to}>{t("request.to", { address: shortAddress(row.to, 4, 4) })}</span>}
           description={[t("request.attached", { amount: row.attached }), ...(row.comment !== undefined ? [t("request.comment", { comment: row.comment })] : [])].join(" · ")}
         />

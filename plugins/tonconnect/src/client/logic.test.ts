@@ -136,14 +136,16 @@ describe("request -> view model", () => {
     const view = transactionView(decoded.success, consequences(), (raw, bounceable) => `${bounceable ? "E" : "U"}(${raw.slice(0, 4)})`)
     expect(view.rows).toEqual([
       { kind: "ton", to: "U(0:22)", amount: "1.5 TON", comment: "for lunch" },
-      { kind: "jetton", to: "E(0:22)", jettonWallet: "E(0:33)", units: 2_500_000n, attached: "0.05 TON" },
+      { kind: "jetton", to: "E(0:22)", jettonWallet: "E(0:33)", units: 2_500_000n, amount: "2.5 USDT", attached: "0.05 TON" },
     ])
     expect(view.attachedTon).toBe(1_550_000_000n)
     expect(view.validUntil).toBe(now + 120)
     expect(view.outflow).toEqual({ ton: 1_500_000_000n, jettons: [{ symbol: "USDT", amount: "2.5", verified: true }], nfts: [], fee: 3_000_000n, allRemainingBalance: false })
     expect(view.risk).toBe("none")
-    // Before the emulation answers: the rows only.
-    expect(transactionView(decoded.success, undefined).outflow).toBeUndefined()
+    // Before the emulation answers: the rows only (the jetton not named yet).
+    const early = transactionView(decoded.success, undefined)
+    expect(early.outflow).toBeUndefined()
+    expect(early.rows[1]).not.toHaveProperty("amount")
   })
 
   it("flags a failing action, a blacklisted jetton", async () => {

@@ -112,7 +112,16 @@ export const formatCountdown = (seconds: number): string => `${Math.floor(second
 /** One line of the request screen per dApp message. */
 export type MessageRow =
   | { readonly kind: "ton"; readonly to: string; readonly amount: string; readonly comment?: string; readonly encrypted?: boolean }
-  | { readonly kind: "jetton"; readonly to: string; readonly jettonWallet: string; readonly units: bigint; readonly attached: string; readonly comment?: string }
+  | {
+      readonly kind: "jetton"
+      readonly to: string
+      readonly jettonWallet: string
+      readonly units: bigint
+      /** "2.5 USDT" once the emulation named the jetton of that wallet. */
+      readonly amount?: string
+      readonly attached: string
+      readonly comment?: string
+    }
   | { readonly kind: "nft"; readonly item: string; readonly to: string; readonly attached: string }
   | { readonly kind: "call"; readonly to: string; readonly amount: string; readonly op: string }
 
@@ -165,6 +174,13 @@ export const transactionView = (request: TransactionRequest, consequences: Messa
     }
   })
   const attachedTon = request.messages.reduce((sum, m) => sum + m.amount, 0n)
+  // A jetton transfer goes to the sender's jetton wallet: the emulation says which jetton that is.
+  const jettonOf = new Map((consequences?.risk.jettons ?? []).map((j) => [j.wallet_address.address.toLowerCase(), j.jetton]))
+  for (const [i, m] of request.messages.entries()) {
+    const row = rows[i]
+    const jetton = jettonOf.get(m.to.toLowerCase())
+    if (row?.kind === "jetton" && jetton) rows[i] = { ...row, amount: `${formatUnits(row.units, jetton.decimals)} ${jetton.symbol}` }
+  }
   const view: TransactionView = { rows, attachedTon, risk: "none", ...(request.validUntil !== undefined ? { validUntil: request.validUntil } : {}) }
   if (!consequences) return view
   const { risk, event } = consequences
