@@ -30,6 +30,34 @@ describe("Chain client", () => {
     expect(seen[0]!.headers.authorization).toBe("Bearer k-1")
   })
 
+  it("decodes extra-currency balances and ExtraCurrencyTransfer actions (issue 6: extra currencies)", async () => {
+    const ec = { id: 100, symbol: "DXC", decimals: 4, image: "https://example/ec.png" }
+    const withExtra = { ...account, extra_balance: [{ amount: "123450000000000000000", preview: ec }] }
+    const event = {
+      event_id: "e1",
+      account: { address: account.address, is_scam: false, is_wallet: true },
+      timestamp: 1,
+      actions: [
+        {
+          type: "ExtraCurrencyTransfer",
+          status: "ok",
+          ExtraCurrencyTransfer: { sender: { address: "0:" + "cd".repeat(32), is_scam: false, is_wallet: true }, recipient: { address: account.address, is_scam: false, is_wallet: true }, amount: "25000", currency: ec },
+          simple_preview: { name: "Extra currency transfer", description: "", accounts: [] },
+          base_transactions: [],
+        },
+      ],
+      is_scam: false,
+      lt: 1,
+      in_progress: false,
+      extra: 0,
+    }
+    const client = makeChainClient({ baseUrl: "https://tonapi.example", fetch: fakeFetch((url) => ({ status: 200, body: url.pathname.endsWith("/events") ? { events: [event], next_from: 0 } : withExtra })) })
+    const a = await Effect.runPromise(client.getAccount("EQabc"))
+    expect(a.extra_balance).toEqual([{ amount: 123_450_000_000_000_000_000n, preview: ec }])
+    const events = await Effect.runPromise(client.getEvents("EQabc", { limit: 10 }))
+    expect(events.events[0]!.actions[0]!.ExtraCurrencyTransfer).toMatchObject({ amount: 25_000n, currency: { id: 100, symbol: "DXC", decimals: 4 } })
+  })
+
   it("decodes string amounts beyond 2^53 exactly", async () => {
     const big = "123456789012345678901234"
     const client = makeChainClient({

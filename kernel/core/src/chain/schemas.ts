@@ -24,9 +24,16 @@ export const AccountAddress = Schema.Struct({
 })
 export type AccountAddress = typeof AccountAddress.Type
 
+/** An extra currency (TVM extra-currency id) as tonapi previews it. */
+export const EcPreview = Schema.Struct({ id: Schema.Int, symbol: Schema.String, decimals: Schema.Int, image: Schema.String })
+export type EcPreview = typeof EcPreview.Type
+export const ExtraCurrency = Schema.Struct({ amount: Amount, preview: EcPreview })
+export type ExtraCurrency = typeof ExtraCurrency.Type
+
 export const Account = Schema.Struct({
   address: Schema.String,
   balance: Amount,
+  extra_balance: opt(Schema.Array(ExtraCurrency)),
   last_activity: Schema.Number,
   status: AccountStatus,
   interfaces: opt(Schema.Array(Schema.String)),
@@ -83,6 +90,14 @@ export const TonTransferAction = Schema.Struct({
   comment: opt(Schema.String),
   encrypted_comment: opt(EncryptedComment),
 })
+export const ExtraCurrencyTransferAction = Schema.Struct({
+  sender: AccountAddress,
+  recipient: AccountAddress,
+  amount: Amount,
+  comment: opt(Schema.String),
+  encrypted_comment: opt(EncryptedComment),
+  currency: EcPreview,
+})
 export const JettonTransferAction = Schema.Struct({
   sender: opt(AccountAddress),
   recipient: opt(AccountAddress),
@@ -124,6 +139,7 @@ export const Action = Schema.Struct({
   type: Schema.String,
   status: Schema.Literals(["ok", "failed"]),
   TonTransfer: opt(TonTransferAction),
+  ExtraCurrencyTransfer: opt(ExtraCurrencyTransferAction),
   JettonTransfer: opt(JettonTransferAction),
   JettonMint: opt(JettonMintAction),
   JettonBurn: opt(JettonBurnAction),

@@ -38,6 +38,18 @@ export const viewAction = (action: Action, raw: string): ActionView => {
       failed,
     }
   }
+  if (action.ExtraCurrencyTransfer) {
+    const e = action.ExtraCurrencyTransfer
+    const incoming = same(e.recipient.address, raw)
+    return {
+      kind: incoming ? "in" : "out",
+      title: incoming ? "received" : "sent",
+      amount: `${formatDisplay(e.amount, e.currency.decimals)} ${e.currency.symbol}`,
+      counterparty: incoming ? e.sender.address : e.recipient.address,
+      ...(e.comment ? { comment: e.comment } : {}),
+      failed,
+    }
+  }
   if (action.JettonTransfer) {
     const j = action.JettonTransfer
     const incoming = same(j.recipient?.address, raw)
