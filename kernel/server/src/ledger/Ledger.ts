@@ -84,6 +84,8 @@ export interface LedgerOptions {
   readonly workers?: number;
   /** Most movements per transaction (default 256; 1 disables group commit). */
   readonly maxBatch?: number;
+  /** Observes the size of every batch a worker takes (benchmarks, tests). */
+  readonly onBatch?: (size: number) => void;
 }
 
 interface Job {
@@ -185,6 +187,7 @@ export const makeLedger = (options: LedgerOptions = {}) =>
 
     const worker = Effect.gen(function* () {
       let pending: ReadonlyArray<Job> = yield* Queue.takeBetween(queue, 1, maxBatch);
+      options.onBatch?.(pending.length);
       // A batch holds each key once; a repeated key runs in the next transaction (then it replays).
       while (pending.length > 0) {
         const keys = new Set<string>();

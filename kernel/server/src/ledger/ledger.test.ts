@@ -416,3 +416,39 @@ describe("Ledger in two server processes on one PostgreSQL", () => {
     expect((await first.run(Effect.flatMap(Effect.service(Ledger), (l) => l.audit))).ok).toBe(true);
   }, 60_000);
 });
+
+describe("Ledger group commit: one batch with a failing member", () => {
+  it("commits the others, answers the failing one with its error, and replays the first results on retry", async () => {
+    const batches: Array<number> = [];
+    const db = await startTestLedger("pglite", { workers: 1, onBatch: (size) => batches.push(size) });
+    try {
+      const run = <A, E>(f: (ledger: LedgerShape) => Effect.Effect<A, E>) => db.run(Effect.flatMap(Effect.service(Ledger), f));
+      const refs = Array.from({ length: 6 }, (_, i) => ({ owner: userOwner(`batch-${i}`), currency: "TON" }));
+      await run((l) => Effect.andThen(l.defineCurrency({ code: "TON", decimals: 9 }), Effect.forEach(refs, (ref) => l.openAccount(ref))));
+      await run((l) => l.transfer({ key: "batch:fund", legs: refs.map((ref) => ({ from: deposits, to: ref, amount: 10n })) }));
+      // Offered together while the one worker is idle: they are taken as one batch.
+      const movements = refs.map((ref, i) => ({ key: `batch:move:${i}`, legs: [{ from: ref, to: refs[(i + 1) % refs.length]!, amount: i === 2 ? 20n : 3n }] }));
+      batches.length = 0;
+      const first = await run((l) => Effect.all(movements.map((m) => Effect.exit(l.transfer(m))), { concurrency: "unbounded" }));
+      expect(batches).toEqual([6]);
+      expect(first.map((exit) => exit._tag)).toEqual(["Success", "Success", "Failure", "Success", "Success", "Success"]);
+      const failed = first[2]!;
+      expect(Exit.isFailure(failed) && failed.cause.reasons[0]?._tag === "Fail" ? failed.cause.reasons[0].error : undefined).toMatchObject({
+        _tag: "InsufficientFunds",
+        requested: 20n,
+      });
+      const balances = await run((l) => Effect.forEach(refs, (ref) => Effect.map(l.balance(ref), (b) => b.available)));
+      // batch-2 neither sent nor failed to receive: it got 3 from batch-1 and kept its 10.
+      expect(balances).toEqual([10n, 10n, 13n, 7n, 10n, 10n]);
+      // The retry of the whole batch: the same movements for the committed keys, the failed one fails again.
+      const again = await run((l) => Effect.all(movements.map((m) => Effect.exit(l.transfer(m))), { concurrency: "unbounded" }));
+      expect(again.map((exit) => (Exit.isSuccess(exit) ? exit.value.transactionId : exit._tag))).toEqual(
+        first.map((exit) => (Exit.isSuccess(exit) ? exit.value.transactionId : exit._tag)),
+      );
+      expect(await run((l) => Effect.forEach(refs, (ref) => Effect.map(l.balance(ref), (b) => b.available)))).toEqual(balances);
+      expect((await run((l) => l.audit)).ok).toBe(true);
+    } finally {
+      await db.stop();
+    }
+  }, 60_000);
+});
