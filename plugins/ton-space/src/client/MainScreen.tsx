@@ -74,6 +74,10 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
     }
   }, [kernel, address])
   const held = inMemory || sealed
+  // The server's backup flags (a backup made on another device clears the banner here too).
+  useEffect(() => {
+    void import("./server-sync.ts").then((m) => m.syncAddresses(kernel)).catch(() => undefined)
+  }, [kernel, address])
   const refresh = () => {
     account.reload()
     jettons.reload()
