@@ -197,7 +197,7 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     await app.page.close()
   })
 
-  it("a scanned tc:// link; ton_proof, signData and a transaction after the passcode; a declined and a refused transaction; disconnect all", async () => {
+  it("a declined connection; a scanned tc:// link; ton_proof, signData and a transaction after the passcode; a declined and a refused transaction; disconnect all", async () => {
     const second = await startSdkDapp({ bridgeUrl: `${stack.server.url}/bridge`, name: "Second dApp" })
     try {
       const app = await launch(stack, { user: "balances" })
@@ -208,6 +208,17 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
       await passForcedPasscode(app)
       await maybePad(app)
       await app.waitForPath("/scw")
+
+      // Declining a connection: the dApp's SDK gets "user rejects" (code 300), nothing is stored.
+      const declineLink = dapp.connector.connect({ universalLink: "https://t.me/wallet?attach=wallet", bridgeUrl: `${stack.server.url}/bridge` })
+      const rejected = dapp.nextError()
+      await goTo(app, `/scw/tc/connect?startapp=${startParamOfLink(declineLink).slice("tonconnect-".length)}`)
+      await app.app().getByRole("heading", { name: `Connect to ${dapp.name}` }).waitFor({ timeout: 20_000 })
+      await waitMain(app, "Connect")
+      await app.telegram("t.pressSecondary()")
+      expect((await rejected).constructor.name).toBe("UserRejectsError")
+      await app.app().getByRole("heading", { name: "Connection declined" }).waitFor()
+      await shots(app, "connect-declined")
 
       // The QR scanner on wallet main reads a tc:// link: the connect screen of /scw/tc/connect/qr.
       const universal = second.connector.connect({ universalLink: "https://wallet.example/ton-connect", bridgeUrl: `${stack.server.url}/bridge` }, { tonProof: "qr-proof" })
@@ -295,7 +306,7 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     }
   })
 
-  it("a link without r, v or id shows the spec's error; a desktop client is told why it cannot connect", async () => {
+  it("a link without r, v or id shows the spec's error; a desktop client is told why it cannot connect; Russian", async () => {
     const app = await launch(stack, { user: "no_custody" })
     await app.waitForPath("/scw")
     await goTo(app, "/scw/tc/connect?v=2&id=abc")
@@ -313,5 +324,14 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     expect(await text(app)).toContain("Telegram for iOS and Android")
     await shots(app, "unavailable")
     await app.page.close()
+
+    // In Russian: the same screens from the ru bundle (the deep link, no wallet yet).
+    const link = dapp.connector.connect({ universalLink: "https://t.me/wallet?attach=wallet", bridgeUrl: `${stack.server.url}/bridge` })
+    const ru = await launch(stack, { user: "no_custody", language: "ru", startParam: startParamOfLink(link) })
+    await ru.waitForPath("/scw/tc/connect")
+    await ru.app().getByRole("heading", { name: "Кошелька TON Space ещё нет" }).waitFor({ timeout: 20_000 })
+    await waitMain(ru, "Создать кошелёк")
+    await shots(ru, "no-wallet-ru")
+    await ru.page.close()
   })
 })

@@ -15,6 +15,8 @@ export interface SdkDapp {
   readonly connector: TonConnect
   /** Resolves with the first status (connected wallet or null) that passes `until`. */
   readonly status: (until: (wallet: Wallet | null) => boolean) => Promise<Wallet | null>
+  /** Resolves with the next connection error (e.g. UserRejectsError when the user declines). */
+  readonly nextError: () => Promise<Error>
   readonly close: () => Promise<void>
 }
 
@@ -51,17 +53,24 @@ export const startSdkDapp = async (options: { readonly bridgeUrl: string; readon
     walletsListSource: `${url}/wallets.json`,
   } as ConstructorParameters<typeof TonConnect>[0])
   const waiters: Array<{ until: (w: Wallet | null) => boolean; resolve: (w: Wallet | null) => void }> = []
-  connector.onStatusChange((wallet) => {
-    for (const waiter of waiters.splice(0)) {
-      if (waiter.until(wallet)) waiter.resolve(wallet)
-      else waiters.push(waiter)
-    }
-  })
+  const errorWaiters: Array<(e: Error) => void> = []
+  connector.onStatusChange(
+    (wallet) => {
+      for (const waiter of waiters.splice(0)) {
+        if (waiter.until(wallet)) waiter.resolve(wallet)
+        else waiters.push(waiter)
+      }
+    },
+    (error) => {
+      for (const waiter of errorWaiters.splice(0)) waiter(error)
+    },
+  )
   return {
     url,
     name,
     connector,
     status: (until) => new Promise((resolve) => waiters.push({ until, resolve })),
+    nextError: () => new Promise((resolve) => errorWaiters.push(resolve)),
     close: async () => {
       connector.pauseConnection()
       await new Promise<void>((resolve) => site.close(() => resolve()))
