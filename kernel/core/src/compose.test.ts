@@ -169,6 +169,27 @@ describe("composePlugins", () => {
     expect(e.reason).toBe("duplicate-provider")
     expect(e.message).toBe("Kernel service 'passcode' is provided by plugin 'a' and plugin 'b'")
   })
+
+  it("composition collects hooks: every enabled plugin's beforePasscodeChange, dependencies first, none loaded at composition", async () => {
+    const loaded: Array<string> = []
+    const hook = (id: string) => async () => {
+      loaded.push(id)
+      return { default: async () => undefined }
+    }
+    const wallet = plugin({ id: "wallet", dependsOn: ["vault"], hooks: { beforePasscodeChange: hook("wallet") } })
+    const vault = plugin({ id: "vault", hooks: { beforePasscodeChange: hook("vault") } })
+    const off = plugin({ id: "off", hooks: { beforePasscodeChange: hook("off") } })
+    const none = plugin({ id: "none" })
+    const composed = composePlugins({
+      region: region({ wallet: { enabled: true }, vault: { enabled: true }, off: { enabled: false }, none: { enabled: true } }),
+      installed: [wallet, vault, off, none],
+    })
+    expect(composed.hooks.beforePasscodeChange.map((h) => h.pluginId)).toEqual(["vault", "wallet"])
+    expect(loaded).toEqual([])
+    await composed.hooks.beforePasscodeChange[1]!.load()
+    expect(loaded).toEqual(["wallet"])
+    expect(composePlugins({ region: region({ none: { enabled: true } }), installed: [none] }).hooks.beforePasscodeChange).toEqual([])
+  })
 })
 
 describe("definePlugin", () => {
@@ -184,6 +205,12 @@ describe("definePlugin", () => {
     )
     expect(() => plugin({ id: "a", routes: [{ id: "r", parent: "root", path: "a", component: screen }] })).toThrow("must start with '/'")
     expect(() => plugin({ id: "a", routes: [{ id: "r", parent: "root", path: "/a" }] })).toThrow("needs a component or a redirectTo")
+  })
+
+  it("refuses a hook the kernel does not know", () => {
+    expect(() => plugin({ id: "a", hooks: { afterLogout: async () => ({ default: async () => undefined }) } as never })).toThrow(
+      "plugin 'a': declares unknown hook 'afterLogout' (known: beforePasscodeChange)",
+    )
   })
 
   it("refuses to provide a service the kernel does not know", () => {

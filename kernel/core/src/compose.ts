@@ -6,6 +6,7 @@ import {
   type DeepLinkHandler,
   type FeatureFlagDefinition,
   type Lazy,
+  type PasscodeChangeHookModule,
   type PluginManifest,
   type ProvidableService,
   type RouteDefinition,
@@ -70,6 +71,13 @@ export interface Composition {
   readonly i18nNamespaces: ReadonlyMap<string, NonNullable<PluginManifest["i18n"]>>
   /** The enabled plugin providing each kernel service (`provides`), if any. */
   readonly providers: Partial<Readonly<Record<ProvidableService, ComposedProvider>>>
+  /** Lifecycle hooks of the enabled plugins, dependencies first (`hooks` in the manifests). */
+  readonly hooks: { readonly beforePasscodeChange: ReadonlyArray<ComposedHook<PasscodeChangeHookModule<any>>> }
+}
+
+export interface ComposedHook<M> {
+  readonly pluginId: string
+  readonly load: Lazy<M>
 }
 
 export interface ComposedProvider {
@@ -288,5 +296,11 @@ export function composePlugins(options: {
     }
   }
 
-  return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces, providers }
+  // 7. Hooks: every enabled plugin's, in dependency order.
+  const beforePasscodeChange = ordered.flatMap((plugin) => {
+    const load = plugin.hooks?.beforePasscodeChange
+    return load ? [{ pluginId: plugin.id, load }] : []
+  })
+
+  return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces, providers, hooks: { beforePasscodeChange } }
 }

@@ -87,6 +87,34 @@ export interface FeatureFlagDefinition {
 export const PROVIDABLE_SERVICES = ["passcode"] as const
 export type ProvidableService = (typeof PROVIDABLE_SERVICES)[number]
 
+/** What a `beforePasscodeChange` hook gets: the passcode the user just proved and the new one. */
+export interface PasscodeChangeInput {
+  readonly current: string
+  readonly next: string
+}
+
+/**
+ * A plugin's reaction to a passcode change, lazily loaded (`hooks.beforePasscodeChange`). The
+ * passcode provider runs every hook BEFORE the server changes the passcode (`current` still opens
+ * what was sealed under it); a failing hook is reported (console.warn, no secrets) and never
+ * blocks the change. `Host` is the kernel object of the running app (the React kernel narrows it).
+ */
+export interface PasscodeChangeHookModule<Host = unknown> {
+  /** Re-seal what this plugin keeps under `current` so that `next` opens it. */
+  readonly default: (input: PasscodeChangeInput, host: Host) => Promise<void>
+  /**
+   * Whether this device holds something this plugin sealed under the passcode. A reset (forgotten
+   * passcode) cannot know `current`, so the reset screen warns when any hook answers true.
+   */
+  readonly sealedUnderPasscode?: (host: Host) => Promise<boolean>
+}
+
+/** Lifecycle hooks a plugin may declare (each a lazy module; no plugin code runs at boot). */
+export interface PluginHooks {
+  readonly beforePasscodeChange?: Lazy<PasscodeChangeHookModule<any>>
+}
+export const PLUGIN_HOOKS = ["beforePasscodeChange"] as const
+
 export type Language = "en" | "ru"
 export type I18nBundle = Readonly<Record<string, unknown>>
 
@@ -114,6 +142,8 @@ export interface PluginManifest<Config = unknown> {
    * factory (e.g. `passcode: () => import("./client/service.ts")`); loaded on the service's first use.
    */
   readonly provides?: Partial<Readonly<Record<ProvidableService, Lazy<{ readonly default: unknown }>>>>
+  /** Lifecycle hooks (`beforePasscodeChange: () => import("./client/rekey.ts")`), collected by composition. */
+  readonly hooks?: PluginHooks
 }
 
 export class ManifestError extends Error {
@@ -144,6 +174,11 @@ export function definePlugin<const M extends PluginManifest<any>>(manifest: M): 
   for (const service of Object.keys(manifest.provides ?? {})) {
     if (!(PROVIDABLE_SERVICES as ReadonlyArray<string>).includes(service)) {
       throw new ManifestError(`${where}: provides unknown service '${service}' (known: ${PROVIDABLE_SERVICES.join(", ")})`)
+    }
+  }
+  for (const hook of Object.keys(manifest.hooks ?? {})) {
+    if (!(PLUGIN_HOOKS as ReadonlyArray<string>).includes(hook)) {
+      throw new ManifestError(`${where}: declares unknown hook '${hook}' (known: ${PLUGIN_HOOKS.join(", ")})`)
     }
   }
   for (const link of manifest.deepLinks ?? []) {

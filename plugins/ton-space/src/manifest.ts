@@ -96,5 +96,6 @@ export const tonSpacePlugin = definePlugin({
     { id: "logout", section: "scw", labelKey: "settings.logout", to: "/scw/settings/logout", icon: "alert", order: 90 },
   ],
   config: TonSpaceConfigSchema,
+  hooks: { beforePasscodeChange: () => import("./client/rekey.ts") },
   i18n: { namespace: "tonSpace", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } },
 })

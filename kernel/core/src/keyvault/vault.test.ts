@@ -419,4 +419,24 @@ describe("KeyVault", () => {
       assert.strictEqual(error.message, "Failed to save secureStorage value")
     }).pipe(Effect.provide(t.layer))
   })
+
+  it.effect("clear keeps the passcode plugin's biometry token with biometryToken 'keep' (decision 0530)", () => {
+    const server = "s".repeat(32)
+    const t = makeTestVault({ passcode: PASSCODE, biometryToken: server })
+    return Effect.gen(function* () {
+      const vault = yield* KeyVault
+      yield* vault.create({ credentials: credentials(), passcode: PASSCODE })
+      yield* vault.enableBiometry({ passcode: PASSCODE, serverBiometryToken: server })
+      const shared = t.biometry.state.token
+      assert.ok(shared.startsWith("kvb1."))
+      yield* vault.clear({ biometryToken: "keep" })
+      // The blob is gone, the device token is untouched and its server part is still the passcode plugin's token.
+      assert.deepStrictEqual([...t.store.map.keys()], [])
+      assert.strictEqual(t.biometry.state.token, shared)
+      assert.strictEqual(serverBiometryToken(t.biometry.state.token), server)
+      // What is left opens nothing: there is no vault to open.
+      assert.strictEqual((yield* Effect.flip(vault.unlockWithBiometry({ token: shared })))._tag, "CredsNotFound")
+      assert.strictEqual((yield* vault.status()).version, 0)
+    }).pipe(Effect.provide(t.layer))
+  })
 })

@@ -205,8 +205,13 @@ export class KeyVault extends Context.Service<
     readonly removePlainAfterBackup: (backupComplete: boolean) => Effect.Effect<boolean, StorageError>
     /** The recovery split (key, iv, two shards) of the unlocked credentials. */
     readonly exportRecovery: (passcode: string) => Effect.Effect<RecoverySplit, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError>
-    /** Logout step "clear credentials": blob, plain credentials and the biometric token (3 retries). */
-    readonly clear: () => Effect.Effect<void, StorageError>
+    /**
+     * Logout step "clear credentials": blob, plain credentials (3 retries) and the biometric token.
+     * `biometryToken: "keep"` leaves the BiometricManager token in place when another owner shares it
+     * (the passcode plugin's biometry, decision 0530): its server part stays valid, and its vault
+     * secret opens nothing once the blob (and the server's device key) are gone.
+     */
+    readonly clear: (options?: { readonly biometryToken?: "remove" | "keep" }) => Effect.Effect<void, StorageError>
     /**
      * Lock state (spec 2 section 4): the credentials of the last unlock that asked to be remembered,
      * while the clock is before its time; null otherwise. Kept in memory only, never stored.
@@ -631,7 +636,7 @@ const makeVault = (
         return split
       }),
 
-    clear: () =>
+    clear: (clearOptions) =>
       Effect.gen(function* () {
         unlocked = null
         const removeAll = Effect.gen(function* () {
@@ -639,9 +644,12 @@ const makeVault = (
           yield* store.remove(plainKey)
         })
         yield* removeAll.pipe(Effect.retry({ times: 3 }))
-        const info = yield* biometry.info()
-        if (info.tokenSaved) yield* biometry.updateToken("")
-        logger.info("cleared", {})
+        const keep = clearOptions?.biometryToken === "keep"
+        if (!keep) {
+          const info = yield* biometry.info()
+          if (info.tokenSaved) yield* biometry.updateToken("")
+        }
+        logger.info("cleared", { biometryToken: keep ? "kept" : "removed" })
       }),
   }
   return vault

@@ -1,9 +1,10 @@
 /** The passcode flows (spec 3 §4.3, §4.4): create, verify, change, reset, recovery email, email challenge. */
-import { useEffect, useState } from "react"
+import { useEffect, useRef, useState } from "react"
 import { serverBiometryToken } from "@wallet/kernel"
 import { Button, Spinner, useSnackbar } from "@wallet/kernel-react/ui"
 import { passcodeLength, type PasscodeType, type Product } from "../api.ts"
 import { isWeakPasscode, normaliseCode, showRemainingAttempts, WEAK_POPUP_DELAY_MS } from "./rules.ts"
+import { changeWithHooks, resetLosesSealed } from "./rekey.ts"
 import type { BiometryOutcome, PasscodeInfo, PasscodeSession } from "./runtime.ts"
 import { EmailAddressStep, EmailCodeStep, Icons, PasscodeEntry } from "./ui.tsx"
 import styles from "./passcode.module.css"
@@ -243,7 +244,36 @@ export function ResetFlow({ session, product, type, onDone }: { session: Passcod
   const [emailCode, setEmailCode] = useState<string>()
   const [newType, setNewType] = useState(type)
   const [done, setDone] = useState<string>()
+  // Something sealed under the old passcode (the TON space's words) cannot be carried over: say so first (decision 0530).
+  const hooks = session.kernel.composition.hooks.beforePasscodeChange
+  const [sealed, setSealed] = useState<boolean | undefined>(hooks.length === 0 ? false : undefined)
+  const [acknowledged, setAcknowledged] = useState(false)
+  useEffect(() => {
+    if (hooks.length === 0) return
+    let alive = true
+    void resetLosesSealed(hooks, session.kernel).then((value) => alive && setSealed(value))
+    return () => {
+      alive = false
+    }
+  }, [hooks, session])
   if (done !== undefined) return <Done session={session} title={t("reset.doneTitle")} text={t("reset.doneText")} onDone={() => onDone(done)} />
+  if (sealed === undefined) return <Loading label={t("loading")} />
+  if (sealed && !acknowledged) {
+    return (
+      <section className={styles.screen} aria-labelledby="passcode-reset-sealed">
+        <div className={styles.icon} aria-hidden="true">
+          <Icons.lock />
+        </div>
+        <h2 className={styles.title} id="passcode-reset-sealed">{t("rekey.resetTitle")}</h2>
+        <p className={styles.text} role="note">{t("rekey.resetText")}</p>
+        <div className={styles.actions}>
+          <Button stretched onClick={() => setAcknowledged(true)} autoFocus>
+            {t("continue")}
+          </Button>
+        </div>
+      </section>
+    )
+  }
   if (emailCode === undefined) {
     return (
       <EmailCodeStep
@@ -287,6 +317,7 @@ export function ChangeFlow({ session, info, onDone, onForgot }: { session: Passc
   const [current, setCurrent] = useState<string>()
   const [type, setType] = useState<PasscodeType>(info.passcodeType ?? "4-digit")
   const [done, setDone] = useState(false)
+  const rekeyed = useRef(new Set<string>())
   if (done) return <Done session={session} title={t("change.doneTitle")} text={t("change.doneText")} onDone={onDone} />
   if (current === undefined) {
     return (
@@ -306,7 +337,16 @@ export function ChangeFlow({ session, info, onDone, onForgot }: { session: Passc
       onTypeChange={setType}
       titles={{ set: t("change.setTitle"), confirm: t("create.confirmTitle") }}
       onConfirmed={async (value) => {
-        const updated = await session.call((c, deviceSerial) => c.passcode.update({ headers: { "x-wallet-device-serial": deviceSerial }, payload: { passcode: current, newPasscode: value, newPasscodeType: type, deviceSerial } }))
+        // Plugins re-seal under the new passcode first, while the server still accepts the current one (decision 0530).
+        const updated = await changeWithHooks({
+          hooks: session.kernel.composition.hooks.beforePasscodeChange,
+          host: session.kernel,
+          current,
+          next: value,
+          ran: rekeyed.current,
+          update: () =>
+            session.call((c, deviceSerial) => c.passcode.update({ headers: { "x-wallet-device-serial": deviceSerial }, payload: { passcode: current, newPasscode: value, newPasscodeType: type, deviceSerial } })),
+        })
         if (!updated.ok) {
           snackbar.show({ id: "passcode-change", text: t("errors.technical_issue") })
           return false

@@ -7,7 +7,7 @@ import { shortAddress } from "../core/address.ts"
 import { formatAmount, TON_DECIMALS } from "../core/amount.ts"
 import { addPending } from "../core/pending.ts"
 import { Hero } from "./common.tsx"
-import { wordsForOperation } from "./flows.ts"
+import { vaultErrorText, wordsForOperation } from "./flows.ts"
 import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
 import { useTon } from "./ton.ts"
 import { emulateSend, resolveReceiver, signAndSend, type EmulationOutcome, type Receiver, type SendRequest, type WalletRef } from "./transfer.ts"
@@ -213,8 +213,9 @@ export function CollectibleSendScreen() {
         }),
       }))
       void navigate({ to: "/scw/collectible/$address/send/$recipientAddress/success", params: { address, recipientAddress } } as never)
-    } catch {
-      snackbar.show({ id: "ton-send-failed", text: t("send.failed") })
+    } catch (error) {
+      // A vault that did not open shows the spec's text (decision 0530); other failures the generic one.
+      snackbar.show({ id: "ton-send-failed", text: vaultErrorText(t, error) ?? t("send.failed") })
     } finally {
       setSending(false)
     }

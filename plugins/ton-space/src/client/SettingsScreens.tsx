@@ -8,7 +8,7 @@ import type { Network } from "../core/assets.ts"
 import { canChangeVersion, listedWalletClasses, type WalletClass } from "../core/versions.ts"
 import { WordGrid } from "./common.tsx"
 import { loadAccount } from "./data.ts"
-import { logout, wordsForOperation } from "./flows.ts"
+import { logout, vaultErrorText, wordsForOperation } from "./flows.ts"
 import { chainFor, NS, useWallet } from "./hooks.ts"
 import { secrets } from "./secrets.ts"
 import { useTon } from "./ton.ts"
@@ -47,12 +47,22 @@ export function RecoveryScreen() {
   const [state] = useWallet()
   const [words, setWords] = useState<ReadonlyArray<string> | null>(null)
   const [busy, setBusy] = useState(false)
+  const [failure, setFailure] = useState<string>()
   useHideTabBar()
   const reveal = async () => {
     if (busy || !state.address) return
     setBusy(true)
-    const held = await wordsForOperation(kernel, passcode, "show_mnemonic", state.address)
-    setBusy(false)
+    setFailure(undefined)
+    let held: Awaited<ReturnType<typeof wordsForOperation>>
+    try {
+      held = await wordsForOperation(kernel, passcode, "show_mnemonic", state.address)
+    } catch (error) {
+      // The vault did not open: the spec's text (decision 0530); anything else the generic one.
+      setFailure(vaultErrorText(t, error) ?? t("errors.generic"))
+      return
+    } finally {
+      setBusy(false)
+    }
     if (held === "cancelled") return
     if (!held) {
       void navigate({ to: "/scw/import/mnemonic" } as never)
@@ -65,6 +75,11 @@ export function RecoveryScreen() {
       <h1 className={styles.title}>{t("recovery.title")}</h1>
       <p className={styles.lead}>{t("recovery.text")}</p>
       {words ? <WordGrid words={words} /> : null}
+      {failure && (
+        <p className={styles.error} role="alert">
+          {failure}
+        </p>
+      )}
       {!words && <MainButton text={t("recovery.show")} progress={busy} onClick={() => void reveal()} />}
     </main>
   )

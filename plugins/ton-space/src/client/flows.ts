@@ -8,7 +8,7 @@ import type { ChainShape } from "@wallet/kernel/chain"
 import type { Kernel } from "@wallet/kernel-react"
 import type { Network } from "../core/assets.ts"
 import { chainFor, walletStore } from "./hooks.ts"
-import { secrets, wordsFrom, type ProofOutcome } from "./secrets.ts"
+import { secrets, VaultOpenError, wordsFrom, type ProofOutcome } from "./secrets.ts"
 import { initialWalletState } from "./store.ts"
 import { loadTon, type TonModule } from "./ton.ts"
 
@@ -169,3 +169,11 @@ export const wordsForOperation = async (kernel: Kernel, passcode: PasscodeShape,
   if (words !== null && words !== "cancelled" && !held) secrets.hold(address, words)
   return words
 }
+
+/**
+ * What a screen shows when `wordsForOperation` failed because the vault did not open: the spec's
+ * text of the vault error (e.g. 'Failed to decrypt client side wallet creds') after a translated
+ * lead (`vaultOpen.failed`); undefined for any other failure (the screen's own message).
+ */
+export const vaultErrorText = (t: (key: string, options?: Record<string, unknown>) => string, error: unknown): string | undefined =>
+  error instanceof VaultOpenError ? t("vaultOpen.failed", { reason: error.message }) : undefined

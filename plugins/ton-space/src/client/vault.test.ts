@@ -153,3 +153,13 @@ describe("addBiometrySlotWith (decision 0520): the vault's biometry slot", () =>
     expect(raw.log).toEqual(["enable:raw-server-token-0123456789"])
   })
 })
+
+describe("vault open errors on screens (decision 0530)", () => {
+  it("vault open errors show the spec's text; other failures are left to the screen", async () => {
+    const { vaultErrorText } = await import("./flows.ts")
+    const t = (key: string, options?: Record<string, unknown>) => `${key}|${String(options?.reason ?? "")}`
+    expect(vaultErrorText(t, new VaultOpenError("Failed to decrypt client side wallet creds", "DecryptFailed"))).toBe("vaultOpen.failed|Failed to decrypt client side wallet creds")
+    expect(vaultErrorText(t, new VaultOpenError("externalId not found", "ExternalIdNotFound"))).toBe("vaultOpen.failed|externalId not found")
+    expect(vaultErrorText(t, new Error("network"))).toBeUndefined()
+  })
+})

@@ -182,8 +182,25 @@ export const addBiometrySlot = async (kernel: Kernel, passcode: string, token?: 
 
 export const vaultAddress = (kernel: Kernel) => run(kernel, (vault) => vault.status().pipe(Effect.map((s) => (s.version === 0 ? undefined : s.address))))
 
-/** Logout step 2: the blob and every slot. */
-export const clearVault = (kernel: Kernel) => run(kernel, (vault) => vault.clear())
+/**
+ * Logout step 2: the blob and every slot. The BiometricManager token stays: it is also the passcode
+ * plugin's biometry (its server part), and its vault secret opens nothing without the blob (0530).
+ */
+export const clearVault = (kernel: Kernel) => run(kernel, (vault) => vault.clear({ biometryToken: "keep" }))
+
+/** Whether this device's vault has words the passcode opens (a passcode slot, or a legacy v1 blob). */
+export const sealedUnderPasscode = (kernel: Kernel) =>
+  run(kernel, (vault) => vault.status().pipe(Effect.map((s) => s.version === 1 || (s.version === 2 && s.passcodeSlots > 0))))
+
+/**
+ * The passcode change's hook (decision 0530): a slot for `next` beside the one for `current`, while
+ * the server still accepts `current`. No vault (or none the passcode opens): nothing to do.
+ */
+export const rekeyVault = async (kernel: Kernel, input: { readonly current: string; readonly next: string }): Promise<"rekeyed" | "no-vault"> => {
+  if (!(await sealedUnderPasscode(kernel))) return "no-vault"
+  await run(kernel, (vault) => vault.changePasscode(input))
+  return "rekeyed"
+}
 
 /** Logout step 1 ("delete the server records"): the user's device keys. A server without the endpoint has none. */
 export const deleteServerRecords = async (kernel: Kernel) => {
