@@ -54,6 +54,10 @@ describe("startup routing", () => {
   it("tab labels come from their plugins' strings even when main never opened (bug: raw key 'tab' on history)", async () => {
     const app = await launch(stack, { user: "new" })
     await app.waitForPath("/wallet-onboarding")
+    // One step in, then straight to History: main never opened.
+    await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === true)
+    await app.telegram("t.pressMain()")
+    await app.waitForPath("/wallet-onboarding/steps")
     await app.app().evaluate(() => {
       window.history.pushState({}, "", "/transactions")
       window.dispatchEvent(new PopStateEvent("popstate"))

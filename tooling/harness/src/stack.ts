@@ -116,7 +116,9 @@ export async function launch(stack: Stack, options: LaunchOptions): Promise<Laun
   const user = users.find((u) => u.kind === options.user)
   if (!user) throw new Error(`no demo user of kind ${options.user}`)
   // Each launch is a fresh profile (storage included), like a first open on a new device.
-  const context = await stack.browser.newContext({ viewport: { width: 900, height: 860 } })
+  // Reduced motion: the kit drops its transitions, so a screenshot right after a theme switch shows
+  // the new theme, not colours halfway through a fade.
+  const context = await stack.browser.newContext({ viewport: { width: 900, height: 860 }, reducedMotion: "reduce" })
   const page = await context.newPage()
   // Closing the page ends its context; at shutdown the browser may already be gone.
   page.once("close", () => void context.close().catch(() => undefined))
