@@ -33,7 +33,13 @@ export const createOverlayStore = (): OverlayStore => {
   }
 }
 
-/** What a passcode provider module's `default` factory receives. */
+/**
+ * What a passcode provider module's `default` factory receives. Plugins' `beforePasscodeChange`
+ * hooks (decision 0530) are not passed here: the provider reads them from
+ * `kernel.composition.hooks.beforePasscodeChange` and calls each with `({ current, next }, kernel)`
+ * before the server changes the passcode, so a hook module types itself as
+ * `PasscodeChangeHookModule<Kernel>` (`@wallet/kernel`).
+ */
 export interface PasscodeHost {
   readonly kernel: Kernel
   readonly overlays: OverlayStore
