@@ -21,6 +21,7 @@ afterAll(async () => {
 const EMAIL = "ton.space.rekey.e2e@example.com"
 const OLD = "2468"
 const NEW = "1357"
+const RESET = "9630"
 const BLOB_KEY = "wallet:tonSpace.keyvault.blob"
 
 const shot = (app: LaunchedApp, name: string) => app.page.screenshot({ path: join(screenshotDir, `ton-space-rekey-${name}.png`) })
@@ -102,13 +103,18 @@ const capture = async (page: Page, into: Array<Captured>) => {
   })
 }
 
+const usedCodes = new Set<string>()
+/** A 6-digit code from the dev outbox that this file has not used yet. */
 const codeFromOutbox = async (app: LaunchedApp): Promise<string> => {
   const page = await app.page.context().newPage()
   try {
     for (let i = 0; i < 40; i++) {
       await page.goto(`${stack.server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(EMAIL)}`)
-      const found = /\b(\d{6})\b/.exec(await page.locator("body").innerText())
-      if (found) return found[1]!
+      const found = [...(await page.locator("body").innerText()).matchAll(/\b(\d{6})\b/g)].map((m) => m[1]!).find((c) => !usedCodes.has(c))
+      if (found) {
+        usedCodes.add(found)
+        return found
+      }
       await page.waitForTimeout(250)
     }
     throw new Error("no code in the outbox")
@@ -219,12 +225,6 @@ describe("TON space vault re-keyed on a passcode change (decision 0530)", () => 
     expect(await slotsOf(app)).toEqual({ names: ["passcode"], passcode: 2 })
     await app.app().getByRole("button", { name: "Done" }).click()
 
-    // The reset screen now warns that the words cannot be carried over (a vault exists).
-    await app.app().getByRole("button", { name: "Forgot passcode?" }).click()
-    await app.app().getByRole("heading", { name: "Before you reset" }).waitFor()
-    expect(await app.app().getByRole("note").innerText()).toContain("import your 24 words again")
-    await shots(app, "reset-warning")
-
     // Reload (nothing in memory), send with the NEW passcode: the vault opens and the transfer lands.
     await reloadAtScw(app)
     await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("5 TON")
@@ -253,6 +253,35 @@ describe("TON space vault re-keyed on a passcode change (decision 0530)", () => 
     await app.waitForPath("/scw")
     // The balance drops below 4 TON (1 TON sent plus the fee): the transfer landed.
     await expect.poll(() => refreshedMain(app), { timeout: 45_000, interval: 1_500 }).toMatch(/TON balance\s+3\.9\d* TON/)
+
+    // A reset (forgotten passcode) cannot re-key: its first screen says so while a vault exists.
+    await passcodeSettings(app, NEW, "Not now")
+    await app.app().getByRole("button", { name: "Forgot passcode?" }).click()
+    await app.app().getByRole("heading", { name: "Before you reset" }).waitFor()
+    expect(await app.app().getByRole("note").innerText()).toContain("import your 24 words again")
+    await shots(app, "reset-warning")
+    await app.app().getByRole("button", { name: "Continue" }).click()
+    await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
+    await app.app().getByRole("heading", { name: "Set a new passcode" }).waitFor()
+    await pad(app, RESET)
+    await app.app().getByRole("heading", { name: "Confirm passcode" }).waitFor()
+    await pad(app, RESET)
+    await app.app().getByRole("heading", { name: "Passcode reset" }).waitFor()
+    await app.app().getByRole("button", { name: "Done" }).click()
+    // The vault kept its slot (decision 0530); the reset passcode does not open it, and the Recovery
+    // screen shows the vault's spec text instead of a generic failure.
+    expect(await slotsOf(app)).toEqual({ names: ["passcode"], passcode: 1 })
+    await reloadAtScw(app)
+    await goTo(app, "/scw/settings/recovery")
+    await app.waitForPath("/scw/settings/recovery")
+    await waitMain(app, "Show recovery phrase")
+    await press(app)
+    await app.app().getByRole("dialog", { name: "Enter passcode" }).getByRole("heading", { name: "Enter passcode" }).waitFor()
+    await pad(app, RESET)
+    const alert = app.app().getByRole("alert").filter({ hasText: "Could not open the wallet's keys" })
+    await alert.waitFor({ timeout: 30_000 })
+    expect(await alert.innerText()).toBe("Could not open the wallet's keys: Failed to decrypt client side wallet creds")
+    await shots(app, "recovery-vault-error")
     await app.page.close()
   })
 

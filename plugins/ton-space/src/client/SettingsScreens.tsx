@@ -76,7 +76,7 @@ export function RecoveryScreen() {
       <p className={styles.lead}>{t("recovery.text")}</p>
       {words ? <WordGrid words={words} /> : null}
       {failure && (
-        <p className={styles.error} role="alert">
+        <p className={styles.error} role="alert" style={{ margin: "0 var(--wk-space-4) var(--wk-space-4)" }}>
           {failure}
         </p>
       )}
