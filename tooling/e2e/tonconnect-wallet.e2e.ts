@@ -184,6 +184,21 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     await press(app)
     await app.waitForPath("/scw")
 
+    // After a reload no TonConnect screen is open, yet a request reaches the app: the plugin's
+    // afterStart hook resumes the listener (bug: it started only with the TonConnect screens).
+    await app.app().evaluate(() => window.location.reload())
+    await app.page.waitForTimeout(500)
+    await app.waitForPath("/scw")
+    const afterReload = dapp.connector.sendTransaction({ validUntil: Math.floor(Date.now() / 1000) + 300, messages: [{ address: friend, amount: "100000000" }] })
+    const afterReloadError = afterReload.then(() => null, (e: Error) => e)
+    await app.waitForPath("/scw/tc/request")
+    await app.app().getByRole("heading", { name: "Confirm transaction" }).waitFor()
+    await app.telegram("t.pressSecondary()")
+    expect((await afterReloadError)?.constructor.name).toBe("UserRejectsError")
+    await app.app().getByRole("heading", { name: "Request declined" }).waitFor()
+    await press(app)
+    await app.waitForPath("/scw")
+
     // Connected apps: the row, then Disconnect; the SDK sees the wallet go.
     await goTo(app, "/scw/settings/connected-apps")
     await app.app().getByRole("heading", { name: "Connected apps" }).waitFor()

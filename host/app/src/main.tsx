@@ -202,6 +202,21 @@ async function boot() {
       </KernelProvider>
     </StrictMode>,
   )
+
+  // Plugins' afterStart hooks: loaded once the first screen is up and the browser is idle.
+  if (user && composition.hooks.afterStart.length > 0) {
+    const host = { kernel, navigate: (options: object) => router.navigate(options as never) }
+    const run = () => {
+      for (const hook of composition.hooks.afterStart) {
+        void hook.load().then(
+          (module) => module.default(host),
+          (error: unknown) => console.warn(`[hooks] afterStart of ${hook.pluginId} did not load`, error),
+        )
+      }
+    }
+    if ("requestIdleCallback" in window) window.requestIdleCallback(run, { timeout: 2000 })
+    else setTimeout(run, 200)
+  }
 }
 
 /**

@@ -190,6 +190,21 @@ describe("composePlugins", () => {
     expect(loaded).toEqual(["wallet"])
     expect(composePlugins({ region: region({ none: { enabled: true } }), installed: [none] }).hooks.beforePasscodeChange).toEqual([])
   })
+
+  it("composition collects afterStart hooks of enabled plugins only, none loaded at composition", async () => {
+    const loaded: Array<string> = []
+    const hook = (id: string) => async () => {
+      loaded.push(id)
+      return { default: () => undefined }
+    }
+    const listener = plugin({ id: "listener", hooks: { afterStart: hook("listener") } })
+    const off = plugin({ id: "off", hooks: { afterStart: hook("off") } })
+    const composed = composePlugins({ region: region({ listener: { enabled: true }, off: { enabled: false } }), installed: [listener, off] })
+    expect(composed.hooks.afterStart.map((h) => h.pluginId)).toEqual(["listener"])
+    expect(loaded).toEqual([])
+    await composed.hooks.afterStart[0]!.load()
+    expect(loaded).toEqual(["listener"])
+  })
 })
 
 describe("definePlugin", () => {
@@ -209,7 +224,7 @@ describe("definePlugin", () => {
 
   it("refuses a hook the kernel does not know", () => {
     expect(() => plugin({ id: "a", hooks: { afterLogout: async () => ({ default: async () => undefined }) } as never })).toThrow(
-      "plugin 'a': declares unknown hook 'afterLogout' (known: beforePasscodeChange)",
+      "plugin 'a': declares unknown hook 'afterLogout' (known: beforePasscodeChange, afterStart)",
     )
   })
 

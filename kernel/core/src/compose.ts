@@ -7,6 +7,7 @@ import {
   type FeatureFlagDefinition,
   type Lazy,
   type PasscodeChangeHookModule,
+  type StartHookModule,
   type PluginManifest,
   type ProvidableService,
   type RouteDefinition,
@@ -72,7 +73,10 @@ export interface Composition {
   /** The enabled plugin providing each kernel service (`provides`), if any. */
   readonly providers: Partial<Readonly<Record<ProvidableService, ComposedProvider>>>
   /** Lifecycle hooks of the enabled plugins, dependencies first (`hooks` in the manifests). */
-  readonly hooks: { readonly beforePasscodeChange: ReadonlyArray<ComposedHook<PasscodeChangeHookModule<any>>> }
+  readonly hooks: {
+    readonly beforePasscodeChange: ReadonlyArray<ComposedHook<PasscodeChangeHookModule<any>>>
+    readonly afterStart: ReadonlyArray<ComposedHook<StartHookModule<any>>>
+  }
 }
 
 export interface ComposedHook<M> {
@@ -301,6 +305,10 @@ export function composePlugins(options: {
     const load = plugin.hooks?.beforePasscodeChange
     return load ? [{ pluginId: plugin.id, load }] : []
   })
+  const afterStart = ordered.flatMap((plugin) => {
+    const load = plugin.hooks?.afterStart
+    return load ? [{ pluginId: plugin.id, load }] : []
+  })
 
-  return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces, providers, hooks: { beforePasscodeChange } }
+  return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces, providers, hooks: { beforePasscodeChange, afterStart } }
 }

@@ -109,11 +109,21 @@ export interface PasscodeChangeHookModule<Host = unknown> {
   readonly sealedUnderPasscode?: (host: Host) => Promise<boolean>
 }
 
+/**
+ * Work a plugin does once the app has started (`hooks.afterStart`): the host loads the module after
+ * the first screen rendered, when the browser is idle, and passes what it has (`Host`: the kernel
+ * object and a navigate function). E.g. resuming a listener the plugin's sessions need.
+ */
+export interface StartHookModule<Host = unknown> {
+  readonly default: (host: Host) => void | Promise<void>
+}
+
 /** Lifecycle hooks a plugin may declare (each a lazy module; no plugin code runs at boot). */
 export interface PluginHooks {
   readonly beforePasscodeChange?: Lazy<PasscodeChangeHookModule<any>>
+  readonly afterStart?: Lazy<StartHookModule<any>>
 }
-export const PLUGIN_HOOKS = ["beforePasscodeChange"] as const
+export const PLUGIN_HOOKS = ["beforePasscodeChange", "afterStart"] as const
 
 export type Language = "en" | "ru"
 export type I18nBundle = Readonly<Record<string, unknown>>

@@ -1,5 +1,6 @@
 /**
- * `resumeTonConnect(kernel, navigate)`: for the host to call once after boot. It reads only the
+ * `resumeTonConnect(kernel, navigate)`: the plugin's `afterStart` hook (the host runs it once after the
+ * first screen, when idle; `default` below). It reads only the
  * device storage (no engine, no TON code): when this device holds a TonConnect session, the engine
  * chunk loads and its bridge listener starts, so dApp requests reach the user while the mini-app is
  * open. Without sessions nothing loads. The connect and connected-apps screens start it too.
@@ -32,4 +33,9 @@ export const resumeTonConnect = (kernel: Kernel, navigate: Navigate): Promise<vo
     (m) => void m.tonConnect(kernel, navigate),
     (error: unknown) => console.warn("[tonconnect] the listener did not load", error),
   )
+}
+
+/** The `afterStart` hook: the host passes its kernel and navigate. */
+export default function afterStart(host: { readonly kernel: Kernel; readonly navigate: Navigate }): Promise<void> {
+  return resumeTonConnect(host.kernel, host.navigate)
 }

@@ -54,5 +54,7 @@ export const tonconnectPlugin = definePlugin({
   // Telegram start param `tonconnect-<packed query>` (the dApp SDK's encoding): the connect screen unpacks it.
   deepLinks: [{ prefix: "tonconnect-", to: "/scw/tc/connect", search: { startapp: "{rest}" } }],
   settings: [{ id: "connected-apps", section: "scw", labelKey: "settings.connectedApps", to: "/scw/settings/connected-apps", icon: "globe", order: 30 }],
+  // After start: resume the bridge listener when this device holds sessions (dApp requests reach an open app).
+  hooks: { afterStart: () => import("./listener.ts") },
   i18n: { namespace: "tonconnect", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } },
 })

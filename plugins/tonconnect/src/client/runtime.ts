@@ -98,6 +98,12 @@ const signerFor = (kernel: Kernel, wallet: CurrentWallet, version: "v5r1" | "v4r
 
 let seq = 0
 
+/** Which engine a wallet needs: network, address and signing version; undefined when none can sign. */
+const keyOf = (wallet: CurrentWallet | null | undefined): string | undefined => {
+  const version = wallet ? engineVersionOf(wallet.version) : null
+  return wallet && version ? `${wallet.network}:${wallet.address}:${version}` : undefined
+}
+
 /**
  * The engine of the wallet on this device (built on first use, rebuilt when the wallet or its
  * network changes) with its bridge listener started; null without a self-custody wallet or for a
@@ -107,19 +113,22 @@ export const tonConnect = (kernel: Kernel, nav?: Navigate): Promise<TonConnectRu
   if (nav) navigate = nav
   const run = async (): Promise<TonConnectRuntime | null> => {
     const walletAccess = await loadAccess()
+    // The wallet state changes for many reasons (pending transactions, backup flags); only another
+    // wallet, version or network replaces the engine, and the new one listens at once.
     unsubscribeWallet ??= walletAccess.onWalletChange(kernel, () => {
-      // The next use rebuilds for the new wallet; the old listener stops now.
-      if (current) {
+      void walletAccess.currentWallet(kernel).then((next) => {
+        if (!current || current.key === keyOf(next)) return
         current.runtime.engine.stop()
         current = undefined
         sessionsSnapshot = undefined
         notify()
-      }
+        if (keyOf(next) !== undefined) void tonConnect(kernel)
+      })
     })
     const wallet = await walletAccess.currentWallet(kernel)
+    const key = keyOf(wallet)
     const version = wallet ? engineVersionOf(wallet.version) : null
-    if (!wallet || !version) return null
-    const key = `${wallet.network}:${wallet.address}:${version}`
+    if (!wallet || !version || key === undefined) return null
     if (current?.key === key) return current.runtime
     current?.runtime.engine.stop()
     const launch = kernel.telegram.launchParams
