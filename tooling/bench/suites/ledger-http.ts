@@ -15,10 +15,12 @@
  *     [--pgbench-clients 8] [--scale 10] [--connections 8]
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
+import cluster from "node:cluster"
 import { randomUUID } from "node:crypto"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import http from "node:http"
-import { join } from "node:path"
+import net from "node:net"
+import { dirname, join } from "node:path"
 import { parseArgs } from "node:util"
 import { signInitData } from "../../../kernel/server/src/kernel/initData.ts"
 import { startServer } from "../../../kernel/server/src/server.ts"
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     scale: { type: "string", default: "10" },
     connections: { type: "string", default: "8" },
     phases: { type: "string", default: "read,create,lifecycle" },
+    processes: { type: "string", default: "1" },
     "cpu-prof": { type: "string" },
   },
 })
@@ -60,7 +63,7 @@ function pgbench(url: string, args: ReadonlyArray<string>): string {
 function startChild(url: string): Promise<{ child: ChildProcess; base: string }> {
   return new Promise((resolve, reject) => {
     const profile = values["cpu-prof"] !== undefined ? ["--cpu-prof", "--cpu-prof-dir", values["cpu-prof"]] : []
-    const child = spawn(process.execPath, [...profile, "--import", "tsx", import.meta.filename, "--serve", url, "--connections", String(values.connections)], {
+    const child = spawn(process.execPath, [...profile, "--import", "tsx", import.meta.filename, "--serve", url, "--connections", String(values.connections), "--processes", String(values.processes)], {
       stdio: ["ignore", "pipe", "pipe"],
     })
     let output = ""
@@ -127,7 +130,7 @@ const cpuNow = (): Cpu => ({ server: cpuOfTree(cpuPids.server), postgres: cpuOfT
 const cpuLine = (before: Cpu, after: Cpu, count: number) =>
   `CPU per request: server ${(((after.server - before.server) / count) * 1e3).toFixed(2)} ms, postgres ${(((after.postgres - before.postgres) / count) * 1e3).toFixed(2)} ms, load generator ${(((after.client - before.client) / count) * 1e3).toFixed(2)} ms`
 
-// A fresh keep-alive pool per phase: the server closes idle connections while pgbench runs.
+// Setup requests (sign-in, funding, audit) go through node:http.
 let agent = new http.Agent({ keepAlive: true, maxSockets: 1024 })
 
 function request(base: string, method: string, path: string, body: unknown, authorization?: string): Promise<{ status: number; body: any }> {
@@ -161,6 +164,87 @@ function request(base: string, method: string, path: string, body: unknown, auth
   })
 }
 
+/**
+ * One keep-alive HTTP/1.1 connection, one request at a time (as each pgbench client runs one
+ * transaction at a time), written and parsed by hand: node:http's client costs the shared CPU
+ * several times what this does, and the load generator is not what is measured.
+ */
+class Connection {
+  private readonly socket: net.Socket
+  private buffer: Buffer = Buffer.alloc(0)
+  private waiting: ((reply: { status: number; body: string }) => void) | undefined
+  private failure: ((error: Error) => void) | undefined
+  private readonly ready: Promise<void>
+
+  constructor(base: string) {
+    const url = new URL(base)
+    this.socket = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true })
+    this.ready = new Promise((resolve, reject) => {
+      this.socket.once("connect", () => resolve())
+      this.socket.once("error", reject)
+    })
+    this.socket.on("data", (chunk: Buffer) => {
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk])
+      this.parse()
+    })
+    this.socket.on("error", (error) => this.failure?.(error))
+    this.socket.on("close", () => this.failure?.(new Error("connection closed")))
+  }
+
+  private parse() {
+    const end = this.buffer.indexOf("\r\n\r\n")
+    if (end < 0 || this.waiting === undefined) return
+    const head = this.buffer.toString("latin1", 0, end)
+    const status = Number(head.slice(9, 12))
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head)
+    let body: string
+    let rest: Buffer
+    if (length !== null) {
+      const total = end + 4 + Number(length[1])
+      if (this.buffer.length < total) return
+      body = this.buffer.toString("utf8", end + 4, total)
+      rest = this.buffer.subarray(total)
+    } else if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
+      const last = this.buffer.indexOf("\r\n0\r\n\r\n", end)
+      if (last < 0) return
+      let at = end + 4
+      body = ""
+      while (at < last + 2) {
+        const lineEnd = this.buffer.indexOf("\r\n", at)
+        const size = parseInt(this.buffer.toString("latin1", at, lineEnd), 16)
+        body += this.buffer.toString("utf8", lineEnd + 2, lineEnd + 2 + size)
+        at = lineEnd + 2 + size + 2
+      }
+      rest = this.buffer.subarray(last + 7)
+    } else {
+      body = ""
+      rest = this.buffer.subarray(end + 4)
+    }
+    this.buffer = rest
+    const done = this.waiting
+    this.waiting = undefined
+    this.failure = undefined
+    done({ status, body })
+  }
+
+  async send(method: string, path: string, body: string | undefined, authorization: string): Promise<{ status: number; body: string }> {
+    await this.ready
+    return new Promise((resolve, reject) => {
+      this.waiting = resolve
+      this.failure = reject
+      const length = body === undefined ? 0 : Buffer.byteLength(body)
+      this.socket.write(
+        `${method} ${path} HTTP/1.1\r\nhost: bench\r\nauthorization: ${authorization}\r\n` +
+          (body === undefined ? "\r\n" : `content-type: application/json\r\ncontent-length: ${length}\r\n\r\n${body}`),
+      )
+    })
+  }
+
+  close() {
+    this.socket.destroy()
+  }
+}
+
 interface Phase {
   readonly perSecond: number
   readonly ok: number
@@ -171,38 +255,43 @@ interface Phase {
 }
 
 async function load(base: string, tokens: ReadonlyArray<{ id: number; token: string }>, seconds: number, mode: "create" | "lifecycle" | "read"): Promise<Phase> {
-  agent.destroy()
-  agent = new http.Agent({ keepAlive: true, maxSockets: 1024 })
   let ok = 0
   let failed = 0
   const latencies: Array<number> = []
   const deadline = performance.now() + seconds * 1000
   let next = 0
   const client = async () => {
-    while (performance.now() < deadline) {
-      const i = next++ % tokens.length
-      const j = (i + 1 + (next % (tokens.length - 1))) % tokens.length
-      const sender = tokens[i]!
-      const receiver = tokens[j]!
-      const t0 = performance.now()
-      if (mode === "read") {
-        const read = await request(base, "GET", "/api/view-settings", undefined, `Bearer ${sender.token}`)
-        if (read.status === 200) {
+    const connection = new Connection(base)
+    try {
+      while (performance.now() < deadline) {
+        const i = next++ % tokens.length
+        const j = (i + 1 + (next % (tokens.length - 1))) % tokens.length
+        const sender = tokens[i]!
+        const receiver = tokens[j]!
+        const t0 = performance.now()
+        if (mode === "read") {
+          const read = await connection.send("GET", "/api/view-settings", undefined, `Bearer ${sender.token}`)
+          if (read.status === 200) {
+            ok++
+            latencies.push(performance.now() - t0)
+          } else failed++
+          continue
+        }
+        const payload = `{"idempotencyKey":"${randomUUID()}","receiverId":${receiver.id},"currency":"TON","amount":"0.001"}`
+        const created = await connection.send("POST", "/api/custody/transfers", payload, `Bearer ${sender.token}`)
+        let good = created.status === 200
+        if (good && mode === "lifecycle") {
+          const id = (JSON.parse(created.body) as { id: string }).id
+          const approved = await connection.send("POST", `/api/custody/transfers/${id}/approve`, undefined, `Bearer ${receiver.token}`)
+          good = approved.status === 200
+        }
+        if (good) {
           ok++
           latencies.push(performance.now() - t0)
         } else failed++
-        continue
       }
-      const created = await request(base, "POST", "/api/custody/transfers", { idempotencyKey: randomUUID(), receiverId: receiver.id, currency: "TON", amount: "0.001" }, `Bearer ${sender.token}`)
-      let good = created.status === 200
-      if (good && mode === "lifecycle") {
-        const approved = await request(base, "POST", `/api/custody/transfers/${created.body.id}/approve`, undefined, `Bearer ${receiver.token}`)
-        good = approved.status === 200
-      }
-      if (good) {
-        ok++
-        latencies.push(performance.now() - t0)
-      } else failed++
+    } finally {
+      connection.close()
     }
   }
   const started = performance.now()
@@ -272,6 +361,11 @@ async function main() {
     const median = (list: ReadonlyArray<number>) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!
     if (ratios.length > 0) console.log(`ratio HTTP transfers / pgbench (median of ${ratios.length}): ${median(ratios).toFixed(2)}x (target >= 0.5x)`)
     if (lifecycleRatios.length > 0) console.log(`ratio HTTP create+approve / pgbench (median of ${lifecycleRatios.length}): ${median(lifecycleRatios).toFixed(2)}x`)
+    if (process.env.BENCH_SCANS) {
+      const psql = join(dirname(pgbenchBinary()), "psql")
+      console.log(spawnSync(psql, [postgres.url, "-c", "select relname, seq_scan, seq_tup_read, idx_scan, n_dead_tup from pg_stat_user_tables order by seq_tup_read desc limit 10"], { encoding: "utf8" }).stdout)
+      console.log(spawnSync(psql, [postgres.url, "-c", "prepare q(bigint[], text[]) as select c.* from unnest($1::bigint[], $2::text[]) as v(sender_id, idempotency_key) cross join lateral (select * from custody_transfers t where t.sender_id = v.sender_id and t.idempotency_key = v.idempotency_key) c; set plan_cache_mode = force_custom_plan; explain analyze execute q(array(select sender_id from custody_transfers limit 20), array(select idempotency_key from custody_transfers limit 20))"], { encoding: "utf8" }).stdout)
+    }
     const audit = await request(base, "GET", "/api/custody-probe/audit", undefined)
     console.log(`ledger audit: ${audit.body.ok ? "clean" : `VIOLATIONS ${JSON.stringify(audit.body.violations)}`}`)
     if (!audit.body.ok) process.exitCode = 1
@@ -289,17 +383,41 @@ async function main() {
   }
 }
 
-// --- child: the server --------------------------------------------------------------------------
-if (values.serve !== undefined) {
+// --- child: the server (one process, or `--processes` cluster workers sharing one port) ----------
+const serve = async (url: string, port: number) => {
   const server = await startServer({
-    port: 0,
-    database: { kind: "postgres", url: values.serve, maxConnections: Number(values.connections) },
+    port,
+    database: { kind: "postgres", url, maxConnections: Number(values.connections) },
     botToken: BOT_TOKEN,
     accessTokenTtlSeconds: 24 * 3600,
     plugins: [serverPlugin, probePlugin],
   })
-  console.log(`ready ${server.url}`)
   process.on("SIGTERM", () => void server.close().then(() => process.exit(0)))
+  return server
+}
+
+if (values.serve !== undefined && cluster.isPrimary && Number(values.processes) > 1) {
+  // Workers start one after the other (the first runs the migrations); each listens on port 0,
+  // which the cluster resolves to one shared port.
+  let port = 0
+  for (let n = 0; n < Number(values.processes); n++) {
+    const worker = cluster.fork()
+    port = await new Promise<number>((resolve, reject) => {
+      worker.once("message", (message: { port: number }) => resolve(message.port))
+      worker.once("exit", (code) => reject(new Error(`server worker exited (${code})`)))
+    })
+  }
+  console.log(`ready http://127.0.0.1:${port}`)
+  process.on("SIGTERM", () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill("SIGTERM")
+    cluster.disconnect(() => process.exit(0))
+  })
+} else if (values.serve !== undefined && cluster.isWorker) {
+  const server = await serve(values.serve, 0)
+  process.send!({ port: server.port })
+} else if (values.serve !== undefined) {
+  const server = await serve(values.serve, 0)
+  console.log(`ready ${server.url}`)
 } else {
   await main()
 }

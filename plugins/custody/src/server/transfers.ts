@@ -250,14 +250,21 @@ const insertTransferRows = (list: ReadonlyArray<NewTransferRows>) =>
     return new Map((inserted as ReadonlyArray<RawTransfer & { idempotency_key: string }>).map((raw) => [pairKey(Number(raw.sender_id), raw.idempotency_key), toTransfer(raw)]))
   })
 
-/** Existing transfer rows by (sender, idempotency key), one query for the list. */
+/**
+ * Existing transfer rows by (sender, idempotency key), one query for the list: a lateral lookup
+ * per pair on the unique (sender_id, idempotency_key) index (a join with the unnest was planned
+ * as a sequential scan, and `sender_id = any(...)` alone reads each sender's whole history).
+ */
 const selectByKeys = (pairs: ReadonlyArray<{ readonly senderId: number; readonly idempotencyKey: string }>) =>
   Effect.gen(function* () {
     if (pairs.length === 0) return new Map<string, TransferRow>()
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql.unsafe<RawTransfer & { idempotency_key: string }>(
-      `select ${columns}, idempotency_key from custody_transfers
-        where (sender_id, idempotency_key) in (select * from unnest($1::bigint[], $2::text[]))`,
+      `select c.* from unnest($1::bigint[], $2::text[]) as v(sender_id, idempotency_key)
+         cross join lateral (
+           select ${columns}, idempotency_key from custody_transfers t
+            where t.sender_id = v.sender_id and t.idempotency_key = v.idempotency_key
+         ) c`,
       [pairs.map((p) => String(p.senderId)), pairs.map((p) => p.idempotencyKey)],
     )
     return new Map(rows.map((raw) => [pairKey(Number(raw.sender_id), raw.idempotency_key), toTransfer(raw)]))
@@ -330,8 +337,8 @@ const placeHold = (item: Placing, at: Date) =>
 
 /**
  * Creates many transfers at once, each with its own answer (docs/decisions/0403): one query for
- * the users and one for existing keys, the holds through the Ledger's queue (so they share its
- * group commit), then one statement for every new transfer's rows. A failing item (no funds,
+ * the users, the holds through the Ledger's queue (so they share its group commit; a used key
+ * replays there), then one statement for every new transfer's rows. A failing item (no funds,
  * restricted, a key conflict) fails alone; the others go on. The same (sender, key) twice in one
  * call runs once, then again after it (so it replays the first).
  */
@@ -370,19 +377,13 @@ export const createTransfers = (
       checked.push({ index, info, amount })
     }
 
-    // 2. Users and existing rows: one query each.
-    const [users, existingRows] = yield* Effect.all(
-      [
-        findUsers([...new Set(checked.flatMap(({ index }) => [items[index]!.senderId, items[index]!.request.receiverId]))]),
-        selectByKeys(checked.map(({ index }) => ({ senderId: items[index]!.senderId, idempotencyKey: items[index]!.request.idempotencyKey }))),
-      ],
-      { concurrency: 2 },
-    )
+    // 2. Senders and receivers: one query. (A used key needs no look-up here: its hold replays in
+    // the Ledger, or conflicts there when the body differs, and its row already exists.)
+    const users = yield* findUsers([...new Set(checked.flatMap(({ index }) => [items[index]!.senderId, items[index]!.request.receiverId]))])
     const view = (row: TransferRow, senderId: number) => transferView(row, users, senderId)
 
-    // 3. Per item: access, receiver, key reuse.
+    // 3. Per item: access, receiver.
     const placing: Array<Placing> = []
-    const replays: Array<{ readonly index: number; readonly row: TransferRow }> = []
     for (const { index, info, amount } of checked) {
       const { senderId, request, checkAccess } = items[index]!
       const sender = users.get(senderId)
@@ -408,25 +409,12 @@ export const createTransfers = (
       }
       const comment = request.comment === undefined || request.comment.trim() === "" ? null : request.comment.trim()
       const hash = requestHash(receiver.id, info.code, amount, comment)
-      const existing = existingRows.get(pairKey(senderId, request.idempotencyKey))
-      if (existing !== undefined) {
-        if (existing.requestHash !== hash) fail(index, keyConflict())
-        else replays.push({ index, row: existing })
-        continue
-      }
       placing.push({ index, senderId, receiverId: receiver.id, currency: info.code, decimals: info.decimals, amount, comment, idempotencyKey: request.idempotencyKey, hash })
     }
 
-    // 4. Replays settle their row; new transfers place their holds (one Ledger batch for all).
+    // 4. The holds, through the Ledger's queue (so they share its batches); a used key replays.
     const at = yield* now
-    const [settled, placed] = yield* Effect.all(
-      [
-        Effect.forEach(replays, ({ row }) => settle(row), { concurrency: "unbounded" }),
-        Effect.forEach(placing, (item) => Effect.exit(placeHold(item, at)), { concurrency: "unbounded" }),
-      ],
-      { concurrency: 2 },
-    )
-    replays.forEach(({ index }, n) => (answers[index] = Exit.succeed(view(settled[n]!, items[index]!.senderId))))
+    const placed = yield* Effect.forEach(placing, (item) => Effect.exit(placeHold(item, at)), { concurrency: "unbounded" })
 
     // 5. The rows of every placed hold in one statement (a concurrent retry inserts nothing).
     const rows: Array<{ readonly item: Placing; readonly rows: NewTransferRows }> = []
@@ -452,15 +440,18 @@ export const createTransfers = (
         },
       })
     })
+    // A row that was there (a retry, or a concurrent request with the key) is read and settled:
+    // the transfer may have been approved, canceled or expired since.
     const inserted = yield* insertTransferRows(rows.map((r) => r.rows))
     const missing = rows.filter((r) => !inserted.has(pairKey(r.item.senderId, r.item.idempotencyKey)))
-    const raced = yield* selectByKeys(missing.map((r) => r.item))
+    const existing = yield* selectByKeys(missing.map((r) => r.item))
     for (const { item } of rows) {
       const pair = pairKey(item.senderId, item.idempotencyKey)
-      const row = inserted.get(pair) ?? raced.get(pair)
+      const row = inserted.get(pair) ?? existing.get(pair)
       if (row === undefined) answers[item.index] = Exit.die(new Error("custody: transfer row missing after insert"))
       else if (row.requestHash !== item.hash) answers[item.index] = Exit.fail(keyConflict())
-      else answers[item.index] = Exit.succeed(view(row, item.senderId))
+      else if (inserted.has(pair)) answers[item.index] = Exit.succeed(view(row, item.senderId))
+      else answers[item.index] = Exit.map(yield* Effect.exit(settle(row)), (current) => view(current, item.senderId))
     }
 
     // 6. Repeated keys of this call, now that their first ran.
