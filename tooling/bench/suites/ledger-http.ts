@@ -9,10 +9,14 @@
  * "lifecycle" phase also approves each transfer as the receiver (hold, then post: two Ledger
  * movements and two requests per transfer). A read phase (GET /api/view-settings: session auth plus
  * one read) shows the HTTP stack's own ceiling on this machine. pgbench and each phase alternate
- * `--runs` times so they do not share the CPU; the Ledger audit runs at the end.
+ * `--runs` times so they do not share the CPU; the Ledger audit runs at the end. Each phase also
+ * prints the CPU per request of the server, PostgreSQL and this load generator (from /proc), which
+ * the other load on the machine moves much less than the rates (docs/decisions/0403).
  *
  *   npx tsx tooling/bench/suites/ledger-http.ts [--seconds 10] [--clients 64] [--users 200] [--runs 2]
- *     [--pgbench-clients 8] [--scale 10] [--connections 8]
+ *     [--pgbench-clients 8] [--scale 10] [--connections 8] [--phases read,create,lifecycle]
+ *     [--processes 1] [--cpu-prof DIR]
+ *   BENCH_SCANS=1 also prints the sequential scans per table at the end.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import cluster from "node:cluster"
