@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { HttpError } from "@wallet/kernel"
-import { addBiometrySlotWith, toDeviceKeyError, type BiometrySlotSteps } from "./vault.ts"
+import { addBiometrySlotWith, rekeyWith, toDeviceKeyError, type BiometrySlotSteps, type PasscodeChange } from "./vault.ts"
 import { VaultOpenError, wordsFrom, type ProofOutcome, type WordsFromDeps } from "./secrets.ts"
 
 const failed = (status: number, body: unknown) => new HttpError({ code: "ERR_BAD_RESPONSE", message: `HTTP ${status}`, status, body })
@@ -161,5 +161,22 @@ describe("vault open errors on screens (decision 0530)", () => {
     expect(vaultErrorText(t, new VaultOpenError("Failed to decrypt client side wallet creds", "DecryptFailed"))).toBe("vaultOpen.failed|Failed to decrypt client side wallet creds")
     expect(vaultErrorText(t, new VaultOpenError("externalId not found", "ExternalIdNotFound"))).toBe("vaultOpen.failed|externalId not found")
     expect(vaultErrorText(t, new Error("network"))).toBeUndefined()
+  })
+})
+
+describe("the TON space's beforePasscodeChange hook (decision 0530)", () => {
+  const input = { current: "2468", next: "1357" }
+  it("adds a slot for the new passcode when the passcode opens a vault on this device", async () => {
+    const changed: Array<PasscodeChange> = []
+    expect(await rekeyWith({ sealed: async () => true, change: async (c) => void changed.push(c) }, input)).toBe("rekeyed")
+    expect(changed).toEqual([input])
+  })
+  it("does nothing without such a vault", async () => {
+    const changed: Array<PasscodeChange> = []
+    expect(await rekeyWith({ sealed: async () => false, change: async (c) => void changed.push(c) }, input)).toBe("no-vault")
+    expect(changed).toEqual([])
+  })
+  it("rejects when the vault cannot be re-keyed, so the passcode plugin reports it (and still changes the passcode)", async () => {
+    await expect(rekeyWith({ sealed: async () => true, change: () => Promise.reject(new Error("DeviceKeyUnavailable")) }, input)).rejects.toThrow("DeviceKeyUnavailable")
   })
 })

@@ -196,9 +196,21 @@ export const sealedUnderPasscode = (kernel: Kernel) =>
  * The passcode change's hook (decision 0530): a slot for `next` beside the one for `current`, while
  * the server still accepts `current`. No vault (or none the passcode opens): nothing to do.
  */
-export const rekeyVault = async (kernel: Kernel, input: { readonly current: string; readonly next: string }): Promise<"rekeyed" | "no-vault"> => {
-  if (!(await sealedUnderPasscode(kernel))) return "no-vault"
-  await run(kernel, (vault) => vault.changePasscode(input))
+export const rekeyVault = (kernel: Kernel, input: PasscodeChange): Promise<"rekeyed" | "no-vault"> =>
+  rekeyWith({ sealed: () => sealedUnderPasscode(kernel), change: (change) => run(kernel, (vault) => vault.changePasscode(change)) }, input)
+
+export interface PasscodeChange {
+  readonly current: string
+  readonly next: string
+}
+
+/** The hook's order, with the vault injected (unit-tested): a slot for `next` only when the passcode opens a vault here; failures reject (the runner reports them). */
+export const rekeyWith = async (
+  steps: { readonly sealed: () => Promise<boolean>; readonly change: (input: PasscodeChange) => Promise<void> },
+  input: PasscodeChange,
+): Promise<"rekeyed" | "no-vault"> => {
+  if (!(await steps.sealed())) return "no-vault"
+  await steps.change(input)
   return "rekeyed"
 }
 
