@@ -1,8 +1,7 @@
-import { mkdirSync } from "node:fs"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { launch, type LaunchedApp, type Stack } from "@wallet/harness/stack"
 import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
+import { back, IMPORT_EN, IMPORT_RU, importWords, press, screenshots, startDevnetStack, text, waitMain, type ImportLabels } from "./support/ton-space.ts"
 
 // The TON space's assets on the in-process devnet: a wallet funded with TON, a jetton and an extra
 // currency opens the TON page (chart, periods, PnL), the jetton page, and sends some of the extra currency.
@@ -14,8 +13,7 @@ let friend: { readonly address: string; readonly raw: string }
 
 const DXC = 100
 beforeAll(async () => {
-  stack = await startStack({ devnet: true })
-  mkdirSync(screenshotDir, { recursive: true })
+  stack = await startDevnetStack()
   words = await newMnemonic()
   const me = identityOf((await keysOf(words)).publicKey, "v5r1", "mainnet")
   address = me.address
@@ -30,29 +28,16 @@ afterAll(async () => {
   await stack?.close()
 })
 
-const shot = (launched: LaunchedApp, name: string) => launched.page.screenshot({ path: join(screenshotDir, `ton-space-assets-${name}.png`) })
-const text = (launched: LaunchedApp) => launched.app().locator("body").innerText()
-const press = (launched: LaunchedApp) => launched.telegram("t.pressMain()")
-const back = (launched: LaunchedApp) => launched.telegram("t.pressBack()")
-const waitMain = async (launched: LaunchedApp, label: string) => {
-  await launched.page.waitForFunction((l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true, label, { timeout: 20_000 })
-}
+const { shot } = screenshots("ton-space-assets")
 const extraBalanceOf = async (account: string) => {
   const body = (await (await fetch(`${stack.devnet!.url}/v2/accounts/${account}`)).json()) as { extra_balance?: Array<{ amount: string; preview: { id: number } }> }
   return body.extra_balance?.find((e) => e.preview.id === DXC)?.amount
 }
 
 /** Imports the test's words from the onboarding and lands on the wallet main with its balances. */
-const importWallet = async (app: LaunchedApp, importLabel: string, openLabel: string) => {
+const importWallet = async (app: LaunchedApp, labels: ImportLabels = IMPORT_EN) => {
   await app.waitForPath("/scw")
-  await app.app().getByRole("button", { name: importLabel }).click()
-  await app.waitForPath("/scw/import/mnemonic")
-  await app.app().getByRole("textbox").first().fill(words.join(" "))
-  await waitMain(app, importLabel === "Import an existing wallet" ? "Import" : "Импортировать")
-  await press(app)
-  await app.waitForPath("/scw/import/success")
-  await waitMain(app, openLabel)
-  await press(app)
+  await importWords(app, words, labels)
   await app.waitForPath("/scw")
 }
 
@@ -68,7 +53,7 @@ const pickPeriod = async (app: LaunchedApp, label: string, period: string) => {
 describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra currency", () => {
   it("opens the TON page with a chart and switches periods, the PnL, the jetton page, and sends an extra currency", async () => {
     const app = await launch(stack, { user: "no_custody" })
-    await importWallet(app, "Import an existing wallet", "Open wallet")
+    await importWallet(app)
     expect(address).toMatch(/^UQ/)
     // The assets list: TON, the jetton (USD₮ as the product's USDT) and the extra currency.
     await expect.poll(async () => text(app), { timeout: 30_000, interval: 1_000 }).toContain("12.345 DXC")
@@ -204,7 +189,7 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
 
   it("renders the asset pages in the dark theme and in Russian", async () => {
     const app = await launch(stack, { user: "no_custody", theme: "dark", language: "ru" })
-    await importWallet(app, "Импортировать кошелёк", "Открыть кошелёк").catch(async (error: unknown) => {
+    await importWallet(app, IMPORT_RU).catch(async (error: unknown) => {
       await shot(app, "import-dark-failed")
       throw error
     })

@@ -1,42 +1,18 @@
-import { mkdirSync } from "node:fs"
-import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { launch, type Stack } from "@wallet/harness/stack"
 import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
+import { backupWords, goTo, passWordTest, press, screenshots, startDevnetStack, startNewWallet, text, untilBalance, waitMain, walletState } from "./support/ton-space.ts"
 
 // The TON space's server side as a user meets it (issue 6, decision 0620): the manual backup flag
 // the server keeps for every device, the v5 beta rule on the version screen, and the dev_tools viewer.
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack({ devnet: true })
-  mkdirSync(screenshotDir, { recursive: true })
-})
+beforeAll(async () => void (stack = await startDevnetStack()))
 afterAll(async () => {
   await stack?.close()
 })
 
-const shot = (launched: LaunchedApp, name: string) => launched.page.screenshot({ path: join(screenshotDir, `ton-space-more-${name}.png`) })
-const text = (launched: LaunchedApp) => launched.app().locator("body").innerText()
-const press = (launched: LaunchedApp) => launched.telegram("t.pressMain()")
-const waitMain = async (launched: LaunchedApp, label: string) => {
-  await launched.page.waitForFunction(
-    (l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true,
-    label,
-    { timeout: 20_000 },
-  )
-}
-const walletState = (launched: LaunchedApp) =>
-  launched.app().evaluate(() => {
-    const raw = localStorage.getItem("wallet:tonSpace.wallet")
-    return raw ? (JSON.parse(raw) as { data: { address?: string; raw?: string; manualBackupComplete: boolean; serverBackups?: ReadonlyArray<string> } }).data : undefined
-  })
-/** Client-side navigation inside the mini-app (as a link would). */
-const go = (launched: LaunchedApp, path: string) =>
-  launched.app().evaluate((p) => {
-    history.pushState({}, "", p)
-    dispatchEvent(new PopStateEvent("popstate"))
-  }, path)
+const { shot } = screenshots("ton-space-more")
 
 /** The demo user's own API session, signed in from here (as another device of the same user). */
 const apiAs = async (kind: "no_custody" | "balances") => {
@@ -71,28 +47,15 @@ describe("TON space: the server keeps the manual backup", () => {
   it("after create and the word test the server has the flag; a fresh profile of the same user sees the wallet backed up", async () => {
     const app = await launch(stack, { user: "no_custody" })
     await app.waitForPath("/scw")
-    await waitMain(app, "Create a new wallet")
-    await press(app)
-    await app.waitForPath("/scw/backup/manual")
-    const list = app.app().getByRole("list", { name: "Recovery phrase, 24 words" })
-    await list.waitFor()
-    const words = (await list.locator("li").allInnerTexts()).map((line) => line.replace(/^\d+\.\s*/, "").trim())
+    await startNewWallet(app)
+    const words = await backupWords(app)
     expect(words).toHaveLength(24)
     const created = (await walletState(app))!
     const api = await apiAs("no_custody")
     // Create registered the address (raw on the server), not yet backed up.
     await expect.poll(async () => (await api.addresses()).actives.find((a) => a.address === created.raw), { timeout: 20_000 }).toMatchObject({ source: "create", manualBackupComplete: false })
 
-    await press(app)
-    await app.waitForPath("/scw/backup/test")
-    const fields = app.app().getByRole("textbox")
-    await fields.first().waitFor()
-    const labels = await app.app().locator("label").allInnerTexts()
-    const indices = labels.map((l) => Number(/#(\d+)/.exec(l)![1]) - 1)
-    for (const [i, index] of indices.entries()) await fields.nth(i).fill(words[index]!)
-    await waitMain(app, "Continue")
-    await press(app)
-    await app.waitForPath("/scw/backup/success")
+    await passWordTest(app, words)
     // The word test passed: the server has the flag, and the list synced it into this device's state.
     await expect.poll(async () => (await api.addresses()).actives.find((a) => a.address === created.raw)?.manualBackupComplete, { timeout: 20_000 }).toBe(true)
     await expect.poll(async () => (await walletState(app))?.serverBackups, { timeout: 20_000 }).toContain(created.raw)
@@ -102,7 +65,7 @@ describe("TON space: the server keeps the manual backup", () => {
     await press(app)
     await app.waitForPath("/scw")
     await app.app().getByText("TON balance").waitFor()
-    await go(app, "/scw/settings/version-network")
+    await goTo(app, "/scw/settings/version-network")
     await app.waitForPath("/scw/settings/version-network")
     await app.app().getByRole("radio", { name: /^v4R2/ }).waitFor()
     expect(await app.app().getByRole("radio", { name: /^W5 beta/ }).count()).toBe(0)
@@ -113,7 +76,7 @@ describe("TON space: the server keeps the manual backup", () => {
         async () => {
           await app.telegram("t.pressBack()")
           await app.waitForPath("/scw")
-          await go(app, "/scw/settings/version-network")
+          await goTo(app, "/scw/settings/version-network")
           await app.waitForPath("/scw/settings/version-network")
           await app.app().getByRole("radio", { name: /^v4R2/ }).waitFor()
           return app.app().getByRole("radio", { name: /^W5 beta/ }).count()
@@ -145,8 +108,7 @@ describe("TON space viewer (dev_tools)", () => {
     funded = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet")
     await stack.devnet!.faucet({ address: funded.raw, ton: 3_000_000_000n })
     // The transfer lands at the next block: the viewer reads the account once, so wait for it here.
-    const balance = async () => ((await (await fetch(`${stack.devnet!.url}/v2/accounts/${funded.raw}`)).json()) as { balance?: number }).balance
-    for (let tries = 0; (await balance()) !== 3_000_000_000 && tries < 60; tries++) await new Promise((resolve) => setTimeout(resolve, 500))
+    await untilBalance(stack, funded.raw, 3_000_000_000n)
   })
 
   for (const theme of ["light", "dark"] as const) {
@@ -154,7 +116,7 @@ describe("TON space viewer (dev_tools)", () => {
       const app = await launch(stack, { user: "no_custody", theme })
       await app.waitForPath("/scw")
       await waitMain(app, "Create a new wallet")
-      await go(app, `/scw/viewer?address=${funded.address}`)
+      await goTo(app, `/scw/viewer?address=${funded.address}`)
       await app.waitForPath("/scw/viewer")
       await app.app().getByText("Read only").waitFor()
       await expect.poll(() => text(app), { timeout: 30_000, interval: 1_000 }).toContain("3 TON")
@@ -185,12 +147,12 @@ describe("TON space viewer (dev_tools)", () => {
     const app = await launch(stack, { user: "no_custody" })
     await app.waitForPath("/scw")
     await waitMain(app, "Create a new wallet")
-    await go(app, "/scw/viewer")
+    await goTo(app, "/scw/viewer")
     await app.app().getByRole("textbox", { name: "Address" }).waitFor()
     await waitMain(app, "View")
     await press(app)
     await app.app().getByText("Enter an address").waitFor()
-    await go(app, "/scw/viewer?address=EQbroken")
+    await goTo(app, "/scw/viewer?address=EQbroken")
     await app.app().getByText("Invalid address").waitFor()
     await app.page.close()
   })
@@ -199,7 +161,7 @@ describe("TON space viewer (dev_tools)", () => {
     const app = await launch(stack, { user: "no_custody", language: "ru", theme: "dark" })
     await app.waitForPath("/scw")
     await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === true, undefined, { timeout: 20_000 })
-    await go(app, `/scw/viewer?address=${funded.address}`)
+    await goTo(app, `/scw/viewer?address=${funded.address}`)
     await app.app().getByText("Только просмотр").waitFor({ timeout: 20_000 })
     await expect.poll(() => text(app), { timeout: 20_000 }).toContain("3 TON")
     await waitMain(app, "Смотреть другой адрес")
@@ -211,7 +173,7 @@ describe("TON space viewer (dev_tools)", () => {
     const app = await launch(stack, { user: "no_custody", before: withoutDevTools })
     await app.waitForPath("/scw")
     await waitMain(app, "Create a new wallet")
-    await go(app, `/scw/viewer?address=${funded.address}`)
+    await goTo(app, `/scw/viewer?address=${funded.address}`)
     await expect.poll(() => app.path(), { timeout: 20_000 }).toBe("/scw")
     expect(await app.app().getByText("Read only").count()).toBe(0)
     await app.page.close()

@@ -1,18 +1,14 @@
-import { mkdirSync } from "node:fs"
-import { join } from "node:path"
 import type { Page, Request } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
-import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
+import { launch, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { keysOf } from "../../plugins/ton-space/src/ton/wallet.ts"
+import { createBackedUpWallet, createPasscode, pad, press, refreshedMain, reloadMain, screenshots, startDevnetStack, startSend, text, waitMain, waitPath, walletAddress } from "./support/ton-space.ts"
 
 // The TON space's key vault with biometry (decision 0520) on the in-process devnet: the words sealed
 // under the passcode with a biometry slot; a send after a reload opens the vault with biometry only;
 // inside the unlock window a send still gets one credential.
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack({ devnet: true })
-  mkdirSync(screenshotDir, { recursive: true })
-})
+beforeAll(async () => void (stack = await startDevnetStack()))
 afterAll(async () => {
   await stack?.close()
 })
@@ -21,53 +17,8 @@ const EMAIL = "ton.space.vault.e2e@example.com"
 const PASSCODE = "2468"
 const UNLOCK_UNTIL_KEY = "wallet:passcode:unlock-until"
 
-const shot = (app: LaunchedApp, name: string) => app.page.screenshot({ path: join(screenshotDir, `ton-space-vault-${name}.png`) })
-const shots = async (app: LaunchedApp, name: string) => {
-  await shot(app, `${name}-light`)
-  await app.telegram("t.setTheme('dark')")
-  await app.app().waitForFunction(() => document.documentElement.dataset.colorScheme === "dark")
-  await app.page.waitForTimeout(400)
-  await shot(app, `${name}-dark`)
-  await app.telegram("t.setTheme('light')")
-  await app.app().waitForFunction(() => document.documentElement.dataset.colorScheme === "light")
-}
-const text = (app: LaunchedApp) => app.app().locator("body").innerText()
-const press = (app: LaunchedApp) => app.telegram("t.pressMain()")
-const pad = async (app: LaunchedApp, digits: string) => {
-  for (const d of digits) await app.app().getByRole("button", { name: d, exact: true }).click()
-}
-const goTo = (app: LaunchedApp, path: string) =>
-  app.app().evaluate((p) => {
-    history.pushState({}, "", p)
-    dispatchEvent(new PopStateEvent("popstate"))
-  }, path)
-const waitMain = async (app: LaunchedApp, label: string) => {
-  await app.page.waitForFunction(
-    (l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true,
-    label,
-    { timeout: 20_000 },
-  )
-}
-const walletAddress = (app: LaunchedApp) =>
-  app.app().evaluate(() => {
-    const raw = localStorage.getItem("wallet:tonSpace.wallet")
-    return raw ? (JSON.parse(raw) as { data: { address?: string } }).data.address : undefined
-  })
-/** Main reloads its data when the user comes back to it: go to Receive and back, then read the screen. */
-const refreshedMain = async (app: LaunchedApp) => {
-  await app.app().getByRole("button", { name: "Receive", exact: true }).click()
-  await app.waitForPath("/scw/qr")
-  await app.telegram("t.pressBack()")
-  await app.waitForPath("/scw")
-  await app.app().getByText("TON balance").waitFor()
-  return text(app)
-}
+const { shots } = screenshots("ton-space-vault", { settleMs: 400 })
 const authPrompts = (app: LaunchedApp) => app.telegram<number>("t.callsOf('web_app_biometry_request_auth').length")
-const reload = async (app: LaunchedApp) => {
-  await app.app().evaluate(() => location.reload())
-  await app.waitForPath("/scw")
-  await app.app().getByText("TON balance").waitFor()
-}
 
 interface Captured {
   readonly url: string
@@ -104,37 +55,6 @@ const deviceKeyGets = (requests: ReadonlyArray<Captured>) =>
   requests.filter((r) => r.method === "fetch:POST" && r.url.includes("/api/device-keys/get")).map((r) => JSON.parse(r.post) as Record<string, unknown>)
 const passcodeSent = (requests: ReadonlyArray<Captured>) => requests.filter((r) => /"passcode"\s*:/.test(r.post)).map((r) => r.url)
 
-const codeFromOutbox = async (app: LaunchedApp): Promise<string> => {
-  const page = await app.page.context().newPage()
-  try {
-    for (let i = 0; i < 40; i++) {
-      await page.goto(`${stack.server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(EMAIL)}`)
-      const found = /\b(\d{6})\b/.exec(await page.locator("body").innerText())
-      if (found) return found[1]!
-      await page.waitForTimeout(250)
-    }
-    throw new Error("no code in the outbox")
-  } finally {
-    await page.close()
-  }
-}
-
-/** Send 1 TON to a fresh wallet from /scw, up to the confirmation's main button press. */
-const startSend = async (app: LaunchedApp) => {
-  const friend = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet").address
-  await app.app().getByRole("button", { name: "Send", exact: true }).click()
-  await app.waitForPath("/scw/send")
-  await app.app().getByRole("textbox", { name: "Recipient" }).fill(friend)
-  await app.app().getByRole("textbox", { name: "Amount" }).fill("1")
-  await waitMain(app, "Continue")
-  await press(app)
-  await app.waitForPath("/scw/send-ton-confirmation")
-  await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
-  await waitMain(app, "Confirm and send")
-  await press(app)
-}
-/** Like `waitForPath`, with room for the vault, the signature and the chain on a loaded machine. */
-const waitPath = (app: LaunchedApp, pathname: string) => app.app().waitForFunction((p) => window.location.pathname === p, pathname, { timeout: 45_000 })
 const finishSend = async (app: LaunchedApp) => {
   await waitPath(app, "/scw/send-success")
   await waitMain(app, "Done")
@@ -151,48 +71,14 @@ describe("TON space key vault with biometry (decision 0520)", () => {
     await app.app().getByText("Total balance").waitFor()
 
     // A passcode, and biometry enabled from the creation's offer (the fake client grants access).
-    await goTo(app, "/passcode/settings")
-    await app.app().getByRole("button", { name: "Create passcode" }).click()
-    await app.app().getByRole("button", { name: "Create passcode" }).click()
-    await app.app().getByRole("heading", { name: "Create a passcode" }).waitFor()
-    await pad(app, PASSCODE)
-    await app.app().getByRole("heading", { name: "Confirm passcode" }).waitFor()
-    await pad(app, PASSCODE)
     // The recovery email is asked only the first time for this user (a retry on the same stack skips it).
-    const offer = app.app().getByRole("heading", { name: "Unlock with biometry?" })
-    await app.app().getByRole("heading", { name: "Recovery email" }).or(offer).waitFor()
-    if (!(await offer.isVisible())) {
-      await app.app().getByLabel("Email address").fill(EMAIL)
-      await app.app().getByRole("button", { name: "Continue" }).click()
-      await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
-      await offer.waitFor()
-    }
-    await app.app().getByRole("button", { name: "Enable" }).click()
-    await app.app().getByRole("heading", { name: "Passcode created" }).waitFor()
-    await app.app().getByRole("button", { name: "Done" }).click()
+    await createPasscode(app, { stack, passcode: PASSCODE, email: EMAIL, biometry: "Enable", emailOnce: true })
     const serverToken = (await app.telegram<{ token: string }>("t.biometry")).token
     expect(serverToken.length).toBeGreaterThan(16)
     expect(serverToken.startsWith("kvb1.")).toBe(false)
 
     // Create and back up; sealing asks for the passcode itself (no biometry key on that screen).
-    await goTo(app, "/scw")
-    await app.waitForPath("/scw")
-    await waitMain(app, "Create a new wallet")
-    await press(app)
-    await app.waitForPath("/scw/backup/manual")
-    const list = app.app().getByRole("list", { name: "Recovery phrase, 24 words" })
-    await list.waitFor()
-    const words = (await list.locator("li").allInnerTexts()).map((line) => line.replace(/^\d+\.\s*/, "").trim())
-    await press(app)
-    await app.waitForPath("/scw/backup/test")
-    const labels = await app.app().locator("label").allInnerTexts()
-    const fields = app.app().getByRole("textbox")
-    for (const [i, label] of labels.entries()) await fields.nth(i).fill(words[Number(/#(\d+)/.exec(label)![1]) - 1]!)
-    await waitMain(app, "Continue")
-    await press(app)
-    await app.waitForPath("/scw/backup/success")
-    await waitMain(app, "Open wallet")
-    await press(app)
+    const words = await createBackedUpWallet(app)
     const sealDialog = app.app().getByRole("dialog", { name: "Enter passcode" })
     await sealDialog.getByRole("heading", { name: "Enter passcode" }).waitFor()
     // The screen stays without a biometry key (biometry is on, but sealing needs the digits).
@@ -211,7 +97,7 @@ describe("TON space key vault with biometry (decision 0520)", () => {
     await stack.devnet!.faucet({ address, ton: 5_000_000_000n })
 
     // After a reload (the words in memory are gone) a send opens the vault with biometry only.
-    await reload(app)
+    await reloadMain(app)
     await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("5 TON")
     expect(await text(app)).not.toContain("Recovery phrase needed")
     const beforeBiometrySend = requests.length
@@ -230,7 +116,7 @@ describe("TON space key vault with biometry (decision 0520)", () => {
     // Inside the unlock window (remembered, set as the server's unlockDuration would) after a
     // reload: the send still gets a credential, asked once (the biometry prompt), and lands.
     await app.app().evaluate((key) => localStorage.setItem(key, String(Date.now() + 10 * 60_000)), UNLOCK_UNTIL_KEY)
-    await reload(app)
+    await reloadMain(app)
     const beforeWindowSend = requests.length
     const windowPrompts = await authPrompts(app)
     await startSend(app)
@@ -242,7 +128,7 @@ describe("TON space key vault with biometry (decision 0520)", () => {
     // Still inside the window, biometry failing: the passcode screen asks once and the send lands.
     await app.telegram("(t.biometry.nextAuth = 'fail')")
     await app.app().evaluate((key) => localStorage.setItem(key, String(Date.now() + 10 * 60_000)), UNLOCK_UNTIL_KEY)
-    await reload(app)
+    await reloadMain(app)
     const beforePasscodeSend = requests.length
     await startSend(app)
     const dialog = app.app().getByRole("dialog", { name: "Enter passcode" })

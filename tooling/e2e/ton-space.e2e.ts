@@ -1,40 +1,17 @@
-import { mkdirSync } from "node:fs"
-import { join } from "node:path"
 import type { Page, Request } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { launch, type Stack } from "@wallet/harness/stack"
 import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
+import { backupWords, createBackedUpWallet, createPasscode, goTo, pad, press, refreshedMain, reloadMain, screenshots, startDevnetStack, startNewWallet, startSend, text, waitMain, walletState, wordTestIndices } from "./support/ton-space.ts"
 
 // The TON space on the in-process devnet (a block every 400 ms), as a user would use it.
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack({ devnet: true })
-  mkdirSync(screenshotDir, { recursive: true })
-})
+beforeAll(async () => void (stack = await startDevnetStack()))
 afterAll(async () => {
   await stack?.close()
 })
 
-const shot = (launched: LaunchedApp, name: string) => launched.page.screenshot({ path: join(screenshotDir, `ton-space-${name}.png`) })
-const text = (launched: LaunchedApp) => launched.app().locator("body").innerText()
-const press = (launched: LaunchedApp) => launched.telegram("t.pressMain()")
-/** Main reloads its data when the user comes back to it: go to Receive and back, then read the screen. */
-const refreshedMain = async (launched: LaunchedApp) => {
-  await launched.app().getByRole("button", { name: "Receive", exact: true }).click()
-  await launched.waitForPath("/scw/qr")
-  await launched.telegram("t.pressBack()")
-  await launched.waitForPath("/scw")
-  await launched.app().getByText("TON balance").waitFor()
-  return text(launched)
-}
-const waitMain = async (launched: LaunchedApp, label: string) => {
-  await launched.page.waitForFunction((l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true, label, { timeout: 20_000 })
-}
-const walletState = (launched: LaunchedApp) =>
-  launched.app().evaluate(() => {
-    const raw = localStorage.getItem("wallet:tonSpace.wallet")
-    return raw ? (JSON.parse(raw) as { data: { address?: string; raw?: string; pending: { pending: unknown[]; finalized: unknown[] } } }).data : undefined
-  })
+const { shot } = screenshots("ton-space")
 
 interface Captured {
   readonly url: string
@@ -57,11 +34,8 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await shot(app, "onboarding-light")
 
     // Create: the 24 words are shown for backup.
-    await press(app)
-    await app.waitForPath("/scw/backup/manual")
-    const list = app.app().getByRole("list", { name: "Recovery phrase, 24 words" })
-    await list.waitFor()
-    const words = (await list.locator("li").allInnerTexts()).map((line) => line.replace(/^\d+\.\s*/, "").trim())
+    await startNewWallet(app)
+    const words = await backupWords(app)
     expect(words).toHaveLength(24)
     expect(words.every((w) => /^[a-z]+$/.test(w))).toBe(true)
     await shot(app, "backup-words-light")
@@ -72,8 +46,7 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     const fields = app.app().getByRole("textbox")
     await fields.first().waitFor()
     expect(await fields.count()).toBe(3)
-    const labels = await app.app().locator("label").allInnerTexts()
-    const indices = labels.map((l) => Number(/#(\d+)/.exec(l)![1]) - 1)
+    const indices = await wordTestIndices(app)
     await fields.nth(0).fill("wrongword")
     await fields.nth(1).fill(words[indices[1]!]!)
     await fields.nth(2).fill(words[indices[2]!]!)
@@ -206,10 +179,7 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await expect.poll(async () => (await text(app)).includes("Punk One"), { timeout: 20_000, interval: 1_000 }).toBe(false)
 
     // Log out, then import the same words: the same address.
-    await app.app().evaluate(() => {
-      history.pushState({}, "", "/scw/settings/logout")
-      dispatchEvent(new PopStateEvent("popstate"))
-    })
+    await goTo(app, "/scw/settings/logout")
     await app.waitForPath("/scw/settings/logout")
     await waitMain(app, "Log out")
     await shot(app, "logout-light")
@@ -247,9 +217,7 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
   it("refuses words that do not derive the wallet's address", async () => {
     const app = await launch(stack, { user: "no_custody" })
     await app.waitForPath("/scw")
-    await waitMain(app, "Create a new wallet")
-    await press(app)
-    await app.waitForPath("/scw/backup/manual")
+    await startNewWallet(app)
     // A reload forgets the words (they are never stored in plain): the wallet asks for them again.
     await app.app().evaluate(() => location.reload())
     await app.waitForPath("/scw/backup/manual")
@@ -269,16 +237,9 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
   it("switches to testnet after a confirmation, back to mainnet with a toast, and between versions", async () => {
     const app = await launch(stack, { user: "no_custody" })
     await app.waitForPath("/scw")
-    await waitMain(app, "Create a new wallet")
-    await press(app)
-    await app.waitForPath("/scw/backup/manual")
+    await startNewWallet(app)
     const mainnet = (await walletState(app))!.address!
-    const go = (path: string) =>
-      app.app().evaluate((p) => {
-        history.pushState({}, "", p)
-        dispatchEvent(new PopStateEvent("popstate"))
-      }, path)
-    await go("/scw/settings/version-network")
+    await goTo(app, "/scw/settings/version-network")
     await app.waitForPath("/scw/settings/version-network")
     await app.app().getByRole("radio", { name: /^W5/ }).first().waitFor()
     await shot(app, "version-network-light")
@@ -310,12 +271,9 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await shot(app, "onboarding-dark-ru")
     await press(app)
     await app.waitForPath("/scw/backup/manual")
-    await app.app().getByRole("list", { name: "Секретная фраза, 24 слова" }).waitFor()
+    await backupWords(app, "Секретная фраза, 24 слова")
     await shot(app, "backup-words-dark")
-    await app.app().evaluate(() => {
-      history.pushState({}, "", "/scw")
-      dispatchEvent(new PopStateEvent("popstate"))
-    })
+    await goTo(app, "/scw")
     await app.waitForPath("/scw")
     await app.app().getByText("Баланс TON").waitFor()
     await app.app().getByText("Транзакций пока нет").waitFor({ timeout: 20_000 })
@@ -335,28 +293,6 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
 
 describe("TON space with a passcode: the words sealed in the key vault", () => {
   const EMAIL = "ton.space.e2e@example.com"
-  const pad = async (app: LaunchedApp, digits: string) => {
-    for (const d of digits) await app.app().getByRole("button", { name: d, exact: true }).click()
-  }
-  const goTo = (app: LaunchedApp, path: string) =>
-    app.app().evaluate((p) => {
-      history.pushState({}, "", p)
-      dispatchEvent(new PopStateEvent("popstate"))
-    }, path)
-  const codeFromOutbox = async (app: LaunchedApp): Promise<string> => {
-    const page = await app.page.context().newPage()
-    try {
-      for (let i = 0; i < 40; i++) {
-        await page.goto(`${stack.server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(EMAIL)}`)
-        const found = /\b(\d{6})\b/.exec(await page.locator("body").innerText())
-        if (found) return found[1]!
-        await page.waitForTimeout(250)
-      }
-      throw new Error("no code in the outbox")
-    } finally {
-      await page.close()
-    }
-  }
 
   it("seals after backup, survives a reload, and opens with the passcode to send", async () => {
     const requests: Array<Captured> = []
@@ -364,65 +300,23 @@ describe("TON space with a passcode: the words sealed in the key vault", () => {
     await app.waitForPath("/main")
     await app.app().getByText("Total balance").waitFor()
     // A passcode first (the passcode plugin's screens).
-    await goTo(app, "/passcode/settings")
-    await app.app().getByRole("button", { name: "Create passcode" }).click()
-    await app.app().getByRole("button", { name: "Create passcode" }).click()
-    await app.app().getByRole("heading", { name: "Create a passcode" }).waitFor()
-    await pad(app, "2468")
-    await app.app().getByRole("heading", { name: "Confirm passcode" }).waitFor()
-    await pad(app, "2468")
-    await app.app().getByRole("heading", { name: "Recovery email" }).waitFor()
-    await app.app().getByLabel("Email address").fill(EMAIL)
-    await app.app().getByRole("button", { name: "Continue" }).click()
-    await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
-    await app.app().getByRole("button", { name: "Not now" }).click()
-    await app.app().getByRole("heading", { name: "Passcode created" }).waitFor()
-    await app.app().getByRole("button", { name: "Done" }).click()
+    await createPasscode(app, { stack, passcode: "2468", email: EMAIL })
 
     // Create and back up; leaving the backup asks for the passcode and seals the words.
-    await goTo(app, "/scw")
-    await app.waitForPath("/scw")
-    await waitMain(app, "Create a new wallet")
-    await press(app)
-    await app.waitForPath("/scw/backup/manual")
-    const list = app.app().getByRole("list", { name: "Recovery phrase, 24 words" })
-    await list.waitFor()
-    const words = (await list.locator("li").allInnerTexts()).map((line) => line.replace(/^\d+\.\s*/, "").trim())
-    await press(app)
-    await app.waitForPath("/scw/backup/test")
-    const labels = await app.app().locator("label").allInnerTexts()
-    const fields = app.app().getByRole("textbox")
-    for (const [i, label] of labels.entries()) await fields.nth(i).fill(words[Number(/#(\d+)/.exec(label)![1]) - 1]!)
-    await waitMain(app, "Continue")
-    await press(app)
-    await app.waitForPath("/scw/backup/success")
-    await waitMain(app, "Open wallet")
-    await press(app)
+    const words = await createBackedUpWallet(app)
     await pad(app, "2468")
     await app.waitForPath("/scw")
     await expect.poll(() => app.app().evaluate(() => localStorage.getItem("wallet:tonSpace.keyvault.blob")?.slice(0, 3) ?? null), { timeout: 20_000 }).toBe("v2:")
     const address = (await walletState(app))!.address!
 
     // A reload forgets the words in memory; the vault still holds them: no "phrase needed" banner.
-    await app.app().evaluate(() => location.reload())
-    await app.waitForPath("/scw")
-    await app.app().getByText("TON balance").waitFor()
+    await reloadMain(app)
     await stack.devnet!.faucet({ address, ton: 3_000_000_000n })
     await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("3 TON")
     expect(await text(app)).not.toContain("Recovery phrase needed")
 
     // Send: the passcode opens the vault (the server releases the device key), then the transfer goes.
-    const friend = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet").address
-    await app.app().getByRole("button", { name: "Send", exact: true }).click()
-    await app.waitForPath("/scw/send")
-    await app.app().getByRole("textbox", { name: "Recipient" }).fill(friend)
-    await app.app().getByRole("textbox", { name: "Amount" }).fill("1")
-    await waitMain(app, "Continue")
-    await press(app)
-    await app.waitForPath("/scw/send-ton-confirmation")
-    await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
-    await waitMain(app, "Confirm and send")
-    await press(app)
+    await startSend(app)
     await pad(app, "2468")
     await app.waitForPath("/scw/send-success")
     expect(requests.some((r) => r.url.includes("/api/device-keys/get"))).toBe(true)

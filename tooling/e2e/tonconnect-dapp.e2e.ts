@@ -1,17 +1,16 @@
-import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { launch, screenshotDir, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { balanceOf, createBackedUpWallet, createPasscode, goTo, pad, press, screenshots, startDevnetStack, waitMain, walletAddress } from "./support/ton-space.ts"
 import { startEngineWallet } from "../demo-dapp/src/engine-wallet.ts"
 import { startDemoDapp, startParamOf, type DemoDapp } from "../harness/src/demo-dapp.ts"
 
 let stack: Stack
 let dapp: DemoDapp
 beforeAll(async () => {
-  stack = await startStack({ devnet: true })
+  stack = await startDevnetStack()
   dapp = await startDemoDapp({ bridgeUrl: `${stack.server.url}/bridge` })
-  mkdirSync(screenshotDir, { recursive: true })
 })
 afterAll(async () => {
   await dapp?.close()
@@ -72,105 +71,23 @@ const connectLink = async (d: DappPage): Promise<string> => {
 
 /** The receiver got 0.1 TON (less at most a few nano of storage fee once it holds a balance). */
 const expectReceived = async (before: bigint) => {
-  await expect.poll(() => balanceOf(dapp.receiverRaw), { timeout: 30_000, interval: 500 }).toBeGreaterThan(before)
-  const gained = (await balanceOf(dapp.receiverRaw)) - before
+  await expect.poll(() => balanceOf(stack, dapp.receiverRaw), { timeout: 30_000, interval: 500 }).toBeGreaterThan(before)
+  const gained = (await balanceOf(stack, dapp.receiverRaw)) - before
   expect(gained).toBeLessThanOrEqual(100_000_000n)
   expect(gained).toBeGreaterThan(100_000_000n - 1_000n)
-}
-
-const balanceOf = async (raw: string): Promise<bigint> => {
-  const response = await fetch(`${stack.devnet!.url}/v2/accounts/${encodeURIComponent(raw)}`)
-  if (!response.ok) return 0n
-  return BigInt((await response.json() as { balance: number | string }).balance)
 }
 
 // The mini-app as a user drives it (the same steps as the TON space browser test).
 const PASSCODE = "2468"
 const EMAIL = "tonconnect-dapp.e2e@example.com"
-const press = (app: LaunchedApp) => app.telegram("t.pressMain()")
-const waitMain = async (app: LaunchedApp, label: string) => {
-  await app.page.waitForFunction(
-    (l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true,
-    label,
-    { timeout: 20_000 },
-  )
-}
-const pad = async (app: LaunchedApp, digits: string) => {
-  for (const d of digits) await app.app().getByRole("button", { name: d, exact: true }).click()
-}
-const goTo = (app: LaunchedApp, path: string) =>
-  app.app().evaluate((p) => {
-    history.pushState({}, "", p)
-    dispatchEvent(new PopStateEvent("popstate"))
-  }, path)
-const miniShot = (app: LaunchedApp, name: string) => app.page.screenshot({ path: join(screenshotDir, `tc-dapp-miniapp-${name}.png`) })
-const codeFromOutbox = async (app: LaunchedApp): Promise<string> => {
-  const page = await app.page.context().newPage()
-  try {
-    for (let i = 0; i < 40; i++) {
-      await page.goto(`${stack.server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(EMAIL)}`)
-      const found = /\b(\d{6})\b/.exec(await page.locator("body").innerText())
-      if (found) return found[1]!
-      await page.waitForTimeout(250)
-    }
-    throw new Error("no code in the outbox")
-  } finally {
-    await page.close()
-  }
-}
-const walletAddress = (app: LaunchedApp) =>
-  app.app().evaluate(() => (JSON.parse(localStorage.getItem("wallet:tonSpace.wallet") ?? "null") as { data?: { address?: string } } | null)?.data?.address)
+const { shot: miniShot } = screenshots("tc-dapp-miniapp")
 
 /** A passcode (with its recovery email), then a new TON Space wallet backed up and sealed with it. */
 const createPasscodeAndWallet = async (app: LaunchedApp) => {
-  await goTo(app, "/passcode/settings")
-  const create = app.app().getByRole("button", { name: "Create passcode" })
-  const change = app.app().getByRole("button", { name: "Change passcode" })
-  await create.or(change).first().waitFor()
-  // Should the passcode already be known on this device: the same digits.
-  if (await change.isVisible()) return createWallet(app)
-  await create.click()
-  await app.app().getByRole("button", { name: "Create passcode" }).click()
-  await app.app().getByRole("heading", { name: "Create a passcode" }).waitFor()
-  await pad(app, PASSCODE)
-  await app.app().getByRole("heading", { name: "Confirm passcode" }).waitFor()
-  await pad(app, PASSCODE)
-  // The recovery email is asked once per user: a retry of this test (same user, new device) skips it.
-  const email = app.app().getByRole("heading", { name: "Recovery email" })
-  const biometry = app.app().getByRole("heading", { name: "Unlock with biometry?" })
-  await email.or(biometry).first().waitFor()
-  if (await email.isVisible()) {
-    await app.app().getByLabel("Email address").fill(EMAIL)
-    await app.app().getByRole("button", { name: "Continue" }).click()
-    await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
-    await biometry.waitFor()
-  }
-  await app.app().getByRole("button", { name: "Not now" }).click()
-  await app.app().getByRole("heading", { name: "Passcode created" }).waitFor()
-  await app.app().getByRole("button", { name: "Done" }).click()
-  return createWallet(app)
-}
-
-/** A new TON Space wallet, backed up, sealed with the passcode; returns its address. */
-const createWallet = async (app: LaunchedApp) => {
-  await goTo(app, "/scw")
-  await app.waitForPath("/scw")
-  await waitMain(app, "Create a new wallet")
-  await press(app)
-  await app.waitForPath("/scw/backup/manual")
-  const list = app.app().getByRole("list", { name: "Recovery phrase, 24 words" })
-  await list.waitFor()
-  const words = (await list.locator("li").allInnerTexts()).map((line) => line.replace(/^\d+\.\s*/, "").trim())
-  await press(app)
-  await app.waitForPath("/scw/backup/test")
-  const labels = await app.app().locator("label").allInnerTexts()
-  const fields = app.app().getByRole("textbox")
-  for (const [i, label] of labels.entries()) await fields.nth(i).fill(words[Number(/#(\d+)/.exec(label)![1]) - 1]!)
-  await waitMain(app, "Continue")
-  await press(app)
-  await app.waitForPath("/scw/backup/success")
-  await waitMain(app, "Open wallet")
-  await press(app)
+  // Should the passcode already be known on this device: the same digits. The recovery email is
+  // asked once per user: a retry of this test (same user, new device) skips it.
+  await createPasscode(app, { stack, passcode: PASSCODE, email: EMAIL, emailOnce: true, reuse: true })
+  await createBackedUpWallet(app)
   await pad(app, PASSCODE)
   await app.waitForPath("/scw")
   await expect.poll(() => walletAddress(app), { timeout: 20_000 }).toMatch(/^UQ/)
@@ -225,7 +142,7 @@ describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
     await shots(d.page, "connected")
 
     // Send 0.1 TON: the request reaches the open mini-app; the user confirms with the passcode.
-    const before = await balanceOf(dapp.receiverRaw)
+    const before = await balanceOf(stack, dapp.receiverRaw)
     await d.page.getByRole("button", { name: "Send 0.1 TON" }).click()
     await app.waitForPath("/scw/tc/request")
     await app.app().getByRole("heading", { name: "Confirm transaction" }).waitFor()
@@ -261,7 +178,7 @@ describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
     await app.waitForPath("/scw")
 
     // Decline: the dApp hears "user declined" (300) and says so; nothing leaves the wallet.
-    const beforeDecline = await balanceOf(dapp.receiverRaw)
+    const beforeDecline = await balanceOf(stack, dapp.receiverRaw)
     await d.page.getByRole("button", { name: "Send 0.1 TON" }).click()
     await app.waitForPath("/scw/tc/request")
     await app.app().getByRole("heading", { name: "Confirm transaction" }).waitFor()
@@ -269,7 +186,7 @@ describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
     await app.app().getByRole("heading", { name: "Request declined" }).waitFor()
     await d.page.getByTestId("error").getByText("Rejected in the wallet").waitFor({ timeout: 20_000 })
     await shots(d.page, "declined")
-    expect(await balanceOf(dapp.receiverRaw)).toBeLessThanOrEqual(beforeDecline)
+    expect(await balanceOf(stack, dapp.receiverRaw)).toBeLessThanOrEqual(beforeDecline)
     await waitMain(app, "Done")
     await press(app)
     await app.waitForPath("/scw")
@@ -305,7 +222,7 @@ describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
       expect(dapp.checks.at(-1)).toEqual({ kind: "ton_proof", result: { valid: true, address: wallet.wallet.raw } })
       await shots(d.page, "engine-connected")
 
-      const before = await balanceOf(dapp.receiverRaw)
+      const before = await balanceOf(stack, dapp.receiverRaw)
       await d.page.getByRole("button", { name: "Send 0.1 TON" }).click()
       const request = await wallet.nextRequest()
       expect(request.kind).toBe("sendTransaction")

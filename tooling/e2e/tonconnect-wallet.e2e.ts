@@ -1,8 +1,7 @@
-import { mkdirSync } from "node:fs"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { launch, type LaunchedApp, type Stack } from "@wallet/harness/stack"
 import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
+import { balanceOf, codeFromOutbox, goTo, importWords, pad, press, screenshots, startDevnetStack, text, waitMain, walletAddress, walletRaw } from "./support/ton-space.ts"
 import { startParamOfLink, startSdkDapp, type SdkDapp } from "../../plugins/tonconnect/test/sdk-dapp.ts"
 
 // The mini-app's TonConnect screens driven by the real @tonconnect/sdk in Node (the dApp side),
@@ -10,51 +9,17 @@ import { startParamOfLink, startSdkDapp, type SdkDapp } from "../../plugins/tonc
 let stack: Stack
 let dapp: SdkDapp
 beforeAll(async () => {
-  stack = await startStack({ devnet: true })
+  stack = await startDevnetStack()
   dapp = await startSdkDapp({ bridgeUrl: `${stack.server.url}/bridge` })
-  mkdirSync(screenshotDir, { recursive: true })
 })
 afterAll(async () => {
   await dapp?.close()
   await stack?.close()
 })
 
-const text = (app: LaunchedApp) => app.app().locator("body").innerText()
-const press = (app: LaunchedApp) => app.telegram("t.pressMain()")
-const waitMain = (app: LaunchedApp, label: string) =>
-  app.page.waitForFunction(
-    (l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true,
-    label,
-    { timeout: 20_000 },
-  )
-const goTo = (app: LaunchedApp, path: string) =>
-  app.app().evaluate((p) => {
-    history.pushState({}, "", p)
-    dispatchEvent(new PopStateEvent("popstate"))
-  }, path)
 /** Light, then dark (Telegram's theme_changed), then back to light. */
-const shots = async (app: LaunchedApp, name: string) => {
-  await app.page.screenshot({ path: join(screenshotDir, `tonconnect-${name}-light.png`) })
-  await app.telegram(`t.setTheme("dark")`)
-  await app.app().waitForFunction(() => document.documentElement.dataset.colorScheme === "dark")
-  await app.page.screenshot({ path: join(screenshotDir, `tonconnect-${name}-dark.png`) })
-  await app.telegram(`t.setTheme("light")`)
-  await app.app().waitForFunction(() => document.documentElement.dataset.colorScheme === "light")
-}
-const walletRaw = (app: LaunchedApp) =>
-  app.app().evaluate(() => (JSON.parse(localStorage.getItem("wallet:tonSpace.wallet") ?? "null") as { data: { raw?: string } } | null)?.data.raw)
-/** An account's balance in nanotons from the devnet's tonapi-compatible API. */
-const balanceOf = async (address: string): Promise<bigint> => {
-  const response = await fetch(`${stack.devnet!.url}/v2/accounts/${encodeURIComponent(address)}`)
-  if (!response.ok) return 0n
-  return BigInt(((await response.json()) as { balance: number | string }).balance)
-}
-const walletAddress = (app: LaunchedApp) =>
-  app.app().evaluate(() => (JSON.parse(localStorage.getItem("wallet:tonSpace.wallet") ?? "null") as { data: { address?: string } } | null)?.data.address)
+const { shots } = screenshots("tonconnect")
 
-const pad = async (app: LaunchedApp, digits: string) => {
-  for (const d of digits) await app.app().getByRole("button", { name: d, exact: true }).click()
-}
 /** Types the passcode when the passcode screen shows (it does not inside the unlock window). */
 const maybePad = async (app: LaunchedApp) => {
   const shown = await app.app().getByRole("button", { name: "2", exact: true }).waitFor({ timeout: 4_000 }).then(() => true, () => false)
@@ -77,15 +42,7 @@ const passForcedPasscode = async (app: LaunchedApp) => {
     if (await heading(/^(email\.title|Recovery email)$/).isVisible()) {
       await f.getByLabel(/Email address/i).fill(PASSCODE_EMAIL)
       await f.getByRole("button", { name: /^(continue|Continue)$/ }).click()
-      const outbox = await app.page.context().newPage()
-      let code: string | undefined
-      for (let i = 0; i < 40 && !code; i++) {
-        await outbox.goto(`${stack.server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(PASSCODE_EMAIL)}`)
-        code = /\b(\d{6})\b/.exec(await outbox.locator("body").innerText())?.[1]
-        if (!code) await outbox.waitForTimeout(250)
-      }
-      await outbox.close()
-      await f.getByLabel("6-digit code").fill(code!)
+      await f.getByLabel("6-digit code").fill(await codeFromOutbox(stack, app, PASSCODE_EMAIL))
     } else if (await f.getByRole("button", { name: /^(biometry\.notNow|Not now)$/ }).isVisible()) {
       await f.getByRole("button", { name: /^(biometry\.notNow|Not now)$/ }).click()
     } else if (await heading(/^(create\.doneTitle|Passcode created)$/).isVisible()) {
@@ -105,14 +62,7 @@ const importWallet = async (app: LaunchedApp) => {
   const createPasscode = app.app().getByRole("button", { name: /^(create\.start|Create passcode)$/ })
   await importButton.or(createPasscode).first().waitFor({ timeout: 20_000 })
   if (await createPasscode.isVisible()) await passForcedPasscode(app)
-  await importButton.click()
-  await app.waitForPath("/scw/import/mnemonic")
-  await app.app().getByRole("textbox", { name: "Recovery phrase" }).fill((await newMnemonic()).join(" "))
-  await waitMain(app, "Import")
-  await press(app)
-  await app.waitForPath("/scw/import/success")
-  await waitMain(app, "Open wallet")
-  await press(app)
+  await importWords(app, await newMnemonic())
 }
 
 describe("TonConnect in the mini-app with the real dApp SDK", () => {
@@ -131,14 +81,7 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     // Import a wallet (the ton-space screens) and fund it on the devnet.
     await press(app)
     await app.waitForPath("/scw")
-    await app.app().getByRole("button", { name: "Import an existing wallet" }).click()
-    await app.waitForPath("/scw/import/mnemonic")
-    await app.app().getByRole("textbox", { name: "Recovery phrase" }).fill((await newMnemonic()).join(" "))
-    await waitMain(app, "Import")
-    await press(app)
-    await app.waitForPath("/scw/import/success")
-    await waitMain(app, "Open wallet")
-    await press(app)
+    await importWords(app, await newMnemonic())
     await app.waitForPath("/scw")
     const address = (await walletAddress(app))!
     await stack.devnet!.faucet({ address, ton: 3_000_000_000n })
@@ -180,7 +123,7 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     expect(boc.length).toBeGreaterThan(100)
     await app.app().getByRole("heading", { name: "Transaction sent" }).waitFor()
     await shots(app, "request-sent")
-    await expect.poll(() => balanceOf(friend), { timeout: 30_000, interval: 500 }).toBeGreaterThan(900_000_000n)
+    await expect.poll(() => balanceOf(stack, friend), { timeout: 30_000, interval: 500 }).toBeGreaterThan(900_000_000n)
     await press(app)
     await app.waitForPath("/scw")
 
@@ -270,7 +213,7 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
       // A transaction confirmed with the passcode: the BoC reaches the SDK, the TON lands.
       const own = (await walletAddress(app))!
       await stack.devnet!.faucet({ address: own, ton: 2_000_000_000n })
-      await expect.poll(() => balanceOf(own), { timeout: 30_000, interval: 500 }).toBeGreaterThan(0n)
+      await expect.poll(() => balanceOf(stack, own), { timeout: 30_000, interval: 500 }).toBeGreaterThan(0n)
       const friend = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet").address
       const confirmed = second.connector.sendTransaction({ validUntil: Math.floor(Date.now() / 1000) + 300, messages: [{ address: friend, amount: "500000000" }] })
       await app.waitForPath("/scw/tc/request")
@@ -280,7 +223,7 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
       expect(await maybePad(app)).toBe(true)
       expect((await confirmed).boc.length).toBeGreaterThan(100)
       await app.app().getByRole("heading", { name: "Transaction sent" }).waitFor()
-      await expect.poll(() => balanceOf(friend), { timeout: 30_000, interval: 500 }).toBeGreaterThan(400_000_000n)
+      await expect.poll(() => balanceOf(stack, friend), { timeout: 30_000, interval: 500 }).toBeGreaterThan(400_000_000n)
       await press(app)
       await app.waitForPath("/scw")
 
