@@ -43,6 +43,22 @@ const goTo = (app: LaunchedApp, path: string) =>
     history.pushState({}, "", p)
     dispatchEvent(new PopStateEvent("popstate"))
   }, path)
+/** `goTo`, again if a screen's own late navigation (data arriving on a loaded machine) replaced it. */
+const open = async (app: LaunchedApp, path: string) => {
+  for (let attempt = 1; ; attempt++) {
+    // A reload still under way (the page's own) destroys the frame's context: wait for it and try again.
+    await goTo(app, path).catch(() => app.page.waitForTimeout(1_000))
+    const reached = await app
+      .app()
+      .waitForFunction((p) => window.location.pathname === p, path, { timeout: 10_000 })
+      .then(() => true, () => false)
+    if (reached) return
+    if (attempt >= 3) {
+      await shot(app, "open-failed")
+      throw new Error(`could not open ${path}: at ${await app.path().catch(() => "?")}`)
+    }
+  }
+}
 const waitMain = async (app: LaunchedApp, label: string) => {
   await app.page.waitForFunction(
     (l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true,
@@ -128,10 +144,10 @@ const codeFromOutbox = async (app: LaunchedApp): Promise<string> => {
  * (biometry offer answered with `biometry`), else passes the settings gate with it.
  */
 const passcodeSettings = async (app: LaunchedApp, passcode: string, biometry: "Enable" | "Not now") => {
-  await goTo(app, "/passcode/settings")
+  await open(app, "/passcode/settings")
   const gate = app.app().getByRole("dialog", { name: "Enter passcode" })
   const create = app.app().getByRole("button", { name: "Create passcode" })
-  await gate.or(create).first().waitFor()
+  await gate.or(create).first().waitFor({ timeout: 45_000 })
   if (await gate.isVisible()) {
     await pad(app, passcode)
     await app.app().getByRole("button", { name: "Change passcode" }).waitFor()
@@ -272,8 +288,7 @@ describe("TON space vault re-keyed on a passcode change (decision 0530)", () => 
     // screen shows the vault's spec text instead of a generic failure.
     expect(await slotsOf(app)).toEqual({ names: ["passcode"], passcode: 1 })
     await reloadAtScw(app)
-    await goTo(app, "/scw/settings/recovery")
-    await app.waitForPath("/scw/settings/recovery")
+    await open(app, "/scw/settings/recovery")
     await waitMain(app, "Show recovery phrase")
     await press(app)
     await app.app().getByRole("dialog", { name: "Enter passcode" }).getByRole("heading", { name: "Enter passcode" }).waitFor()
@@ -283,7 +298,7 @@ describe("TON space vault re-keyed on a passcode change (decision 0530)", () => 
     expect(await alert.innerText()).toBe("Could not open the wallet's keys: Failed to decrypt client side wallet creds")
     await shots(app, "recovery-vault-error")
     await app.page.close()
-  })
+  }, 180_000)
 
   it("logout of the TON space keeps passcode biometry on", async () => {
     const app = await launch(stack, { user: "balances" })
@@ -306,8 +321,7 @@ describe("TON space vault re-keyed on a passcode change (decision 0530)", () => 
     await expect.poll(async () => (await deviceToken(app)).startsWith("kvb1."), { timeout: 20_000 }).toBe(true)
 
     // Log out of the TON space: the vault is gone, the device's biometry token stays.
-    await goTo(app, "/scw/settings/logout")
-    await app.waitForPath("/scw/settings/logout")
+    await open(app, "/scw/settings/logout")
     await waitMain(app, "Log out")
     await press(app)
     await app.app().getByText("Logged out of TON Space").waitFor({ timeout: 30_000 })
@@ -323,5 +337,5 @@ describe("TON space vault re-keyed on a passcode change (decision 0530)", () => 
     expect(await app.app().getByRole("switch", { name: "Unlock with Face ID" }).isChecked()).toBe(true)
     await shots(app, "after-logout-settings")
     await app.page.close()
-  })
+  }, 120_000)
 })
