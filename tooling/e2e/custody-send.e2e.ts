@@ -94,7 +94,10 @@ const balanceText = async (app: LaunchedApp) => {
 const openAsNew = async (theme: "light" | "dark" = "light"): Promise<LaunchedApp> => {
   const app = await launch(stack, { user: "new", theme })
   await app.waitForPath("/wallet-onboarding")
-  for (let i = 0; i < 3; i++) {
+  // Each press waits for the next slide: the button stays visible between slides, so a press that
+  // comes too early would land on the slide that is leaving.
+  for (const heading of ["Your crypto in Telegram", "Send to friends", "Stay in control"]) {
+    await app.app().getByRole("heading", { name: heading }).waitFor()
     await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === true)
     await app.telegram("t.pressMain()")
   }

@@ -10,7 +10,7 @@ import { addPending } from "../core/pending.ts"
 import { Hero } from "./common.tsx"
 import { useExtraCurrencies, useWalletData } from "./data.ts"
 import { chainFor, NS, useWallet } from "./hooks.ts"
-import { wordsForOperation } from "./flows.ts"
+import { vaultErrorText, wordsForOperation } from "./flows.ts"
 import { useTon } from "./ton.ts"
 import { emulateSend, resolveReceiver, signAndSend, type EmulationOutcome, type Receiver, type SendRequest, type WalletRef } from "./transfer.ts"
 import styles from "./ton.module.css"
@@ -226,9 +226,9 @@ export function ConfirmScreen() {
       }))
       kernel.telegram.haptic({ type: "notification", kind: "success" })
       void navigate({ to: "/scw/send-success", replace: true } as never)
-    } catch {
+    } catch (error) {
       kernel.telegram.haptic({ type: "notification", kind: "error" })
-      snackbar.show({ id: "ton-send-failed", text: t("send.failed") })
+      snackbar.show({ id: "ton-send-failed", text: vaultErrorText(t, error) ?? t("send.failed") })
     } finally {
       setSending(false)
     }
