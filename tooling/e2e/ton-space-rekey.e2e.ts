@@ -1,9 +1,8 @@
-import { mkdirSync } from "node:fs"
-import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { launch, type LaunchedApp, type Stack } from "@wallet/harness/stack"
 import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
+import { goTo, pad, press, refreshedMain, screenshots, startDevnetStack, waitMain, waitPath, walletAddress } from "./support/ton-space.ts"
 
 // Decision 0530 on the in-process devnet: a passcode change re-keys the TON space's vault through
 // the ton-space plugin's beforePasscodeChange hook (without biometry the words would otherwise be
@@ -11,8 +10,7 @@ import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton
 // plugin's biometry working.
 let stack: Stack
 beforeAll(async () => {
-  stack = await startStack({ devnet: true })
-  mkdirSync(screenshotDir, { recursive: true })
+  stack = await startDevnetStack()
 })
 afterAll(async () => {
   await stack?.close()
@@ -24,25 +22,7 @@ const NEW = "1357"
 const RESET = "9630"
 const BLOB_KEY = "wallet:tonSpace.keyvault.blob"
 
-const shot = (app: LaunchedApp, name: string) => app.page.screenshot({ path: join(screenshotDir, `ton-space-rekey-${name}.png`) })
-const shots = async (app: LaunchedApp, name: string) => {
-  await shot(app, `${name}-light`)
-  await app.telegram("t.setTheme('dark')")
-  await app.app().waitForFunction(() => document.documentElement.dataset.colorScheme === "dark")
-  await app.page.waitForTimeout(400)
-  await shot(app, `${name}-dark`)
-  await app.telegram("t.setTheme('light')")
-  await app.app().waitForFunction(() => document.documentElement.dataset.colorScheme === "light")
-}
-const press = (app: LaunchedApp) => app.telegram("t.pressMain()")
-const pad = async (app: LaunchedApp, digits: string) => {
-  for (const d of digits) await app.app().getByRole("button", { name: d, exact: true }).click()
-}
-const goTo = (app: LaunchedApp, path: string) =>
-  app.app().evaluate((p) => {
-    history.pushState({}, "", p)
-    dispatchEvent(new PopStateEvent("popstate"))
-  }, path)
+const { shot, shots } = screenshots("ton-space-rekey", { settleMs: 400 })
 /** `goTo`, again if a screen's own late navigation (data arriving on a loaded machine) replaced it. */
 const open = async (app: LaunchedApp, path: string) => {
   for (let attempt = 1; ; attempt++) {
@@ -59,18 +39,6 @@ const open = async (app: LaunchedApp, path: string) => {
     }
   }
 }
-const waitMain = async (app: LaunchedApp, label: string) => {
-  await app.page.waitForFunction(
-    (l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true,
-    label,
-    { timeout: 20_000 },
-  )
-}
-const walletAddress = (app: LaunchedApp) =>
-  app.app().evaluate(() => {
-    const raw = localStorage.getItem("wallet:tonSpace.wallet")
-    return raw ? (JSON.parse(raw) as { data: { address?: string } }).data.address : undefined
-  })
 const blob = (app: LaunchedApp) => app.app().evaluate((key) => localStorage.getItem(key), BLOB_KEY)
 /** The vault blob's slots: how many passcode slots, and the slot names. */
 const slotsOf = async (app: LaunchedApp) => {
@@ -81,14 +49,6 @@ const slotsOf = async (app: LaunchedApp) => {
 }
 const authPrompts = (app: LaunchedApp) => app.telegram<number>("t.callsOf('web_app_biometry_request_auth').length")
 const deviceToken = async (app: LaunchedApp) => (await app.telegram<{ token: string }>("t.biometry")).token
-const refreshedMain = async (app: LaunchedApp) => {
-  await app.app().getByRole("button", { name: "Receive", exact: true }).click()
-  await app.waitForPath("/scw/qr")
-  await app.telegram("t.pressBack()")
-  await app.waitForPath("/scw")
-  await app.app().getByText("TON balance").waitFor()
-  return app.app().locator("body").innerText()
-}
 const reloadAtScw = async (app: LaunchedApp) => {
   await goTo(app, "/scw")
   await app.waitForPath("/scw")
@@ -201,7 +161,6 @@ const createSealedWallet = async (app: LaunchedApp, passcode: string) => {
   return words
 }
 
-const waitPath = (app: LaunchedApp, pathname: string) => app.app().waitForFunction((p) => window.location.pathname === p, pathname, { timeout: 45_000 })
 
 describe("TON space vault re-keyed on a passcode change (decision 0530)", () => {
   it("changing the passcode re-keys the vault: after a reload a send opens it with the NEW passcode (no biometry)", async () => {
