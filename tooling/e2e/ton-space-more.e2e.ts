@@ -86,6 +86,9 @@ describe("TON space: the server keeps the manual backup", () => {
       .toBe(1)
     expect(await app.app().getByRole("radio", { name: /^W5 beta/ }).innerText()).toContain(beta.address.slice(-4))
     await shot(app, "versions-v5beta-light")
+    // Switching to it: the server tracks the address now in use too.
+    await app.app().getByRole("radio", { name: /^W5 beta/ }).click()
+    await expect.poll(async () => (await api.addresses()).actives.map((a) => a.address), { timeout: 20_000 }).toContain(beta.raw)
     await app.page.close()
 
     // Another device (a fresh browser profile) of the same user: the onboarding lists the wallet as backed up.

@@ -157,6 +157,8 @@ export function VersionNetworkScreen() {
     // The held words belong to the key, not one address: follow the address.
     const words = previous ? secrets.wordsFor(previous) : null
     if (words) secrets.hold(identity.address, words)
+    // The server tracks the address in use too (same key: registered like an import).
+    void import("./server-sync.ts").then((m) => m.syncAfterSetup(kernel, "import")).catch(() => undefined)
   }
 
   const chooseNetwork = async (network: Network) => {
