@@ -212,8 +212,7 @@ export function ConfirmScreen() {
           createdAt: Date.now(),
           actions: [
             {
-              // The pending lifecycle knows TON, jetton and NFT rows; an extra currency shows as a plain transfer of its symbol.
-              type: request.kind === "jetton" ? "JettonTransfer" : "TonTransfer",
+              type: request.kind === "jetton" ? "JettonTransfer" : request.kind === "extra" ? "ExtraCurrencyTransfer" : "TonTransfer",
               status: "pending",
               amount: request.amount.toString(),
               currency: asset.currency,

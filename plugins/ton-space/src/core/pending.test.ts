@@ -1,7 +1,7 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { Chain, ChainError, type AccountEvent } from "@wallet/kernel/chain"
-import { addPending, applyObservation, emptyPendingState, observe, PENDING_MAX_FAILED_FETCHES, pendingIdOf, pendingKey, pendingStatus, type PendingState } from "./pending.ts"
+import { addPending, applyObservation, emptyPendingState, observe, PENDING_MAX_FAILED_FETCHES, pendingIdOf, pendingKey, pendingStatus, PendingTransaction, type PendingState } from "./pending.ts"
 
 const base = { account: "0:abc", createdAt: 1_000, actions: [{ type: "TonTransfer" as const, status: "pending" as const, amount: "100", currency: "TON", decimals: 9, recipient: "0:def" }] }
 const withHash = (hash = "aa") => addPending(emptyPendingState, { ...base, id: { kind: "messageHash", hash } })
@@ -87,5 +87,20 @@ describe("pending lifecycle (spec 2 §4)", () => {
     const run = (seqno: number) => Effect.runPromise(observe(tx).pipe(Effect.provide(Chain.layerTest({ getSeqno: () => Effect.succeed(seqno), getEvents: () => Effect.succeed(events) }))))
     expect(await run(4)).toEqual({ kind: "waiting" })
     expect(await run(5)).toEqual({ kind: "final", eventId: "s4", failedActions: false })
+  })
+})
+
+describe("pending actions", () => {
+  it("keep an extra-currency send as ExtraCurrencyTransfer through the stored form", () => {
+    const stored = {
+      key: "messageHash:" + "ab".repeat(32),
+      failedFetches: 0,
+      id: { kind: "messageHash", hash: "ab".repeat(32) },
+      account: "0:" + "cd".repeat(32),
+      createdAt: 1,
+      actions: [{ type: "ExtraCurrencyTransfer", status: "pending", amount: "25000", currency: "DXC", decimals: 4, recipient: "0:" + "ef".repeat(32) }],
+    }
+    const decoded = Schema.decodeUnknownSync(PendingTransaction)(JSON.parse(JSON.stringify(stored)))
+    expect(decoded.actions[0]).toMatchObject({ type: "ExtraCurrencyTransfer", currency: "DXC", amount: "25000" })
   })
 })

@@ -20,7 +20,7 @@ export const PendingId = Schema.Union([
 export type PendingId = typeof PendingId.Type
 
 export const PendingAction = Schema.Struct({
-  type: Schema.Literals(["TonTransfer", "JettonTransfer", "NftItemTransfer"]),
+  type: Schema.Literals(["TonTransfer", "JettonTransfer", "NftItemTransfer", "ExtraCurrencyTransfer"]),
   status: Schema.Literals(["pending", "ok", "failed"]),
   /** Minor units as a decimal string. */
   amount: Schema.String,
