@@ -8,7 +8,6 @@ import { Effect } from "effect";
 import { SqlClient } from "effect/sql";
 import type { SqlError } from "effect/sql/SqlError";
 import type { AuthSession, UnauthorizedCode } from "@wallet/kernel/api";
-import { decodeInt8Number } from "../db/Db.ts";
 import { ServerConfig } from "../services.ts";
 import { hashToken, newSessionId, newToken } from "./tokens.ts";
 
@@ -99,31 +98,6 @@ export const refreshSession = (
 export type AccessCheck =
   | { readonly _tag: "Valid"; readonly userId: number; readonly sessionId: string; readonly isBlocked: boolean }
   | { readonly _tag: "Rejected"; readonly code: UnauthorizedCode; readonly message: string };
-
-/** One indexed lookup per authenticated request. */
-export const checkAccessToken = (accessToken: string): Effect.Effect<AccessCheck, SqlError, SqlClient.SqlClient | ServerConfig> =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    const config = yield* ServerConfig;
-    const rows = yield* sql<Record<string, unknown>>`
-      select t.expires_at, s.id as session_id, s.user_id, s.revoked_at, u.id as known_user, u.is_blocked
-      from kernel_access_tokens t
-      join kernel_sessions s on s.id = t.session_id
-      left join kernel_users u on u.id = s.user_id
-      where t.token_hash = ${hashToken(accessToken)}`;
-    const row = rows[0];
-    if (row === undefined) return { _tag: "Rejected", code: "token_invalid", message: "Unknown access token" } as const;
-    if (row.revoked_at !== null && row.revoked_at !== undefined) {
-      return { _tag: "Rejected", code: "session_revoked", message: "The session was revoked" } as const;
-    }
-    if (toDate(row.expires_at).getTime() <= config.now()) {
-      return { _tag: "Rejected", code: "token_expired", message: "The access token expired; refresh the session" } as const;
-    }
-    if (row.known_user === null || row.known_user === undefined) {
-      return { _tag: "Rejected", code: "user_not_found", message: "The session's user no longer exists" } as const;
-    }
-    return { _tag: "Valid", userId: decodeInt8Number(row.user_id), sessionId: String(row.session_id), isBlocked: row.is_blocked === true } as const;
-  });
 
 /**
  * Records an accepted initData by its hash; false if it was seen before (a replay). The insert is
