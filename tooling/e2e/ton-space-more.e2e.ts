@@ -127,6 +127,8 @@ describe("TON space viewer (dev_tools)", () => {
       expect(await app.app().getByLabel(`Viewing ${funded.address}`).count()).toBe(1)
       // Read-only: no send, receive or settings actions anywhere on the screen.
       for (const name of ["Send", "Receive", "TON Space settings"]) expect(await app.app().getByRole("button", { name, exact: true }).count()).toBe(0)
+      // History rows do not open the transaction page here.
+      expect(await app.app().getByRole("button", { name: /^Received/ }).count()).toBe(0)
       await shot(app, `viewer-${theme}`)
       // Another address: the field comes back; an invalid one is refused with a clear error.
       await waitMain(app, "View another address")

@@ -15,7 +15,7 @@ import { buildAssetList, type Network } from "../core/assets.ts"
 import { HISTORY_PAGE_SIZE } from "../core/history.ts"
 import { visibleEvents } from "../core/history.ts"
 import { loadAccount } from "./data.ts"
-import { displayAddress, mainAction, viewAction } from "./events.tsx"
+import { EventRow } from "./events.tsx"
 import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
 import { useTon, type TonModule } from "./ton.ts"
 import styles from "./ton.module.css"
@@ -120,29 +120,6 @@ function AddressForm({ initial, invalid, onView }: { readonly initial: string; r
   )
 }
 
-function ViewedEventRow({ event, raw, network, ton }: { readonly event: AccountEvent; readonly raw: string; readonly network: Network; readonly ton: TonModule | undefined }) {
-  const t = useT(NS)
-  const action = mainAction(event)
-  if (!action) return null
-  const view = viewAction(action, raw)
-  const time = new Date(event.timestamp * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })
-  return (
-    <Cell
-      title={t(`history.${view.title}`)}
-      subtitle={view.counterparty ? `${displayAddress(ton, view.counterparty, network)} · ${time}` : time}
-      after={
-        view.amount ? (
-          <span className={view.kind === "in" ? styles.positive : undefined}>
-            {view.kind === "in" ? "+" : view.kind === "out" ? "−" : ""}
-            {view.amount}
-          </span>
-        ) : undefined
-      }
-      {...(view.failed ? { description: t("history.failed") } : view.comment ? { description: view.comment } : {})}
-    />
-  )
-}
-
 function ViewedWallet({
   target,
   ton,
@@ -215,7 +192,7 @@ function ViewedWallet({
           ) : history.length === 0 ? (
             <Placeholder title={t("history.empty")} description={t("viewer.historyEmpty")} />
           ) : (
-            history.map((event) => <ViewedEventRow key={event.event_id} event={event} raw={target.raw} network={target.network} ton={ton} />)
+            history.map((event) => <EventRow readOnly key={event.event_id} event={event} raw={target.raw} network={target.network} ton={ton} />)
           )}
         </Section>
       </List>

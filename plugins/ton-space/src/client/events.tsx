@@ -81,7 +81,20 @@ export const displayAddress = (ton: TonModule | undefined, raw: string, network:
   return shortAddress(parsed ? ton!.friendly(parsed.address, network, false) : raw)
 }
 
-export function EventRow({ event, raw, network, ton }: { readonly event: AccountEvent; readonly raw: string; readonly network: Network; readonly ton: TonModule | undefined }) {
+/** One history row; `readOnly` (the viewer) leaves out the link to the transaction page. */
+export function EventRow({
+  event,
+  raw,
+  network,
+  ton,
+  readOnly = false,
+}: {
+  readonly event: AccountEvent
+  readonly raw: string
+  readonly network: Network
+  readonly ton: TonModule | undefined
+  readonly readOnly?: boolean
+}) {
   const t = useT(NS)
   const navigate = useNavigate()
   const action = mainAction(event)
@@ -101,7 +114,7 @@ export function EventRow({ event, raw, network, ton }: { readonly event: Account
         ) : undefined
       }
       {...(view.failed ? { description: t("history.failed") } : view.comment ? { description: view.comment } : {})}
-      onClick={() => void navigate({ to: "/scw/tx/$eventId", params: { eventId: event.event_id } } as never)}
+      {...(readOnly ? {} : { onClick: () => void navigate({ to: "/scw/tx/$eventId", params: { eventId: event.event_id } } as never) })}
     />
   )
 }
