@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react"
 import { useNavigate } from "@tanstack/react-router"
 import { Icon, useKernel, useT } from "@wallet/kernel-react"
-import { Banner, Button, Cell, IconButton, List, Placeholder, Section, SkeletonList, Skeleton } from "@wallet/kernel-react/ui"
-import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
+import { Banner, Button, Cell, IconButton, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
+import { formatDisplay } from "../core/amount.ts"
 import { buildAssetList, type Asset, type ExtraCurrencyAsset } from "../core/assets.ts"
 import { visibleEvents } from "../core/history.ts"
 import { POST_FINALIZATION_REFETCH_MS } from "../core/pending.ts"
 import { NftCell, useNfts } from "./CollectibleScreens.tsx"
-import { AddressPill, TonTabBar } from "./common.tsx"
+import { AddressPill, TonBalance, TonTabBar } from "./common.tsx"
 import { useExtraCurrencies, usePendingWatcher, useWalletData } from "./data.ts"
 import { EventRow, PendingRow } from "./events.tsx"
 import { NS, useWallet } from "./hooks.ts"
@@ -121,18 +121,7 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
           <Icon name="settings" />
         </IconButton>
       </header>
-      <section className={styles.balance} aria-live="polite">
-        <p className={styles.balanceLabel}>{t("main.balance")}</p>
-        {account.data ? (
-          <p className={styles.balanceValue}>{formatDisplay(account.data.balance, TON_DECIMALS)} TON</p>
-        ) : account.error ? (
-          <p className={styles.error} role="alert">
-            {t("errors.load")}
-          </p>
-        ) : (
-          <Skeleton shape="text" width={160} height={44} />
-        )}
-      </section>
+      <TonBalance balance={account.data?.balance} failed={account.error !== undefined} />
       <div className={styles.actions}>
         <Button look="primary" onClick={() => openSend()}>
           {t("main.send")}

@@ -8,14 +8,15 @@ import { Effect } from "effect"
 import { useNavigate, useSearch } from "@tanstack/react-router"
 import type { AccountEvent } from "@wallet/kernel/chain"
 import { MainButton, useHideTabBar, useKernel, useT, type Kernel } from "@wallet/kernel-react"
-import { Badge, Button, Cell, List, Placeholder, Section, Skeleton, SkeletonList, TextField } from "@wallet/kernel-react/ui"
+import { Badge, Button, Cell, List, Placeholder, Section, SkeletonList, TextField } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
-import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
+import { formatDisplay } from "../core/amount.ts"
 import { buildAssetList, type Network } from "../core/assets.ts"
 import { HISTORY_PAGE_SIZE } from "../core/history.ts"
 import { visibleEvents } from "../core/history.ts"
 import { loadAccount } from "./data.ts"
 import { EventRow } from "./events.tsx"
+import { TonBalance } from "./common.tsx"
 import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
 import { useTon, type TonModule } from "./ton.ts"
 import styles from "./ton.module.css"
@@ -155,18 +156,7 @@ function ViewedWallet({
       <p className={styles.mono} aria-label={t("viewer.viewing", { address: target.friendly })}>
         {shortAddress(target.friendly, 6, 6)}
       </p>
-      <section className={styles.balance} aria-live="polite">
-        <p className={styles.balanceLabel}>{t("main.balance")}</p>
-        {account.data ? (
-          <p className={styles.balanceValue}>{formatDisplay(account.data.balance, TON_DECIMALS)} TON</p>
-        ) : account.error ? (
-          <p className={styles.error} role="alert">
-            {t("errors.load")}
-          </p>
-        ) : (
-          <Skeleton shape="text" width={160} height={44} />
-        )}
-      </section>
+      <TonBalance balance={account.data?.balance} failed={account.error !== undefined} />
       <List>
         <Section header={t("assets.title")}>
           {!assets ? (

@@ -2,8 +2,9 @@
 import { useState, type ReactNode } from "react"
 import { useLocation, useNavigate } from "@tanstack/react-router"
 import { Icon, useKernel, useT } from "@wallet/kernel-react"
-import { TabBar, useSnackbar } from "@wallet/kernel-react/ui"
+import { Skeleton, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
+import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
 import { NS, useWallet } from "./hooks.ts"
 import styles from "./ton.module.css"
 
@@ -103,4 +104,23 @@ export const splitWords = (text: string): Array<string> =>
 export function useOnce<T>(make: () => T): T {
   const [value] = useState(make)
   return value
+}
+
+/** The TON balance block of main and the viewer: the amount, an error, or a skeleton while loading. */
+export function TonBalance({ balance, failed }: { readonly balance: bigint | undefined; readonly failed: boolean }) {
+  const t = useT(NS)
+  return (
+    <section className={styles.balance} aria-live="polite">
+      <p className={styles.balanceLabel}>{t("main.balance")}</p>
+      {balance !== undefined ? (
+        <p className={styles.balanceValue}>{formatDisplay(balance, TON_DECIMALS)} TON</p>
+      ) : failed ? (
+        <p className={styles.error} role="alert">
+          {t("errors.load")}
+        </p>
+      ) : (
+        <Skeleton shape="text" width={160} height={44} />
+      )}
+    </section>
+  )
 }
