@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react"
+import { useEffect, useReducer, useRef } from "react"
 import type { BottomButtonParams } from "@wallet/kernel"
 import { cutBottomButtonText } from "./ui/bottomButtonText.ts"
 import { useKernel } from "./context.tsx"
@@ -41,6 +41,9 @@ function useBottomButton(kind: "mainButton" | "secondaryButton", props: BottomBu
     if (!props.disabled && !props.progress) onClick.current()
   }), [button, props.disabled, props.progress])
   const look = props.look ?? (kind === "mainButton" ? "confirm" : "secondary")
+  // The colours come from the theme: a theme change re-renders, so the button follows it.
+  const [, themeChanged] = useReducer((n: number) => n + 1, 0)
+  useEffect(() => telegram.theme.onChange(themeChanged), [telegram])
   const colors = lookColors(look, telegram.theme.current(), props)
   const params: BottomButtonParams = {
     text: cutBottomButtonText(props.text),
