@@ -7,6 +7,7 @@ import { shortAddress } from "../core/address.ts"
 import { formatAmount, TON_DECIMALS } from "../core/amount.ts"
 import { addPending } from "../core/pending.ts"
 import { Hero } from "./common.tsx"
+import { SendSuccessScreen } from "./SendScreens.tsx"
 import { vaultErrorText, wordsForOperation } from "./flows.ts"
 import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
 import { useTon } from "./ton.ts"
@@ -244,13 +245,5 @@ export function CollectibleSendScreen() {
 
 /** /scw/collectible/{address}/send/{recipientAddress}/success */
 export function CollectibleSendSuccessScreen() {
-  const t = useT(NS)
-  const navigate = useNavigate()
-  useHideTabBar()
-  return (
-    <main className={styles.screen}>
-      <Hero icon="check" title={t("sendSuccess.title")} text={t("nft.sentText")} />
-      <MainButton text={t("sendSuccess.done")} onClick={() => void navigate({ to: "/scw", replace: true } as never)} />
-    </main>
-  )
+  return <SendSuccessScreen textKey="nft.sentText" />
 }

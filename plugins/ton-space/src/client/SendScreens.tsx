@@ -268,14 +268,14 @@ export function ConfirmScreen() {
   )
 }
 
-/** /scw/send-success */
-export function SendSuccessScreen() {
+/** /scw/send-success (and the collectible's success with its own text). */
+export function SendSuccessScreen({ textKey = "sendSuccess.text" }: { readonly textKey?: string } = {}) {
   const t = useT(NS)
   const navigate = useNavigate()
   useHideTabBar()
   return (
     <main className={styles.screen}>
-      <Hero icon="check" title={t("sendSuccess.title")} text={t("sendSuccess.text")} />
+      <Hero icon="check" title={t("sendSuccess.title")} text={t(textKey)} />
       <MainButton text={t("sendSuccess.done")} onClick={() => void navigate({ to: "/scw", replace: true } as never)} />
     </main>
   )
