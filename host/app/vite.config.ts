@@ -1,6 +1,7 @@
 import react from "@vitejs/plugin-react"
 import { resolve } from "node:path"
 import { defineConfig } from "vite"
+import { securityHeadersPlugin } from "./src/server/security-headers.ts"
 
 const apiTarget = process.env.WALLET_API_URL ?? "http://127.0.0.1:8090"
 // The chain API (tonapi v2 paths): the local devnet by default; the self-custody wallet reads it same-origin.
@@ -8,10 +9,12 @@ const chainTarget = process.env.CHAIN_API_URL ?? "http://127.0.0.1:8091"
 const proxy = { "/api": apiTarget, "/bridge": apiTarget, "/v2": chainTarget }
 
 export default defineConfig({
-  plugins: [react()],
+  // CSP, nosniff and referrer policy on every answer of the dev and preview servers (decision 0207).
+  plugins: [react(), securityHeadersPlugin({ proxied: Object.keys(proxy) })],
   define: {
-    // Where Telegram's client lives; the dev launch page hosts the app from the same origin.
-    "import.meta.env.VITE_TELEGRAM_TARGET_ORIGIN": JSON.stringify(process.env.VITE_TELEGRAM_TARGET_ORIGIN ?? "*"),
+    // Parent frames the app may talk to besides Telegram Web and its own origin (the dev launch page
+    // hosts the app from the same origin): comma-separated origins; never "*" (decision 0207).
+    "import.meta.env.VITE_TELEGRAM_PARENT_ORIGINS": JSON.stringify(process.env.VITE_TELEGRAM_PARENT_ORIGINS ?? ""),
     "import.meta.env.VITE_REGION": JSON.stringify(process.env.REGION ?? "default"),
   },
   build: {

@@ -251,3 +251,74 @@ describe("snackbars and themes", () => {
     await app.page.close()
   })
 })
+
+describe("web security of the served app (issue 15, decision 0207)", () => {
+  /** CSP violations of every frame: the `securitypolicyviolation` events and Chromium's console reports. */
+  const watchCsp = async (page: Page): Promise<Array<string>> => {
+    const violations: Array<string> = []
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(`console: ${message.text()}`)
+    })
+    await page.exposeFunction("__cspViolation", (report: string) => void violations.push(report))
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (event) => {
+        void (window as unknown as { __cspViolation?: (t: string) => void }).__cspViolation?.(`${location.pathname}: ${event.violatedDirective} ${event.blockedURI}`)
+      })
+    })
+    return violations
+  }
+
+  it("serves the app with a Content-Security-Policy, nosniff and a referrer policy", async () => {
+    const response = await fetch(`${stack.appUrl}/`)
+    const csp = response.headers.get("content-security-policy") ?? ""
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).toMatch(/frame-ancestors 'self' https:\/\/web\.telegram\.org https:\/\/\*\.telegram\.org/)
+    expect(csp).not.toContain("unsafe-eval")
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff")
+    expect(response.headers.get("referrer-policy")).toBe("same-origin")
+  })
+
+  it("the app boots and moves between screens with no CSP violation", async () => {
+    let violations: Array<string> = []
+    const app = await launch(stack, { user: "balances", before: async (page) => void (violations = await watchCsp(page)) })
+    await app.waitForPath("/main")
+    await app.app().getByText("Total balance").waitFor()
+    for (const path of ["/settings", "/scw", "/main"]) {
+      await app.app().evaluate((p) => {
+        history.pushState({}, "", p)
+        dispatchEvent(new PopStateEvent("popstate"))
+      }, path)
+      await app.waitForPath(path)
+      await app.app().locator("#root *").first().waitFor()
+    }
+    // The app still speaks to its Telegram client (the launch page's origin, not "*").
+    expect(await app.telegram<boolean>("t.ready")).toBe(true)
+    expect(violations).toEqual([])
+    // The watcher works, and the policy bites: an injected inline script is refused and reported.
+    await app.app().evaluate(() => {
+      const script = document.createElement("script")
+      script.textContent = "window.__injected = true"
+      document.body.append(script)
+    })
+    await expect.poll(() => violations.length, { timeout: 10_000 }).toBeGreaterThan(0)
+    expect(violations.join("\n")).toContain("script-src")
+    expect(await app.app().evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined()
+    await app.page.close()
+  })
+
+  it("a page on another origin cannot frame the app", async () => {
+    const context = await stack.browser.newContext()
+    try {
+      const page = await context.newPage()
+      await context.route("http://framer.test/", (route) => route.fulfill({ contentType: "text/html", body: `<iframe id="app" src="${stack.appUrl}/" width="400" height="400"></iframe>` }))
+      await page.goto("http://framer.test/")
+      const child = () => page.frames().find((f) => f !== page.mainFrame())
+      // Chromium replaces a frame refused by frame-ancestors with its error page; the app never runs there.
+      await expect.poll(() => child()?.url() ?? "", { timeout: 15_000 }).not.toMatch(/^(about:blank)?$/)
+      expect(child()!.url()).toMatch(/^chrome-error:/)
+      expect(await child()!.evaluate(() => document.getElementById("root") !== null)).toBe(false)
+    } finally {
+      await context.close()
+    }
+  })
+})

@@ -121,10 +121,15 @@ const passcodeSettings = async (app: LaunchedApp, passcode: string, biometry: "E
   await pad(app, passcode)
   const offer = app.app().getByRole("heading", { name: "Unlock with biometry?" })
   const done = app.app().getByRole("heading", { name: "Passcode created" })
-  await app.app().getByRole("heading", { name: "Recovery email" }).or(offer).or(done).first().waitFor()
+  // A further device of the user confirms with a code sent to the recovery email on file (decision 0540).
+  const existingCode = app.app().getByText(/We sent a 6-digit code to/)
+  await app.app().getByRole("heading", { name: "Recovery email" }).or(existingCode).or(offer).or(done).first().waitFor()
   if (await app.app().getByRole("heading", { name: "Recovery email" }).isVisible()) {
     await app.app().getByLabel("Email address").fill(EMAIL)
     await app.app().getByRole("button", { name: "Continue" }).click()
+    await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
+    await offer.or(done).first().waitFor()
+  } else if (await existingCode.isVisible()) {
     await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
     await offer.or(done).first().waitFor()
   }

@@ -94,6 +94,39 @@ const createPasscodeAndWallet = async (app: LaunchedApp) => {
   return (await walletAddress(app))!
 }
 
+/**
+ * The TonConnect records in the mini-app's local storage opened as only the page can (the device key
+ * is a non-extractable key in IndexedDB, decision 0750), with a dump of the whole local storage.
+ */
+const sealedSessions = (app: LaunchedApp) =>
+  app.app().evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("wallet-tonconnect")
+      request.onsuccess = () => resolve(request.result)
+      request.onerror = () => reject(request.error)
+    })
+    const key = await new Promise<CryptoKey>((resolve, reject) => {
+      const request = db.transaction("keys").objectStore("keys").get("seal-v1")
+      request.onsuccess = () => resolve(request.result as CryptoKey)
+      request.onerror = () => reject(request.error)
+    })
+    db.close()
+    const bytes = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0))
+    const secrets: Array<string> = []
+    const dump: Array<string> = []
+    for (let i = 0; i < localStorage.length; i++) {
+      const name = localStorage.key(i)!
+      const value = localStorage.getItem(name)!
+      dump.push(`${name}=${value}`)
+      if (!name.startsWith("wallet:tonconnect:v1:")) continue
+      const record = JSON.parse(value) as { k: string; iv: string; ct: string }
+      const aad = new TextEncoder().encode(`wallet/tonconnect/sealed/v1|${record.k}|${name.slice("wallet:".length)}`)
+      const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes(record.iv), additionalData: aad }, key, bytes(record.ct))
+      for (const session of (JSON.parse(new TextDecoder().decode(plain)) as { sessions: Array<{ secretKey: string }> }).sessions) secrets.push(session.secretKey)
+    }
+    return { secrets, dump: dump.join("\n"), extractable: key.extractable }
+  })
+
 /** After Confirm / Sign / Connect the passcode may be asked (it is unless recently entered); returns whether it was. */
 const passcodeIfAsked = async (app: LaunchedApp, done: () => Promise<unknown>): Promise<boolean> => {
   const keypad = app.app().getByRole("button", { name: "1", exact: true })
@@ -140,6 +173,21 @@ describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
     expect(await d.page.getByTestId("address").innerText()).toBe(address)
     expect(dapp.checks.at(-1)).toMatchObject({ kind: "ton_proof", result: { valid: true } })
     await shots(d.page, "connected")
+
+    // Issue 15: the session's secret key is not in local storage (hex or base64), only sealed.
+    const stored = await sealedSessions(app)
+    expect(stored.secrets).toHaveLength(1)
+    expect(stored.extractable).toBe(false)
+    const secret = stored.secrets[0]!
+    for (const form of [secret, secret.toUpperCase(), Buffer.from(secret, "hex").toString("base64"), Buffer.from(secret, "hex").toString("base64url")]) {
+      expect(stored.dump).not.toContain(form)
+    }
+
+    // A reload: the listener resumes by itself (afterStart hook, no passcode) and the next request arrives.
+    await goTo(app, "/scw")
+    await app.waitForPath("/scw")
+    await app.app().evaluate(() => location.reload())
+    await app.waitForPath("/scw")
 
     // Send 0.1 TON: the request reaches the open mini-app; the user confirms with the passcode.
     const before = await balanceOf(stack, dapp.receiverRaw)

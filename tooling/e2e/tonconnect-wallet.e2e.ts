@@ -43,6 +43,10 @@ const passForcedPasscode = async (app: LaunchedApp) => {
       await f.getByLabel(/Email address/i).fill(PASSCODE_EMAIL)
       await f.getByRole("button", { name: /^(continue|Continue)$/ }).click()
       await f.getByLabel("6-digit code").fill(await codeFromOutbox(stack, app, PASSCODE_EMAIL))
+    } else if (await f.getByText(/We sent a 6-digit code to|code\.sentTo/).isVisible()) {
+      // A further device (e.g. a retry) confirms with a code sent to the recovery email on file (decision 0540).
+      await f.getByLabel("6-digit code").fill(await codeFromOutbox(stack, app, PASSCODE_EMAIL))
+      await f.getByText(/We sent a 6-digit code to|code\.sentTo/).waitFor({ state: "detached" })
     } else if (await f.getByRole("button", { name: /^(biometry\.notNow|Not now)$/ }).isVisible()) {
       await f.getByRole("button", { name: /^(biometry\.notNow|Not now)$/ }).click()
     } else if (await heading(/^(create\.doneTitle|Passcode created)$/).isVisible()) {

@@ -15,6 +15,8 @@ import {
   readLaunchParams,
   webBridge,
   setTelegramTargetOrigin,
+  parentFrameFacts,
+  telegramTargetOrigin,
   Session,
   startupFailure,
   stringParam,
@@ -97,7 +99,8 @@ async function boot() {
     return
   }
 
-  setTelegramTargetOrigin(import.meta.env.VITE_TELEGRAM_TARGET_ORIGIN ?? "https://web.telegram.org")
+  // Telegram Web's origin, or the dev launch page's (this origin); never "*" (decision 0207).
+  setTelegramTargetOrigin(telegramTargetOrigin(parentFrameFacts(), (import.meta.env.VITE_TELEGRAM_PARENT_ORIGINS ?? "").split(",")))
   let telegram: Telegram["Service"]
   let opened = true
   try {

@@ -2,8 +2,8 @@
  * `@wallet/host-server`: the API server process. `startServer(options)` is what `main.ts` runs and
  * what tests start (`{ url, close() }`).
  */
-import { join } from "node:path";
-import { startServer as startKernelServer, type Db, type RunningServer, type ServerPlugin } from "@wallet/kernel-server";
+import { dirname, join } from "node:path";
+import { parseCorsOrigins, startServer as startKernelServer, type Db, type RateLimitsOption, type RunningServer, type ServerPlugin } from "@wallet/kernel-server";
 import { Chain } from "@wallet/kernel-server/chain";
 import { enabledPluginEntriesOfRegion, loadServerPlugins, repoRoot } from "./plugins.ts";
 
@@ -40,7 +40,35 @@ export interface HostServerOptions {
   readonly logRequests?: boolean;
   /** The tonapi-compatible chain API (default: CHAIN_API_URL, else the local devnet on :8091). */
   readonly chainApiUrl?: string;
+  /** Origins allowed to call `/api` cross-origin (default the dev app on 127.0.0.1:5173 and localhost:5173). */
+  readonly corsOrigins?: ReadonlyArray<string>;
+  /** Rate limits (decision 0206): `false` turns them off (benchmarks), an object overrides some; default the kernel's. */
+  readonly rateLimits?: RateLimitsOption;
+  /** Reverse proxies whose X-Forwarded-For is believed for per-address limits (decision 0741). */
+  readonly trustedProxies?: ReadonlyArray<string>;
 }
+
+/** Longest access token lifetime the environment may set (a day); refresh tokens stay 30 days. */
+const MAX_ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+
+/**
+ * The security settings read from the environment: ACCESS_TOKEN_TTL_SECONDS (60..86400, default
+ * 900) and CORS_ORIGINS (comma-separated http(s) origins). A bad value throws: the server must not
+ * start on a setting it cannot honour.
+ */
+export const serverOptionsFromEnv = (env: Readonly<Record<string, string | undefined>>): Pick<HostServerOptions, "accessTokenTtlSeconds" | "corsOrigins"> => {
+  const options: { accessTokenTtlSeconds?: number; corsOrigins?: ReadonlyArray<string> } = {};
+  const ttl = env.ACCESS_TOKEN_TTL_SECONDS?.trim();
+  if (ttl) {
+    const seconds = Number(ttl);
+    if (!/^\d+$/.test(ttl) || seconds < 60 || seconds > MAX_ACCESS_TOKEN_TTL_SECONDS) {
+      throw new Error(`ACCESS_TOKEN_TTL_SECONDS must be a whole number of seconds from 60 to ${MAX_ACCESS_TOKEN_TTL_SECONDS} (got "${ttl}")`);
+    }
+    options.accessTokenTtlSeconds = seconds;
+  }
+  if (env.CORS_ORIGINS !== undefined && env.CORS_ORIGINS.trim() !== "") options.corsOrigins = parseCorsOrigins(env.CORS_ORIGINS);
+  return options;
+};
 
 export interface HostServer extends RunningServer {
   readonly database: string;
@@ -61,6 +89,12 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
   const entries = options.enabledPlugins?.map((id) => ({ id, config: undefined })) ?? (await enabledPluginEntriesOfRegion(region)) ?? [];
   const pluginIds = entries.map((entry) => entry.id);
   const pluginConfig = Object.fromEntries(entries.map((entry) => [entry.id, entry.config]));
+  // The passcode plugin's device-key encryption key lives beside the database, never in it
+  // (`<data>/keys/device-keys.key`, made on first boot; WALLET_DEVICE_KEY_SECRET wins; decision 0540).
+  // In-memory data gets a random key of the process.
+  if (options.dataDir !== "memory") {
+    pluginConfig.passcode = { ...pluginConfig.passcode, deviceKeyFile: join(dirname(options.dataDir ?? defaultDataDir), "keys", "device-keys.key") };
+  }
   const plugins = [...(await loadServerPlugins(pluginIds)), ...(options.plugins ?? [])];
   const server = await startKernelServer({
     port: options.port ?? DEFAULT_PORT,
@@ -78,6 +112,9 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(options.logRequests !== undefined ? { logRequests: options.logRequests } : {}),
     ...(options.chainApiUrl !== undefined ? { chain: Chain.layer({ baseUrl: options.chainApiUrl }), chainApiUrl: options.chainApiUrl } : {}),
+    ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),
+    ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
+    ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
   });
   const databaseName = database.kind === "postgres" ? "postgresql (DATABASE_URL)" : database.dataDir ? `pglite ${database.dataDir}` : "pglite (memory)";
   return { ...server, database: databaseName, region, usesDevBotToken };

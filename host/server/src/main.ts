@@ -2,9 +2,15 @@
  * The API server process: `node --import tsx host/server/src/main.ts [--port N]`.
  * Env: PORT, DATABASE_URL (absent: embedded PGlite under <repo>/.data/pglite, or WALLET_DATA_DIR),
  * BOT_TOKEN (absent in dev: the fixed dev bot token), WALLET_DEV=1 (dev endpoints, demo users),
- * REGION (default "default"), LOG_REQUESTS=1 (one log line per request). Prints `api ready http://127.0.0.1:<port>` once serving; SIGINT/SIGTERM stop cleanly.
+ * REGION (default "default"), LOG_REQUESTS=1 (one log line per request), ACCESS_TOKEN_TTL_SECONDS
+ * (access token lifetime, default 900), CORS_ORIGINS (comma-separated origins allowed to call /api
+ * cross-origin; default the dev app on 127.0.0.1:5173 and localhost:5173), RATE_LIMITS (`off`, or JSON
+ * overrides of the rate limits, decision 0206), TRUSTED_PROXIES (comma-separated proxy addresses whose
+ * X-Forwarded-For counts for per-address limits).
+ * Prints `api ready http://127.0.0.1:<port>` once serving; SIGINT/SIGTERM stop cleanly.
  */
-import { DEFAULT_PORT, DEV_BOT_TOKEN, startServer } from "./index.ts";
+import { rateLimitOptionsFromEnv } from "@wallet/kernel-server";
+import { DEFAULT_PORT, DEV_BOT_TOKEN, serverOptionsFromEnv, startServer } from "./index.ts";
 
 const parsePort = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv): number => {
   let raw: string | undefined = env.PORT;
@@ -35,6 +41,8 @@ try {
     ...(env.WALLET_DATA_DIR ? { dataDir: env.WALLET_DATA_DIR } : {}),
     ...(env.BOT_TOKEN ? { botToken: env.BOT_TOKEN } : {}),
     ...(env.LOG_REQUESTS === "1" ? { logRequests: true } : {}),
+    ...serverOptionsFromEnv(env),
+    ...rateLimitOptionsFromEnv(env),
   });
   if (server.usesDevBotToken) console.log(`[api] dev bot token (not a secret, WALLET_DEV only): ${DEV_BOT_TOKEN}`);
   console.log(`[api] region ${server.region}, modules ${server.modules.join(", ")}, database ${server.database}`);

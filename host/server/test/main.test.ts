@@ -51,18 +51,21 @@ const launchAndSignIn = async (url: string, userId: number) => {
 };
 
 describe.each(["pglite", "postgres"] as const)("the server process on %s", (kind) => {
+  let root: string;
   let dataDir: string;
   let postgres: TestPostgres | undefined;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "wallet-api-"));
+    // The device-key file goes beside the data folder (decision 0540): keep both in one temp root.
+    root = mkdtempSync(join(tmpdir(), "wallet-api-"));
+    dataDir = join(root, "pglite");
     if (kind === "postgres") postgres = await startTestPostgres();
     env = { WALLET_DEV: "1", WALLET_DATA_DIR: dataDir, ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
   }, 60_000);
   afterAll(async () => {
     await postgres?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   });
 
   it("serves once ready, stops cleanly on SIGTERM and SIGINT, and keeps data across starts", async () => {

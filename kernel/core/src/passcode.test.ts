@@ -1,6 +1,6 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { isCredentialProof, Passcode, PasscodeUnavailable, serverBiometryToken, type PasscodeShape, type VerifyOptions } from "./passcode.ts"
+import { isCredentialProof, operationTokenHeaders, Passcode, PasscodeUnavailable, serverBiometryToken, type PasscodeShape, type VerifyOptions } from "./passcode.ts"
 
 const impl: PasscodeShape = {
   verify: ({ passcode }) => Effect.succeed(passcode ? { kind: "passcode", passcode } : { kind: "none" }),
@@ -68,5 +68,19 @@ describe("serverBiometryToken", () => {
     expect(serverBiometryToken("plain-server-token-0123456789")).toBe("plain-server-token-0123456789")
     expect(serverBiometryToken("kvb2.a.b")).toBe("kvb2.a.b")
     expect(serverBiometryToken("kvb1.only-two")).toBe("kvb1.only-two")
+  })
+})
+
+describe("operation token grants", () => {
+  it("the lazy service passes the operation's params through, and a grant becomes the request headers", async () => {
+    const asked: Array<unknown> = []
+    const shape = Passcode.lazy(async () => ({
+      ...impl,
+      operationToken: (options) => Effect.sync(() => (asked.push(options), { operationToken: "t", expiresAt: "2026-01-01T00:00:00Z", deviceSerial: "s".repeat(36) })),
+    }))
+    const grant = await Effect.runPromise(shape.operationToken({ operation: "custody_transfer", params: { amount: "1", currency: "TON", receiver: "7" } }))
+    expect(asked).toEqual([{ operation: "custody_transfer", params: { amount: "1", currency: "TON", receiver: "7" } }])
+    expect(operationTokenHeaders(grant)).toEqual({ "x-wallet-operation-token": "t", "x-wallet-device-serial": "s".repeat(36) })
+    expect(operationTokenHeaders({ operationToken: "t", expiresAt: "x" })).toEqual({ "x-wallet-operation-token": "t" })
   })
 })

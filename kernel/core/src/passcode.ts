@@ -21,12 +21,34 @@ export type PasscodeProof =
   | { readonly kind: "passcode"; readonly passcode: string }
   | { readonly kind: "biometry"; readonly biometryToken: string }
 
-/** A single-use token for one operation of this user on this device (header `x-wallet-operation-token`). */
+/**
+ * A single-use token for one operation (and its parameters) of this user on this device: send it
+ * in the header `x-wallet-operation-token` with `deviceSerial` in `x-wallet-device-serial`
+ * (`operationTokenHeaders`, docs/decisions/0550).
+ */
 export interface OperationTokenGrant {
   readonly operationToken: string
   /** ISO 8601 */
   readonly expiresAt: string
+  /** The device serial the token is bound to (set by the provider). */
+  readonly deviceSerial?: string
 }
+
+/**
+ * What `operationToken` is asked for: the server's operation name and the parameters the token is
+ * bound to (the kernel's `OPERATIONS` catalogue in `@wallet/kernel/api` names both; build them with
+ * the same function the server's handler uses, e.g. custody's `transferOperation(payload)`).
+ */
+export interface OperationTokenOptions {
+  readonly operation: PasscodeOperation
+  readonly params?: Readonly<Record<string, string>>
+}
+
+/** The request headers carrying a grant (the names of `@wallet/kernel/api`'s `OperationTokenHeaders`). */
+export const operationTokenHeaders = (grant: OperationTokenGrant): { readonly "x-wallet-operation-token": string; readonly "x-wallet-device-serial"?: string } => ({
+  "x-wallet-operation-token": grant.operationToken,
+  ...(grant.deviceSerial !== undefined ? { "x-wallet-device-serial": grant.deviceSerial } : {}),
+})
 
 /** The user closed the passcode (or email-code) screen. */
 export class PasscodeCancelled extends Data.TaggedError("PasscodeCancelled")<{}> {}
@@ -89,10 +111,11 @@ export interface PasscodeShape {
    */
   readonly verify: (options: VerifyOptions) => Effect.Effect<PasscodeProof, PasscodeFailure>
   /**
-   * Runs the server's security challenge for `operation` (verifying first) and returns its token;
-   * when the server asks for an email code the provider's screen asks the user for it.
+   * Runs the server's security challenge for `operation` with `params` (verifying first) and
+   * returns its token bound to both and to this device; when the server asks for an email code the
+   * provider's screen asks the user for it.
    */
-  readonly operationToken: (options: { readonly operation: PasscodeOperation }) => Effect.Effect<OperationTokenGrant, PasscodeFailure>
+  readonly operationToken: (options: OperationTokenOptions) => Effect.Effect<OperationTokenGrant, PasscodeFailure>
 }
 
 /** A provider module (`provides.passcode` in a manifest) builds the shape from a host-specific context. */

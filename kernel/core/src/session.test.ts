@@ -142,6 +142,53 @@ describe("Session across a page reload", () => {
   )
 })
 
+describe("Session logout (issue 15, decision 0207)", () => {
+  it.effect("logout revokes the session on the server with the access token, then forgets it here", () =>
+    Effect.gen(function* () {
+      const storage = new Map<string, string>()
+      const { layer, requests } = server(
+        (path) => (path === "/api/auth/init" ? { status: 200, body: initResponse(new Date(60 * 60_000).toISOString()) } : { status: 200, body: {} }),
+        storage,
+      )
+      yield* Effect.gen(function* () {
+        const session = yield* Session
+        const events: SessionEvent[] = []
+        session.onEvent((e) => events.push(e))
+        yield* session.signIn("init-data")
+        assert.isTrue(storage.has("wallet:session"))
+        yield* session.signOut
+        assert.deepStrictEqual(requests.map((r) => [r.url, r.authorization]), [["/api/auth/init", "tma init-data"], ["/api/auth/logout", "Bearer a1"]])
+        assert.deepStrictEqual(yield* session.tokens.accessToken, Option.none())
+        assert.deepStrictEqual(yield* session.user, Option.none())
+        assert.isFalse(storage.has("wallet:session"))
+        assert.deepStrictEqual(events, [{ type: "expired", reason: "signed out" }])
+      }).pipe(Effect.provide(layer))
+    }),
+  )
+
+  it.effect("an expired access token is refreshed for the logout call; an unreachable server still signs out here", () =>
+    Effect.gen(function* () {
+      let down = false
+      const { layer, requests } = server((path, _init, body) => {
+        if (path === "/api/auth/init") return { status: 200, body: initResponse(new Date(5 * 60_000).toISOString()) }
+        if (path === "/api/auth/refresh") return { status: 200, body: { session_id: "s1", access_token: "a2", access_token_expires_at: new Date(60 * 60_000).toISOString(), refresh_token: `${body.refresh_token}+` } }
+        return down ? { status: 502, body: {} } : { status: 200, body: {} }
+      })
+      yield* Effect.gen(function* () {
+        const session = yield* Session
+        yield* session.signIn("x")
+        yield* session.tokens.markExpired
+        yield* session.signOut
+        assert.deepStrictEqual(requests.map((r) => [r.url, r.authorization]), [["/api/auth/init", "tma x"], ["/api/auth/refresh", null], ["/api/auth/logout", "Bearer a2"]])
+        down = true
+        yield* session.signIn("y")
+        yield* session.signOut
+        assert.deepStrictEqual(yield* session.tokens.accessToken, Option.none())
+      }).pipe(Effect.provide(layer))
+    }),
+  )
+})
+
 describe("startupFailure", () => {
   const err = (status: number | undefined, body?: unknown, code: HttpError["code"] = "UNKNOWN") => new HttpError({ code, message: "x", status, body })
   it("maps startup errors to the spec's screens", () => {

@@ -114,6 +114,7 @@ export class Session extends Context.Service<
     readonly user: Effect.Effect<Option.Option<SessionUser>>
     readonly tokens: AuthTokens["Service"]
     readonly refresh: Effect.Effect<void, ReauthenticationRequired>
+    /** Logout: revokes the session on the server (`POST /api/auth/logout`), then forgets it here. */
     readonly signOut: Effect.Effect<void>
     readonly onEvent: (listener: (event: SessionEvent) => void) => () => void
   }
@@ -228,6 +229,20 @@ export class Session extends Context.Service<
         tokens: authTokens,
         refresh,
         signOut: Effect.gen(function* () {
+          // The server revokes the session first (decision 0207): a copy of the tokens left in memory,
+          // storage or a proxy log is dead too. An expired access token is refreshed for the call;
+          // a server that cannot be reached does not keep the user signed in here.
+          const current = yield* Ref.get(tokens)
+          if (Option.isSome(current)) {
+            const now = yield* Clock.currentTimeMillis
+            if (current.value.expired || current.value.accessToken === "" || current.value.expiresAtMs <= now) yield* Effect.ignore(refresh)
+            const live = yield* Ref.get(tokens)
+            if (Option.isSome(live)) {
+              yield* plain
+                .execute(new Request(url("/api/auth/logout"), { method: "POST", headers: { authorization: `Bearer ${live.value.accessToken}` } }))
+                .pipe(Effect.ignore)
+            }
+          }
           yield* Ref.set(user, Option.none())
           yield* expire("signed out")
         }),

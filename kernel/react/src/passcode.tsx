@@ -66,8 +66,9 @@ export function OverlayHost() {
 const EMPTY: OverlayStore = { show: () => () => undefined, subscribe: () => () => undefined, current: () => [] }
 
 /**
- * The Passcode service: `verify({ operation, passcode? })` and `operationToken({ operation })`,
- * Effects failing with PasscodeCancelled or PasscodeUnavailable (run them with `runEffect`).
+ * The Passcode service: `verify({ operation, passcode? })` and `operationToken({ operation, params? })`
+ * (send the grant with `operationTokenHeaders(grant)`), Effects failing with PasscodeCancelled or
+ * PasscodeUnavailable (run them with `runEffect`).
  */
 export function usePasscode(): PasscodeShape {
   return useKernel().passcode ?? Passcode.unavailable

@@ -53,6 +53,10 @@ export const composeServerModules = (
   if (usdBalanceProviders.length > 1) {
     throw new ServerCompositionError(`the UsdBalances port is provided by more than one module: ${usdBalanceProviders.join(", ")}`);
   }
+  const guardProviders = ordered.filter((module) => module.operationGuard !== undefined).map((module) => module.id);
+  if (guardProviders.length > 1) {
+    throw new ServerCompositionError(`the OperationGuard port is provided by more than one module: ${guardProviders.join(", ")}`);
+  }
 
   const groupOwners = new Map<string, string>();
   const routeOwners = new Map<string, string>();

@@ -4,7 +4,23 @@
 export { defineServerPlugin, type ApiGroup, type ServerPlugin, type ServerPluginDefinition } from "./plugin.ts";
 export { composeServerModules, ServerCompositionError } from "./compose.ts";
 export { startServer, makeServerLayer, makeConfig, type ServerOptions, type RunningServer } from "./server.ts";
+export { DEFAULT_CORS_ORIGINS, parseCorsOrigins } from "./cors.ts";
 export { ServerConfig, UsdBalances, defaultTtls, type ServerConfigShape, type ServerServices, type UsdBalancesShape } from "./services.ts";
+export { OperationGuard, requireOperation, type OperationCheck, type OperationGuardShape, type RequireOperationInput } from "./services.ts";
+export {
+  RateLimiter,
+  defaultRateLimits,
+  enforceAddressRateLimit,
+  enforceRateLimit,
+  requestAddress,
+  rateLimitOptionsFromEnv,
+  resolveRateLimits,
+  type RateLimitName,
+  type RateLimitRule,
+  type RateLimits,
+  type RateLimitsOption,
+  type RateLimiterShape,
+} from "./ratelimit/RateLimiter.ts";
 export * as Db from "./db/Db.ts";
 export { runMigrations, tablePrefix, MigrationError, type Migration, type MigrationModule, type AppliedMigration } from "./db/migrations.ts";
 export { signInitData, verifyInitData } from "./kernel/initData.ts";

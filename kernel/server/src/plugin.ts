@@ -32,6 +32,12 @@ export interface ServerPlugin {
    * Built over the kernel services and the Ledger; every module's handlers get it.
    */
   readonly usdBalances?: Layer.Any;
+  /**
+   * The `OperationGuard` kernel port, when this module implements it (at most one module per
+   * server; docs/decisions/0550). Built over the kernel services and `UsdBalances`; every module's
+   * handlers get it. Without one the server uses `OperationGuard.none`.
+   */
+  readonly operationGuard?: Layer.Any;
 }
 
 export interface ServerPluginDefinition {
@@ -41,6 +47,7 @@ export interface ServerPluginDefinition {
   readonly groups?: ReadonlyArray<ApiGroup>;
   readonly handlers?: Layer.Any;
   readonly usdBalances?: Layer.Any;
+  readonly operationGuard?: Layer.Any;
 }
 
 const ID_PATTERN = /^[a-z][a-z0-9-]{1,39}$/;
@@ -60,5 +67,6 @@ export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPl
     groups,
     handlers: definition.handlers ?? Layer.empty,
     ...(definition.usdBalances !== undefined ? { usdBalances: definition.usdBalances } : {}),
+    ...(definition.operationGuard !== undefined ? { operationGuard: definition.operationGuard } : {}),
   };
 };

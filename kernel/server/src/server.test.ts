@@ -334,15 +334,17 @@ describe.each(testDatabases)("API server on %s", (kind) => {
       expect(read.body).toEqual(saved.body);
     });
 
-    it("ignores a client attempt to set is_custody_available", async () => {
+    it("refuses a client attempt to set is_custody_available (bodies are strict, decision 0205)", async () => {
       const carl = demoUsers.find((demo) => demo.kind === "no_custody")!;
       const session = await signIn({ ...carl.telegram, language_code: "en" });
       const reply = await call(url, "POST", "/api/view-settings", {
         authorization: bearer(session.access_token),
         body: { changedUserFlags: { is_custody_available: true } },
       });
-      expect(reply.status).toBe(200);
-      expect(reply.body.data.userFlags.is_custody_available).toBe(false);
+      expect(reply.status).toBe(400);
+      expect(reply.body.issues).toContainEqual({ path: ["payload", "changedUserFlags", "is_custody_available"], message: expect.any(String) });
+      const settings = await call(url, "GET", "/api/view-settings", { authorization: bearer(session.access_token) });
+      expect(settings.body.data.userFlags.is_custody_available).toBe(false);
     });
 
     it("refuses to save view settings without accessToSavingSettings", async () => {

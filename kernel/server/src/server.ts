@@ -13,13 +13,16 @@ import { Ledger } from "./ledger/index.ts";
 import { ApiId, OpenApiPath } from "@wallet/kernel/api";
 import { ChainLive, type Chain } from "./chain/index.ts";
 import { composeServerModules } from "./compose.ts";
+import { apiCorsLayer, DEFAULT_CORS_ORIGINS } from "./cors.ts";
 import * as Db from "./db/Db.ts";
+import { apiErrorsLayer } from "./http/apiErrors.ts";
 import { runMigrations } from "./db/migrations.ts";
 import { seedDemoUsers } from "./dev/demoUsers.ts";
 import { kernelMiddleware } from "./kernel/middleware.ts";
 import { pruneExpired } from "./kernel/sessions.ts";
+import { RateLimiter, type RateLimitsOption } from "./ratelimit/RateLimiter.ts";
 import type { ServerPlugin } from "./plugin.ts";
-import { defaultTtls, ServerConfig, UsdBalances, type ServerConfigShape } from "./services.ts";
+import { defaultTtls, OperationGuard, ServerConfig, UsdBalances, type ServerConfigShape } from "./services.ts";
 
 export interface ServerOptions {
   /** 0 picks a free port. */
@@ -48,6 +51,22 @@ export interface ServerOptions {
   readonly chain?: Layer.Layer<Chain>;
   /** The URL behind `chain`, for modules that talk to the devnet beyond the Chain service (faucet, simulated networks). */
   readonly chainApiUrl?: string;
+  /**
+   * Origins allowed to call `/api` cross-origin (CORS, decision 0207); default the dev app
+   * (http://127.0.0.1:5173, http://localhost:5173). Same-origin calls (the Vite proxy) need none.
+   */
+  readonly corsOrigins?: ReadonlyArray<string>;
+  /**
+   * Rate limits per user and per address, counted in the database (decision 0206): `false` turns
+   * every limit off (benchmarks), an object overrides some (`{ moneyPerUser: { limit, windowSeconds } }`
+   * or `false` for one); default `defaultRateLimits`.
+   */
+  readonly rateLimits?: RateLimitsOption;
+  /**
+   * Reverse proxies whose `X-Forwarded-For` is believed for per-address limits (decision 0741);
+   * default `pluginConfig.bridge.trustedProxies`, else none.
+   */
+  readonly trustedProxies?: ReadonlyArray<string>;
 }
 
 export interface RunningServer {
@@ -110,7 +129,21 @@ export const makeServerLayer = (options: ServerOptions) => {
   // The UsdBalances port: the one module that implements it, else "no balances known".
   const usdBalances = (modules.find((module) => module.usdBalances !== undefined)?.usdBalances ??
     Layer.succeed(UsdBalances, UsdBalances.none)) as Layer.Layer<UsdBalances>;
-  const Handlers = Layer.mergeAll(...handlerLayers).pipe(Layer.provide(kernelMiddleware), Layer.provide(usdBalances));
+  // The OperationGuard port (docs/decisions/0550): the one module that implements it, else `none` (fails closed).
+  const operationGuard = (modules.find((module) => module.operationGuard !== undefined)?.operationGuard ??
+    Layer.succeed(OperationGuard, OperationGuard.none)) as Layer.Layer<OperationGuard, never, UsdBalances>;
+  const Handlers = Layer.mergeAll(...handlerLayers).pipe(
+    Layer.provide(kernelMiddleware),
+    Layer.provide(operationGuard),
+    Layer.provide(usdBalances),
+    // Limits shared by every process on the database (decision 0206).
+    Layer.provide(
+      RateLimiter.layer({
+        ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
+        ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
+      }),
+    ),
+  );
 
   // Unknown API paths answer with the same error shape as everything else (static routes win).
   const NotFoundRoute = HttpRouter.add(
@@ -122,6 +155,10 @@ export const makeServerLayer = (options: ServerOptions) => {
   const App = Layer.mergeAll(
     HttpApiBuilder.layer(api as unknown as HttpApi.Top, { openapiPath: OpenApiPath }).pipe(Layer.provide(Handlers)),
     NotFoundRoute,
+    // One JSON error shape for framework refusals (413, 415, 5xx), x-request-id, 5xx logged (decision 0205).
+    apiErrorsLayer({ maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }),
+    // CORS for /api only: the app's origins (decision 0207); the bridge keeps its own.
+    apiCorsLayer(options.corsOrigins ?? DEFAULT_CORS_ORIGINS),
   );
 
   return HttpRouter.serve(App as Layer.Layer<never, never, HttpRouter.HttpRouter>, {

@@ -47,3 +47,15 @@ export interface UsdBalancesShape {
 export class UsdBalances extends Context.Service<UsdBalances, UsdBalancesShape>()("wallet/server/UsdBalances") {
   static readonly none: UsdBalancesShape = { usdCentsOf: () => Effect.succeed(0n) };
 }
+
+/**
+ * The operation-token check (docs/decisions/0550): a kernel port one server module implements (the
+ * passcode plugin) and every module's handlers call through `requireOperation(...)`.
+ */
+export {
+  OperationGuard,
+  requireOperation,
+  type OperationCheck,
+  type OperationGuardShape,
+  type RequireOperationInput,
+} from "./security/operationGuard.ts";

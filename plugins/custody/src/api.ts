@@ -24,7 +24,7 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
-import { ApiId, authenticated } from "@wallet/kernel/api"
+import { ApiId, authenticated, bigIntId, OperationTokenError, OperationTokenHeaders, RateLimitedResponse, TelegramUserId, userText } from "@wallet/kernel/api"
 
 export { formatAmount, parseAmount } from "./currencies.ts"
 
@@ -326,7 +326,7 @@ export const RatesGroup = authenticated(
 
 export const ReceiverSearchQuery = Schema.Struct({
   /** Username (with or without @) or name prefix; at least 1 character, case-insensitive. */
-  query: Schema.String.check(Schema.isBetweenLength(1, 64)),
+  query: userText({ minLength: 1, maxLength: 64 }),
 })
 export const Receiver = Schema.Struct({
   userId: Schema.Int,
@@ -344,10 +344,10 @@ export const CreateTransferRequest = Schema.Struct({
   /** The client's idempotency key (a uuid per send attempt): a retry returns the first transfer. */
   idempotencyKey: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{8,64}$/, { message: "8-64 characters of A-Z a-z 0-9 _ -" })),
   /** Telegram user id of the receiver (from the receiver search). */
-  receiverId: Schema.Int,
+  receiverId: TelegramUserId,
   currency: CurrencyCode,
   amount: AmountInput,
-  comment: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256))),
+  comment: Schema.optionalKey(userText({ maxLength: 256 })),
 })
 export type CreateTransferRequest = typeof CreateTransferRequest.Type
 
@@ -396,17 +396,21 @@ export const TransfersQuery = Schema.Struct({ tg_transfer_status: Schema.Literal
 export const CustodyTransfers = Schema.Struct({ items: Schema.Array(CustodyTransfer) })
 export type CustodyTransfers = typeof CustodyTransfers.Type
 
-export const TransferParams = Schema.Struct({ transfer_id: Schema.String.check(Schema.isPattern(/^[1-9][0-9]{0,18}$/, { message: "a transfer id" })) })
+/** A transfer id: 1..2^63-1 (a bigint column). */
+export const TransferParams = Schema.Struct({ transfer_id: bigIntId({ message: "a transfer id" }) })
 /** Spec 1 §7: approve carries `address`; custody transfers credit the custodial account and ignore it. */
-export const ApproveQuery = Schema.Struct({ address: Schema.optionalKey(Schema.String) })
+export const ApproveQuery = Schema.Struct({ address: Schema.optionalKey(userText({ maxLength: 256 })) })
 
 export const TransfersGroup = authenticated(
   HttpApiGroup.make("custodyTransfers").add(
     HttpApiEndpoint.get("searchReceivers", "/api/custody/receivers", { query: ReceiverSearchQuery, success: Receivers }),
     HttpApiEndpoint.post("create", "/api/custody/transfers", {
       payload: CreateTransferRequest,
+      /** The operation token and its device serial (decision 0550): needed by passcode-forced users and above the limit. */
+      headers: OperationTokenHeaders,
       success: CustodyTransfer,
-      error: [CustodyForbidden, CustodyNotFound, CustodyConflict, CustodyBadRequest],
+      /** RateLimited: money calls per user (decision 0206). */
+      error: [CustodyForbidden, CustodyNotFound, CustodyConflict, CustodyBadRequest, OperationTokenError, RateLimitedResponse],
     }),
     HttpApiEndpoint.get("list", "/api/custody/transfers", { query: TransfersQuery, success: CustodyTransfers }),
     HttpApiEndpoint.get("get", "/api/custody/transfers/:transfer_id", { params: TransferParams, success: CustodyTransfer, error: CustodyNotFound }),
@@ -508,7 +512,7 @@ export type Transaction = typeof Transaction.Type
 
 export const TransactionsQuery = Schema.Struct({
   /** From the previous page's `nextCursor`; absent for the first (newest) page. */
-  cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64))),
+  cursor: Schema.optionalKey(userText({ maxLength: 64 })),
   limit: Schema.optionalKey(Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: TRANSACTIONS_MAX_PAGE_SIZE }))),
   /** Only this currency (the asset page's history, /transactions/list?assetCurrency). */
   currency: Schema.optionalKey(CurrencyCode),
@@ -523,7 +527,8 @@ export const TransactionsPage = Schema.Struct({
 })
 export type TransactionsPage = typeof TransactionsPage.Type
 
-export const TransactionParams = Schema.Struct({ transaction_id: Schema.String.check(Schema.isPattern(/^[1-9][0-9]{0,18}$/, { message: "a transaction id" })) })
+/** A transaction id: 1..2^63-1 (a bigint column). */
+export const TransactionParams = Schema.Struct({ transaction_id: bigIntId({ message: "a transaction id" }) })
 
 export const TransactionsGroup = authenticated(
   HttpApiGroup.make("custodyTransactions").add(

@@ -9,7 +9,7 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { ApiId, authenticated, NotFound } from "@wallet/kernel/api"
+import { ApiId, authenticated, bigIntId, NotFound, OperationTokenError, OperationTokenHeaders, RateLimitedResponse, userText } from "@wallet/kernel/api"
 import { CustodyForbidden } from "./api.ts"
 
 export const CUSTODY_CHAIN_API_PREFIX = "/api/custody"
@@ -25,12 +25,14 @@ export const CurrencyCode = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9]{1
 
 /** Integer minor units, never negative (wire: a decimal string). */
 export const MinorUnits = Schema.BigInt.check(Schema.isGreaterThanOrEqualToBigInt(0n))
+/** Minor units a client sends: what fits the Ledger's `numeric(78,0)` columns (below 10^78). */
+export const MinorUnitsInput = MinorUnits.check(Schema.isLessThanOrEqualToBigInt(10n ** 78n - 1n))
 
 /** What the user typed as the receiver: an address of the network or a `.ton` name. */
-export const AddressInput = Schema.String.check(Schema.isMaxLength(256))
+export const AddressInput = userText({ maxLength: 256 })
 
 /** A withdrawal comment (TON text comment / memo); at most 120 characters. */
-export const WithdrawComment = Schema.String.check(Schema.isMaxLength(120))
+export const WithdrawComment = userText({ maxLength: 120 })
 
 /** Client-made idempotency key of a withdraw request (a uuid is fine): a retry returns the first answer. */
 export const IdempotencyKey = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{8,64}$/, { message: "an idempotency key is 8-64 letters, digits, - or _" }))
@@ -194,7 +196,7 @@ export type WithdrawTransaction = typeof WithdrawTransaction.Type
 
 export const CreateWithdrawRequest = Schema.Struct({
   /** What the receiver gets (minor units). Ignored when max_value is true. */
-  amount: MinorUnits,
+  amount: MinorUnitsInput,
   currency: CurrencyCode,
   /** Send the whole available balance: the receiver gets it minus the fee. */
   max_value: Schema.Boolean,
@@ -244,12 +246,16 @@ export const CustodyChainGroup = authenticated(
     /** Create withdraw request (spec 1 §7): holds amount + fee, then the processor sends it. */
     HttpApiEndpoint.post("createWithdraw", "/api/custody/withdrawals", {
       payload: CreateWithdrawRequest,
+      /** The operation token and its device serial (decision 0550): needed by passcode-forced users and above the limit. */
+      headers: OperationTokenHeaders,
       success: CreateWithdrawResponse,
-      /** CustodyForbidden: custody unavailable, restricted, or accessToWithdraws off. */
-      error: [AddressCheckError, ChainRequestError, CustodyForbidden],
+      /** CustodyForbidden: custody unavailable, restricted, or accessToWithdraws off. OperationTokenError: 403, the token check. */
+      /** RateLimited: money calls per user, counted with transfers (decision 0206). */
+      error: [AddressCheckError, ChainRequestError, CustodyForbidden, OperationTokenError, RateLimitedResponse],
     }),
     HttpApiEndpoint.get("getWithdraw", "/api/custody/withdrawals/:id", {
-      params: { id: Schema.String.check(Schema.isPattern(/^[0-9]{1,19}$/)) },
+      /** A withdrawal id: 1..2^63-1 (a bigint column). */
+      params: { id: bigIntId({ message: "a withdrawal id" }) },
       success: WithdrawTransaction,
       error: NotFound,
     }),

@@ -11,7 +11,7 @@
  */
 import { Schema } from "effect";
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api";
-import { ApiId, authenticated } from "@wallet/kernel/api";
+import { ApiId, authenticated, OperationParams, RateLimitedResponse, UserText, userText } from "@wallet/kernel/api";
 
 // --- constants (spec 3 section 9) ------------------------------------------------------------
 
@@ -52,19 +52,26 @@ export const Passcode = Schema.String.check(Schema.isPattern(/^(\d{4}|\d{6})$/, 
 export const DeviceSerial = Schema.String.check(Schema.isPattern(/^[0-9A-Za-z-]{36}$/, { message: "a device serial is 36 characters" }));
 export const EmailCode = Schema.String.check(Schema.isPattern(/^\d{6}$/, { message: "an email code is 6 digits" }));
 /** A standard e-mail pattern, at most 254 characters. */
-export const Email = Schema.String.check(
+export const Email = UserText.check(
   Schema.isMaxLength(254),
   Schema.isPattern(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, { message: "not an e-mail address" }),
 );
-export const BiometryToken = Schema.String.check(Schema.isBetweenLength(16, 128));
+export const BiometryToken = userText({ minLength: 16, maxLength: 128 });
 export const Product = Schema.Literals(["wallet", "ton-space"]);
 export type Product = typeof Product.Type;
 export const EmailCodeReason = Schema.Literals(["get-recovery-key", "change-passcode", "change-email", "confirm-email"]);
 export type EmailCodeReason = typeof EmailCodeReason.Type;
 /** Language of the email; unknown languages get English. */
 export const Language = Schema.String.check(Schema.isPattern(/^[a-zA-Z]{2,3}([_-][a-zA-Z0-9]{2,4})?$/));
-/** What a security challenge protects, e.g. `{ name: "send" }`, `{ name: "show_mnemonic" }`. */
-export const Operation = Schema.Struct({ name: Schema.String.check(Schema.isPattern(/^[a-z][a-z0-9_.-]{0,63}$/)) });
+/**
+ * What a security challenge protects, e.g. `{ name: "custody_transfer", params: { currency, amount, receiver } }`,
+ * `{ name: "show_mnemonic" }`. The token is bound to the name and the params (docs/decisions/0550:
+ * the kernel's `OPERATIONS` catalogue names them); the consuming endpoint compares its own.
+ */
+export const Operation = Schema.Struct({
+  name: Schema.String.check(Schema.isPattern(/^[a-z][a-z0-9_.-]{0,63}$/)),
+  params: Schema.optionalKey(OperationParams),
+});
 export type Operation = typeof Operation.Type;
 
 const passcodeMatchesType = <T extends { readonly newPasscode: string; readonly newPasscodeType: PasscodeType }>() =>
@@ -120,18 +127,27 @@ export const RecoveryEmailErrorCode = Schema.Literals([
   "recovery_email_missing",
   /** The product already has a recovery email (change it instead). */
   "recovery_email_exists",
+  /**
+   * Passcode creation when the user has a recovery email: send a code of reason change-passcode to
+   * the address on file (`product`, `maskedEmail` say which) and create with it (decision 0540).
+   */
+  "email_code_required",
 ]);
 export class RecoveryEmailError extends Schema.TaggedError<RecoveryEmailError>()(
   "RecoveryEmailError",
-  { code: RecoveryEmailErrorCode, message: Schema.String },
+  {
+    code: RecoveryEmailErrorCode,
+    message: Schema.String,
+    /** With email_code_required: the product whose recovery email gets the code. */
+    product: Schema.optionalKey(Product),
+    /** With email_code_required: where the code goes (masked). */
+    maskedEmail: Schema.optionalKey(Schema.String),
+  },
   { httpApiStatus: 409, description: "The recovery email is missing or already set" },
 ) {}
 
-export class RateLimited extends Schema.TaggedError<RateLimited>()(
-  "RateLimited",
-  { code: Schema.Literal("rate_limit_exceeded"), message: Schema.String, retryAfterSeconds: Schema.Int },
-  { httpApiStatus: 429, description: "Too many codes requested; retry after `retryAfterSeconds`" },
-) {}
+/** Too many codes requested: the kernel's 429 (docs/decisions/0206), `Retry-After` header included. */
+export { RateLimited } from "@wallet/kernel/api";
 
 export const ChallengeErrorCode = Schema.Literals(["challenge_not_found", "challenge_expired", "challenge_completed", "unsupported_challenge_method"]);
 export class ChallengeError extends Schema.TaggedError<ChallengeError>()(
@@ -140,19 +156,8 @@ export class ChallengeError extends Schema.TaggedError<ChallengeError>()(
   { httpApiStatus: 409, description: "The security challenge cannot be continued" },
 ) {}
 
-/** Answered by the endpoints (of any plugin) that consume an operation token. */
-export const OperationTokenErrorCode = Schema.Literals([
-  "operation_token_missing",
-  "operation_token_invalid",
-  "operation_token_expired",
-  "operation_token_used",
-  "operation_token_mismatch",
-]);
-export class OperationTokenError extends Schema.TaggedError<OperationTokenError>()(
-  "OperationTokenError",
-  { code: OperationTokenErrorCode, message: Schema.String },
-  { httpApiStatus: 403, description: "The operation token is missing, unknown, expired, used, or for another operation or device" },
-) {}
+/** Answered by the endpoints (of any plugin) that consume an operation token: the kernel's (docs/decisions/0550). */
+export { OperationTokenError, OperationTokenErrorCode } from "@wallet/kernel/api";
 
 // --- passcode --------------------------------------------------------------------------------
 
@@ -169,8 +174,14 @@ export const PasscodeInfo = Schema.Struct({
 });
 export type PasscodeInfo = typeof PasscodeInfo.Type;
 
-export const DeviceSerialHeaders = Schema.Struct({ [DEVICE_SERIAL_HEADER]: Schema.optionalKey(Schema.String) });
+export const DeviceSerialHeaders = Schema.Struct({ [DEVICE_SERIAL_HEADER]: Schema.optionalKey(userText({ maxLength: 64 })) });
 
+/**
+ * The user's first passcode without any recovery email: `emailSource: "new"` with `email` and a
+ * confirm-email `emailCode` (else source_email_missing). With a recovery email on file (any
+ * product, also for a further device): `emailCode` of reason change-passcode sent to the user's
+ * first recovery email (else email_code_required, which names it). Decision 0540.
+ */
 export const CreatePasscodeRequest = Schema.Struct({
   /** With `emailCode` (reason confirm-email): sets this recovery email in the same step. */
   email: Schema.optionalKey(Email),
@@ -180,7 +191,7 @@ export const CreatePasscodeRequest = Schema.Struct({
   /** "new": `email` + `emailCode` given; "existing": the recovery email already on file. Default by presence of `email`. */
   emailSource: Schema.optionalKey(Schema.Literals(["new", "existing"])),
   deviceSerial: DeviceSerial,
-  /** Whose recovery email protects the passcode (default wallet). */
+  /** The product of the recovery email the code went to (default: that of the user's first recovery email, else wallet). */
   product: Schema.optionalKey(Product),
 }).check(passcodeMatchesType());
 export type CreatePasscodeRequest = typeof CreatePasscodeRequest.Type;
@@ -278,7 +289,7 @@ export const RecoveryEmailGroup = authenticated(
     HttpApiEndpoint.post("requestEmailCode", "/api/recovery-email/request-code", {
       payload: RequestEmailCodeRequest,
       success: EmailCodeSent,
-      error: [RateLimited, RecoveryEmailError],
+      error: [RateLimitedResponse, RecoveryEmailError],
     }),
     HttpApiEndpoint.post("checkEmailCode", "/api/recovery-email/check-code", {
       payload: CheckEmailCodeRequest,
@@ -308,7 +319,7 @@ export const BeginChallengeRequest = Schema.Struct({
   operation: Operation,
 });
 export const OperationTokenGranted = Schema.Struct({
-  /** Single use, for this user, device and operation only. */
+  /** Single use, for this user, device, operation and its params only (docs/decisions/0550). */
   operationToken: Schema.String,
   /** ISO 8601 */
   expiresAt: Schema.String,
@@ -319,8 +330,8 @@ export const ChallengeStarted = Schema.Struct({ method: ChallengeMethod, challen
 export const BeginChallengeResponse = Schema.Union([OperationTokenGranted, ChallengeStarted]);
 export type BeginChallengeResponse = typeof BeginChallengeResponse.Type;
 
-export const RequestChallengeEmailCodeRequest = Schema.Struct({ challengeId: Schema.String.check(Schema.isBetweenLength(1, 64)), language: Language });
-export const CompleteChallengeRequest = Schema.Struct({ challengeId: Schema.String.check(Schema.isBetweenLength(1, 64)), emailCode: EmailCode });
+export const RequestChallengeEmailCodeRequest = Schema.Struct({ challengeId: userText({ minLength: 1, maxLength: 64 }), language: Language });
+export const CompleteChallengeRequest = Schema.Struct({ challengeId: userText({ minLength: 1, maxLength: 64 }), emailCode: EmailCode });
 
 export const SecurityGroup = authenticated(
   HttpApiGroup.make("security").add(
@@ -332,7 +343,7 @@ export const SecurityGroup = authenticated(
     HttpApiEndpoint.post("requestChallengeEmailCode", "/api/security/challenges/request-email-code", {
       payload: RequestChallengeEmailCodeRequest,
       success: EmailCodeSent,
-      error: [ChallengeError, RateLimited, RecoveryEmailError],
+      error: [ChallengeError, RateLimitedResponse, RecoveryEmailError],
     }),
     HttpApiEndpoint.post("completeChallenge", "/api/security/challenges/complete", {
       payload: CompleteChallengeRequest,
@@ -345,7 +356,7 @@ export const SecurityGroup = authenticated(
 // --- device keys and the recovery key (docs/decisions/0602, 0511) ------------------------------
 
 /** A wallet address (raw or user-friendly form). */
-export const WalletAddress = Schema.String.check(Schema.isBetweenLength(1, 128));
+export const WalletAddress = userText({ minLength: 1, maxLength: 128 });
 /** The client's RSA-2048 OAEP SHA-256 public key, SPKI DER as base64url. */
 export const TransportPublicKey = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{200,1400}$/, { message: "an SPKI public key in base64url" }));
 /** The server's device key wrapped with RSA-OAEP SHA-256 to the transport key, base64url. */
@@ -357,16 +368,31 @@ export class DeviceKeyNotFound extends Schema.TaggedError<DeviceKeyNotFound>()(
   { httpApiStatus: 404, description: "No device key of this user under the externalId, or it belongs to another address" },
 ) {}
 
+/** The transport public key parses as no RSA SPKI key of at least 2048 bits (checked before the passcode: no attempt burned). */
+export class InvalidTransportKey extends Schema.TaggedError<InvalidTransportKey>()(
+  "InvalidTransportKey",
+  { code: Schema.Literal("invalid_transport_key"), message: Schema.String },
+  { httpApiStatus: 400, description: "transportPublicKey is not an RSA-2048 (or larger) SPKI public key" },
+) {}
+
 export class RecoveryKeyNotFound extends Schema.TaggedError<RecoveryKeyNotFound>()(
   "RecoveryKeyNotFound",
   { code: Schema.Literal("recovery_key_not_found"), message: Schema.String },
   { httpApiStatus: 404, description: "No recovery key is stored for this product" },
 ) {}
 
-export const GenerateDeviceKeyRequest = Schema.Struct({ address: WalletAddress, transportPublicKey: TransportPublicKey });
+/** A new device key needs the passcode (or the device's biometry token), checked on verify's per-user counter (decision 0540). */
+export const GenerateDeviceKeyRequest = Schema.Struct({
+  address: WalletAddress,
+  transportPublicKey: TransportPublicKey,
+  passcode: Schema.optionalKey(Passcode),
+  biometryToken: Schema.optionalKey(BiometryToken),
+  /** Else the `x-wallet-device-serial` header. */
+  deviceSerial: Schema.optionalKey(DeviceSerial),
+});
 export const GenerateDeviceKeyResponse = Schema.Struct({ externalId: Schema.String, deviceEncryptionKey: WrappedDeviceKey });
 export const GetDeviceKeyRequest = Schema.Struct({
-  externalId: Schema.String.check(Schema.isBetweenLength(1, 64)),
+  externalId: userText({ minLength: 1, maxLength: 64 }),
   address: WalletAddress,
   transportPublicKey: TransportPublicKey,
   passcode: Schema.optionalKey(Passcode),
@@ -389,12 +415,17 @@ export const GetRecoveryKeyRequest = Schema.Struct({ product: Product, emailCode
 
 export const DeviceKeyGroup = authenticated(
   HttpApiGroup.make("deviceKeys").add(
-    HttpApiEndpoint.post("generate", "/api/device-keys/generate", { payload: GenerateDeviceKeyRequest, success: GenerateDeviceKeyResponse }),
+    HttpApiEndpoint.post("generate", "/api/device-keys/generate", {
+      headers: DeviceSerialHeaders,
+      payload: GenerateDeviceKeyRequest,
+      success: GenerateDeviceKeyResponse,
+      error: [PasscodeError, InvalidTransportKey],
+    }),
     HttpApiEndpoint.post("get", "/api/device-keys/get", {
       headers: DeviceSerialHeaders,
       payload: GetDeviceKeyRequest,
       success: GetDeviceKeyResponse,
-      error: [PasscodeError, DeviceKeyNotFound],
+      error: [PasscodeError, DeviceKeyNotFound, InvalidTransportKey],
     }),
     /** Logout ("delete the server records"): the user's device keys. */
     HttpApiEndpoint.post("deleteAll", "/api/device-keys/delete", { success: HttpApiSchema.NoContent }),

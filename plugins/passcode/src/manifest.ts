@@ -19,6 +19,8 @@ export const PasscodeRegionConfig = Schema.Struct({
   emailChallengeOperations: Schema.optionalKey(Schema.Array(Schema.String)),
   /** USD cents from which a passcode is forced; 0 turns the rule off. */
   forcePasscodeUsdCents: count(0),
+  /** USD cents from which a user with a passcode needs an operation token to move value; 0: always (decision 0550). */
+  operationTokenAboveUsdCents: count(0),
 })
 export type PasscodeRegionConfig = typeof PasscodeRegionConfig.Type
 

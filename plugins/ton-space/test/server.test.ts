@@ -312,8 +312,15 @@ describe("ton-space server with its default key records (the passcode plugin's d
     }
     const address = newAddress()
     expect((await call("GET", "/api/ton-space/addresses")).body.backups).toEqual([])
+    // A device key needs a passcode proven on this device (decision 0540): recovery email and passcode first.
+    const email = `keys${randomUUID()}@example.com`
+    const device = randomUUID()
+    expect((await call("POST", "/api/recovery-email/request-code", { product: "wallet", reason: "confirm-email", language: "en", email })).status).toBe(200)
+    const outbox = await (await fetch(`${server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(email)}`)).text()
+    const emailCode = /Your code: (\d{6})/.exec(outbox)![1]!
+    expect((await call("POST", "/api/passcode/create", { email, emailCode, newPasscode: "2468", newPasscodeType: "4-digit", deviceSerial: device })).status).toBe(200)
     const transport = await generateTransportKeyPair()
-    const generated = await call("POST", "/api/device-keys/generate", { address: address.friendly, transportPublicKey: transport.publicKey })
+    const generated = await call("POST", "/api/device-keys/generate", { address: address.friendly, transportPublicKey: transport.publicKey, passcode: "2468", deviceSerial: device })
     expect(generated.status).toBe(200)
     expect((await call("GET", "/api/ton-space/addresses")).body.backups).toEqual([{ address: address.raw, externalId: generated.body.externalId }])
     const found = await call("GET", `/api/ton-space/external-id?address=${encodeURIComponent(address.raw)}`)

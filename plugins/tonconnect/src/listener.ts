@@ -6,23 +6,23 @@
  * open. Without sessions nothing loads. The connect and connected-apps screens start it too.
  */
 import type { Kernel } from "@wallet/kernel-react"
+import { storedSessionCount } from "./engine/sealed-store.ts"
 import { withBuffer } from "./manifest.ts"
 
 export type Navigate = (options: { to: string; search?: Record<string, unknown>; replace?: boolean }) => unknown
 
 const SESSIONS_KEY_PREFIX = "wallet:tonconnect:v1:"
 
-/** Whether any stored TonConnect state (any wallet, any network) holds a session. */
+/**
+ * Whether any stored TonConnect state (any wallet, any network) holds a session: a sealed record
+ * says how many it holds without being opened (decision 0750), a plain one of an older version
+ * shows them (the engine seals it when it loads).
+ */
 export const hasStoredSessions = (storage: Pick<Storage, "length" | "key" | "getItem">): boolean => {
   for (let i = 0; i < storage.length; i++) {
     const key = storage.key(i)
     if (!key?.startsWith(SESSIONS_KEY_PREFIX)) continue
-    try {
-      const state = JSON.parse(storage.getItem(key) ?? "null") as { sessions?: ReadonlyArray<unknown> } | null
-      if ((state?.sessions?.length ?? 0) > 0) return true
-    } catch {
-      // unreadable: the engine decides when it loads
-    }
+    if (storedSessionCount(storage.getItem(key)) > 0) return true
   }
   return false
 }

@@ -91,11 +91,15 @@ export const createPasscode = async (app: LaunchedApp, setup: PasscodeSetup): Pr
   await pad(app, setup.passcode)
   const email = f.getByRole("heading", { name: "Recovery email" })
   const offer = f.getByRole("heading", { name: "Unlock with biometry?" })
-  if (setup.emailOnce) await email.or(offer).first().waitFor()
+  // A user who has a recovery email already (a retry, another device) confirms with a code sent to it (decision 0540).
+  const existingCode = f.getByText(/We sent a 6-digit code to/)
+  if (setup.emailOnce) await email.or(existingCode).or(offer).first().waitFor()
   else await email.waitFor()
   if (!setup.emailOnce || (await email.isVisible())) {
     await f.getByLabel("Email address").fill(setup.email)
     await f.getByRole("button", { name: "Continue" }).click()
+    await f.getByLabel("6-digit code").fill(await codeFromOutbox(setup.stack, app, setup.email))
+  } else if (await existingCode.isVisible()) {
     await f.getByLabel("6-digit code").fill(await codeFromOutbox(setup.stack, app, setup.email))
   }
   await offer.waitFor()

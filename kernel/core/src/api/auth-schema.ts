@@ -3,6 +3,7 @@
  * `effect`'s Schema: the mini-app's boot path decodes them without loading the HttpApi machinery.
  */
 import { Schema } from "effect";
+import { userText } from "./fields.ts";
 
 /** Settings for the Telegram webview the server may push (open map; no keys defined yet). */
 export const WebviewSettings = Schema.Record(Schema.String, Schema.Union([Schema.Boolean, Schema.String, Schema.Finite]));
@@ -63,8 +64,8 @@ export const AuthInitResponse = Schema.Struct({
 export type AuthInitResponse = typeof AuthInitResponse.Type;
 
 export const RefreshRequest = Schema.Struct({
-  session_id: Schema.String.check(Schema.isMinLength(1)),
-  refresh_token: Schema.String.check(Schema.isMinLength(1)),
+  session_id: userText({ minLength: 1, maxLength: 256 }),
+  refresh_token: userText({ minLength: 1, maxLength: 256 }),
 });
 export type RefreshRequest = typeof RefreshRequest.Type;
 

@@ -6,7 +6,8 @@
 import { Schema } from "effect";
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api";
 import { NotFound } from "./errors.ts";
-import { RequestValidation } from "./security.ts";
+import { TelegramUserId } from "./fields.ts";
+import { validated } from "./security.ts";
 import { LanguageCode } from "./kernel.ts";
 
 export const DemoUserKind = Schema.Literals(["new", "balances", "restricted", "no_custody", "blocked"]);
@@ -26,7 +27,7 @@ export const Theme = Schema.Literals(["light", "dark"]);
 export type Theme = typeof Theme.Type;
 
 export const LaunchRequest = Schema.Struct({
-  userId: Schema.Int,
+  userId: TelegramUserId,
   platform: Platform,
   theme: Theme,
   language: LanguageCode,
@@ -51,9 +52,9 @@ export const LaunchResponse = Schema.Struct({
 });
 export type LaunchResponse = typeof LaunchResponse.Type;
 
-export const DevGroup = HttpApiGroup.make("dev")
-  .add(
+export const DevGroup = validated(
+  HttpApiGroup.make("dev").add(
     HttpApiEndpoint.get("demoUsers", "/api/dev/demo-users", { success: Schema.Array(DemoUser) }),
     HttpApiEndpoint.post("launch", "/api/dev/launch", { payload: LaunchRequest, success: LaunchResponse, error: NotFound }),
-  )
-  .middleware(RequestValidation);
+  ),
+);

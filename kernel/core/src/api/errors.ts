@@ -69,3 +69,34 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(
   { code: Schema.Literal("invalid_request"), message: Schema.String, issues: Schema.Array(RequestIssue) },
   { httpApiStatus: 400, description: "The request failed validation; `issues` name the fields" },
 ) {}
+
+/** The request body is above the server's limit (HTTP 413); `limitBytes` is the limit. */
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  { code: Schema.Literal("payload_too_large"), message: Schema.String, limitBytes: Schema.optionalKey(Schema.Int) },
+  { httpApiStatus: 413, description: "The request body is larger than the server accepts" },
+) {}
+
+/** The body's content type is not one the endpoint reads (HTTP 415); send `application/json`. */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+  "UnsupportedMediaType",
+  { code: Schema.Literal("unsupported_media_type"), message: Schema.String },
+  { httpApiStatus: 415, description: "The request body has a content type the endpoint does not read" },
+) {}
+
+/**
+ * The server failed (HTTP 500): nothing about the cause, only the request id to quote (the
+ * server logged the cause under it). Every response carries the id in `x-request-id`.
+ */
+export class InternalError extends Schema.TaggedError<InternalError>()(
+  "InternalError",
+  { code: Schema.Literal("internal_error"), message: Schema.String, requestId: Schema.String },
+  { httpApiStatus: 500, description: "The server failed; quote `requestId`" },
+) {}
+
+/** The server is shutting down or cannot serve now (HTTP 503); retry later. */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
+  "ServiceUnavailable",
+  { code: Schema.Literal("service_unavailable"), message: Schema.String, requestId: Schema.String },
+  { httpApiStatus: 503, description: "The server cannot answer now; retry later" },
+) {}

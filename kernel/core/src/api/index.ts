@@ -4,7 +4,8 @@
  * `HttpApiClient.make(KernelApi, { baseUrl })`. Browser-safe: imports only `effect`.
  *
  * Plugin groups follow the same rules: paths under `/api/`, and `authenticated(group)` (or at least
- * `.middleware(RequestValidation)`) applied after the last `add`.
+ * `validated(group)`: `RequestValidation` and strict bodies) applied after the last `add`; text
+ * fields use `userText`, bigint ids `bigIntId` (docs/decisions/0205).
  */
 import { HttpApi } from "effect/http-api";
 import { AuthGroup } from "./auth.ts";
@@ -12,10 +13,13 @@ import { DevGroup } from "./dev.ts";
 import { FeatureFlagsGroup, ProfileGroup, UsersGroup, ViewSettingsGroup, VisitorGroup } from "./kernel.ts";
 
 export * from "./errors.ts";
+export * from "./rateLimit.ts";
+export * from "./fields.ts";
 export * from "./security.ts";
 export * from "./auth.ts";
 export * from "./kernel.ts";
 export * from "./dev.ts";
+export * from "./operations.ts";
 
 /** Identifier of the composed API (kernel + plugins); plugins build their handlers against it too. */
 export const ApiId = "wallet" as const;

@@ -7,12 +7,13 @@ import { Schema } from "effect";
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api";
 import { FeatureFlags, Instant } from "./auth-schema.ts";
 import { Forbidden, NotFound } from "./errors.ts";
-import { RequestValidation, SessionAuth } from "./security.ts";
+import { userText } from "./fields.ts";
+import { SessionAuth, validated } from "./security.ts";
 
-/** Adds the middleware every authenticated group needs (call after the last `add`). */
+/** Adds the middleware and decoding rules every authenticated group needs (call after the last `add`). */
 export const authenticated = <Id extends string, E extends HttpApiEndpoint.Constraint, T extends boolean>(
   group: HttpApiGroup.HttpApiGroup<Id, E, T>,
-) => group.middleware(RequestValidation).middleware(SessionAuth);
+) => validated(group).middleware(SessionAuth);
 
 // --- feature flags ---------------------------------------------------------------------------
 
@@ -81,7 +82,8 @@ export const SaveViewSettingsRequest = Schema.Struct({
       [K in keyof typeof userFlagFields]: Schema.optionalKey<(typeof userFlagFields)[K]>;
     }),
   ),
-  changedBanners: Schema.optionalKey(Banners),
+  /** Banner name -> shown; names are plain text (at most 64 characters). */
+  changedBanners: Schema.optionalKey(Schema.Record(userText({ minLength: 1, maxLength: 64 }), Schema.Boolean)),
 });
 export type SaveViewSettingsRequest = typeof SaveViewSettingsRequest.Type;
 
@@ -115,7 +117,7 @@ export const ProfileGroup = authenticated(
 
 // --- visitor id ------------------------------------------------------------------------------
 
-export const SetVisitorIdRequest = Schema.Struct({ value: Schema.String.check(Schema.isBetweenLength(1, 128)) });
+export const SetVisitorIdRequest = Schema.Struct({ value: userText({ minLength: 1, maxLength: 128 }) });
 export type SetVisitorIdRequest = typeof SetVisitorIdRequest.Type;
 
 export const VisitorGroup = authenticated(
@@ -126,7 +128,7 @@ export const VisitorGroup = authenticated(
 
 // --- current user ----------------------------------------------------------------------------
 
-const utmField = Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256)));
+const utmField = Schema.optionalKey(userText({ maxLength: 256 }));
 
 /** UTM tags the client derives from the launch start parameter (spec 3 section 7.4). */
 export const UtmTags = Schema.Struct({

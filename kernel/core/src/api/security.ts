@@ -5,13 +5,42 @@
  * (`Authorization: tma <initData>`, the raw initData string Telegram gave the mini-app).
  */
 import { Context, Schema } from "effect";
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api";
-import { Forbidden, InvalidRequest, Unauthorized } from "./errors.ts";
+import { HttpApi, type HttpApiEndpoint, type HttpApiGroup, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api";
+import { Forbidden, InvalidRequest, PayloadTooLarge, Unauthorized, UnsupportedMediaType } from "./errors.ts";
+import { RateLimitedResponse } from "./rateLimit.ts";
 
-/** Turns request decoding failures into `InvalidRequest` (400) naming each field. */
+/**
+ * Turns request decoding failures into `InvalidRequest` (400) naming each field. The server also
+ * answers a body above its limit with `PayloadTooLarge` (413) and a body it cannot read with
+ * `UnsupportedMediaType` (415), both in the same JSON error shape (docs/decisions/0205).
+ */
 export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()("wallet/api/RequestValidation", {
-  error: InvalidRequest,
+  error: [InvalidRequest, PayloadTooLarge, UnsupportedMediaType],
 }) {}
+
+/**
+ * How requests decode (docs/decisions/0205): bodies are strict, as the OpenAPI document says
+ * (`additionalProperties: false`): an unknown field is a 400 naming it; every issue of a body,
+ * query or path is reported, not only the first. Headers keep the defaults (they carry transport
+ * headers the contract does not declare).
+ */
+export const payloadParseOptions = { onExcessProperty: "error", errors: "all" } as const;
+export const queryParseOptions = { errors: "all" } as const;
+
+/**
+ * `RequestValidation` plus the decoding rules above: what every group applies after its last
+ * `add` (`authenticated` does it too). The rules are read from the group the handlers are built
+ * from, so they hold for the server and the typed client alike.
+ */
+export const validated = <Id extends string, E extends HttpApiEndpoint.Constraint, T extends boolean>(group: HttpApiGroup.HttpApiGroup<Id, E, T>) =>
+  strictDecoding(group.middleware(RequestValidation));
+
+/** Only the decoding rules (for a group whose endpoints add `RequestValidation` one by one). */
+export const strictDecoding = <Id extends string, E extends HttpApiEndpoint.Constraint, T extends boolean>(group: HttpApiGroup.HttpApiGroup<Id, E, T>) =>
+  group
+    .annotate(HttpApi.PayloadParseOptions, payloadParseOptions)
+    .annotate(HttpApi.QueryParseOptions, queryParseOptions)
+    .annotate(HttpApi.ParamsParseOptions, queryParseOptions);
 
 /** The authenticated caller of an endpoint guarded by `SessionAuth`. */
 export interface Session {
@@ -55,5 +84,6 @@ export const initDataSecurity = HttpApiSecurity.http({ scheme: "tma" });
 
 export class InitDataAuth extends HttpApiMiddleware.Service<InitDataAuth, { provides: TelegramLaunch }>()("wallet/api/InitDataAuth", {
   security: { initData: initDataSecurity },
-  error: [Unauthorized, Forbidden],
+  /** RateLimited: sign-ins per address and per Telegram user (docs/decisions/0206), before the initData is spent. */
+  error: [Unauthorized, Forbidden, RateLimitedResponse],
 }) {}

@@ -14,14 +14,15 @@ export type DeviceKeyProof = { readonly passcode: string } | { readonly biometry
  * "POST generate device encryption key; body address", "POST get device encryption key; body
  * externalId and address"). The key is a random 256-bit secret kept by the server; it travels only
  * RSA-OAEP(SHA-256)-wrapped to the client's transport public key (`transportPublicKey`, SPKI
- * base64url). `get` verifies the proof first (passcode attempts counted on the server) and fails
- * with PasscodeRejected (passcode_wrong with remainingAttempts, passcode_exceeded_max_attempts),
+ * base64url). `generate` and `get` verify the proof first (passcode attempts counted on the server,
+ * one counter per user) and fail with PasscodeRejected (passcode_wrong with remainingAttempts, passcode_exceeded_max_attempts),
  * ExternalIdNotFound or DeviceKeyUnavailable.
  */
 export class DeviceKeyServer extends Context.Service<
   DeviceKeyServer,
   {
-    readonly generate: (request: { readonly address: string; readonly transportPublicKey: string }) => Effect.Effect<
+    /** A new device key for the address; the server checks the proof first, as for `get` (decision 0540). */
+    readonly generate: (request: { readonly address: string; readonly transportPublicKey: string; readonly proof: DeviceKeyProof }) => Effect.Effect<
       { readonly externalId: string; readonly deviceEncryptionKey: string },
       DeviceKeyError
     >

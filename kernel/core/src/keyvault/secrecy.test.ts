@@ -65,7 +65,7 @@ describe("KeyVault secrecy", () => {
     })
     const migration = Effect.gen(function* () {
       const vault = yield* KeyVault
-      yield* collect(vault.migratePlain())
+      yield* collect(vault.migratePlain({ passcode: PASSCODE }))
       yield* collect(vault.unlockWithPasscode(PASSCODE))
       yield* collect(vault.removePlainAfterBackup(true))
     })

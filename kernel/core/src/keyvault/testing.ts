@@ -6,7 +6,7 @@
 import { Effect, Layer } from "effect"
 import { KEY_BYTES, randomBytes, rsaWrap } from "./crypto.ts"
 import { DeviceKeyUnavailable, ExternalIdNotFound, MESSAGES, PasscodeRejected, SecureStorageFailed } from "./errors.ts"
-import { BiometricManager, DeviceKeyServer, type LogFields, VaultLogger, VaultStore } from "./ports.ts"
+import { BiometricManager, type DeviceKeyProof, DeviceKeyServer, type LogFields, VaultLogger, VaultStore } from "./ports.ts"
 import { KeyVault, type KeyVaultOptions } from "./vault.ts"
 
 export const makeMemoryStore = (entries: Record<string, string> = {}) => {
@@ -35,17 +35,34 @@ export interface FakeDeviceKeyServerOptions {
   readonly biometryToken?: string
 }
 
-/** Keeps device keys per externalId and counts passcode attempts like the passcode plugin (0500). */
+/**
+ * Keeps device keys per externalId and counts passcode attempts like the passcode plugin (0500,
+ * 0540): one counter, checked by `generate` and `get` alike.
+ */
 export const makeFakeDeviceKeyServer = (options: FakeDeviceKeyServerOptions) => {
   const maxAttempts = options.maxAttempts ?? 5
   const keys = new Map<string, { address: string; key: Uint8Array<ArrayBuffer> }>()
   const requests: Array<unknown> = []
   const state = { passcode: options.passcode, failedAttempts: 0, reachable: true, counter: 0 }
+  const checkProof = (proof: DeviceKeyProof) =>
+    Effect.gen(function* () {
+      if (state.failedAttempts >= maxAttempts)
+        return yield* new PasscodeRejected({ code: "passcode_exceeded_max_attempts", message: "Passcode attempts exceeded", remainingAttempts: 0 })
+      if ("biometryToken" in proof) {
+        if (options.biometryToken === undefined || proof.biometryToken !== options.biometryToken)
+          return yield* new PasscodeRejected({ code: "biometry_token_invalid", message: "The biometry token is not valid for this device" })
+      } else if (proof.passcode !== state.passcode) {
+        state.failedAttempts++
+        return yield* new PasscodeRejected({ code: "passcode_wrong", message: "Wrong passcode", remainingAttempts: Math.max(0, maxAttempts - state.failedAttempts) })
+      }
+      state.failedAttempts = 0
+    })
   const service = DeviceKeyServer.of({
     generate: (request) =>
       Effect.gen(function* () {
         requests.push({ method: "generate", ...request })
         if (!state.reachable) return yield* new DeviceKeyUnavailable({ message: "Unable to reach the server" })
+        yield* checkProof(request.proof)
         const externalId = `ext-${++state.counter}`
         const key = randomBytes(KEY_BYTES)
         keys.set(externalId, { address: request.address, key })
@@ -57,16 +74,7 @@ export const makeFakeDeviceKeyServer = (options: FakeDeviceKeyServerOptions) => 
         if (!state.reachable) return yield* new DeviceKeyUnavailable({ message: "Unable to reach the server" })
         const entry = keys.get(request.externalId)
         if (!entry || entry.address !== request.address) return yield* new ExternalIdNotFound({ message: MESSAGES.externalIdNotFound })
-        if (state.failedAttempts >= maxAttempts)
-          return yield* new PasscodeRejected({ code: "passcode_exceeded_max_attempts", message: "Passcode attempts exceeded", remainingAttempts: 0 })
-        if ("biometryToken" in request.proof) {
-          if (options.biometryToken === undefined || request.proof.biometryToken !== options.biometryToken)
-            return yield* new PasscodeRejected({ code: "biometry_token_invalid", message: "The biometry token is not valid for this device" })
-        } else if (request.proof.passcode !== state.passcode) {
-          state.failedAttempts++
-          return yield* new PasscodeRejected({ code: "passcode_wrong", message: "Wrong passcode", remainingAttempts: Math.max(0, maxAttempts - state.failedAttempts) })
-        }
-        state.failedAttempts = 0
+        yield* checkProof(request.proof)
         return { deviceEncryptionKey: yield* Effect.promise(() => rsaWrap(request.transportPublicKey, entry.key)) }
       }),
   })

@@ -309,14 +309,17 @@ describe("KeyVault", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
-  it.effect("plain credentials: migrated in the background, opened by the passcode, removed only after backup", () => {
+  it.effect("plain credentials: migrated with a proof, opened by the passcode, removed only after backup", () => {
     const plain = JSON.stringify({ address: ADDRESS, mnemonic: MNEMONIC, privateKey: PRIVATE_KEY })
     const t = makeTestVault({ passcode: PASSCODE, store: { "keyvault.plain": plain } })
     return Effect.gen(function* () {
       const vault = yield* KeyVault
       assert.strictEqual(yield* vault.removePlainAfterBackup(true), false) // no blob yet: keep the only copy
-      assert.strictEqual(yield* vault.migratePlain(), "migrated")
-      assert.strictEqual(yield* vault.migratePlain(), "already")
+      // A new device key needs a proof on the server too (decision 0540): a wrong passcode makes none.
+      assert.strictEqual((yield* Effect.flip(vault.migratePlain({ passcode: "000000" })))._tag, "PasscodeRejected")
+      assert.strictEqual(t.server.keys.size, 0)
+      assert.strictEqual(yield* vault.migratePlain({ passcode: PASSCODE }), "migrated")
+      assert.strictEqual(yield* vault.migratePlain({ passcode: PASSCODE }), "already")
       const migrated = yield* vault.status()
       assert.deepStrictEqual([migrated.version, migrated.server, migrated.passcodeSlots, migrated.plain], [2, true, 0, true])
       // The server still checks the passcode before releasing the device key.

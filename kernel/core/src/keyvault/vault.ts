@@ -199,8 +199,8 @@ export class KeyVault extends Context.Service<
      * the first unlock afterwards keeps only the slot that matched.
      */
     readonly changePasscode: (input: { readonly current: string; readonly next: string }) => Effect.Effect<void, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError>
-    /** Background step: seals stored plain credentials under a new device key (no passcode needed). */
-    readonly migratePlain: () => Effect.Effect<"migrated" | "nothing" | "already", DeviceKeyError | StorageError>
+    /** Seals stored plain credentials under a new device key (a server slot); the server wants a proof for a new key (decision 0540). */
+    readonly migratePlain: (proof: DeviceKeyProof) => Effect.Effect<"migrated" | "nothing" | "already", DeviceKeyError | StorageError>
     /** Removes plain credentials once backup is complete and a blob exists; true when removed. */
     readonly removePlainAfterBackup: (backupComplete: boolean) => Effect.Effect<boolean, StorageError>
     /** The recovery split (key, iv, two shards) of the unlocked credentials. */
@@ -291,10 +291,11 @@ const makeVault = (
       Effect.catch(() => Effect.fail(new DeviceKeyUnavailable({ message: "The device key could not be unwrapped" }))),
     )
 
-  const newDeviceKey = (address: string) =>
+  /** A new device key; the server checks `proof` first (decision 0540), so nothing is sealed under an unproven passcode. */
+  const newDeviceKey = (address: string, proof: DeviceKeyProof) =>
     Effect.gen(function* () {
       const keys = yield* transport
-      const answer = yield* server.generate({ address, transportPublicKey: keys.publicKey })
+      const answer = yield* server.generate({ address, transportPublicKey: keys.publicKey, proof })
       const deviceKey = yield* unwrapDeviceKey(keys.privateKey, answer.deviceEncryptionKey)
       return { externalId: answer.externalId, deviceKey }
     })
@@ -440,7 +441,7 @@ const makeVault = (
    */
   const upgradeV1 = (payload: Payload, passcode: string) =>
     Effect.gen(function* () {
-      const { externalId } = yield* newDeviceKey(payload.address)
+      const { externalId } = yield* newDeviceKey(payload.address, { passcode })
       const h = { externalId, address: payload.address }
       const deviceKey = yield* fetchDeviceKey(h, { passcode })
       const { blob, dataKey } = yield* Effect.promise(() => seal(payload, h))
@@ -461,12 +462,15 @@ const makeVault = (
     return info
   })
 
-  /** Background step: seals stored plain credentials under a new device key (no passcode needed). */
-  const migrate = Effect.gen(function* () {
+  /**
+   * Seals stored plain credentials under a new device key (a server slot: no passcode is part of the
+   * key). The server releases a new device key only with a proof (decision 0540).
+   */
+  const migrate = (proof: DeviceKeyProof) => Effect.gen(function* () {
     if ((yield* store.get(blobKey)) !== null) return "already" as const
     const plain = yield* readPlain
     if (plain === null) return "nothing" as const
-    const { externalId, deviceKey } = yield* newDeviceKey(plain.address)
+    const { externalId, deviceKey } = yield* newDeviceKey(plain.address, proof)
     const h = { externalId, address: plain.address }
     const { blob, dataKey } = yield* Effect.promise(() => seal(plain, h))
     const serverWrap = yield* Effect.promise(() => serverSlot(h, dataKey, deviceKey))
@@ -510,9 +514,9 @@ const makeVault = (
         const payload = toPayload(credentials)
         const invalid = validatePayload(payload)
         if (invalid !== null) return yield* new InvalidCredentials({ message: invalid })
-        const { externalId } = yield* newDeviceKey(payload.address)
+        // The server confirms the passcode before it makes the key (and again on get) before anything is sealed under it.
+        const { externalId } = yield* newDeviceKey(payload.address, { passcode })
         const h = { externalId, address: payload.address }
-        // The server confirms the passcode before anything is sealed under it.
         const deviceKey = yield* fetchDeviceKey(h, { passcode })
         const { blob, dataKey } = yield* Effect.promise(() => seal(payload, h))
         const slot = yield* Effect.promise(() => passcodeSlot(h, passcode, dataKey, deviceKey))
@@ -529,9 +533,11 @@ const makeVault = (
           if (plain === null) return yield* new CredsNotFound({ message: MESSAGES.clientCredsNotFound })
           // Legacy plain credentials: seal them now, then the server checks the passcode as for any
           // unlock. When the server cannot be reached the plain credentials (already on the device) are used.
-          const sealed = yield* migrate.pipe(
+          const sealed = yield* migrate({ passcode }).pipe(
             Effect.as(true),
             Effect.catch((error) => {
+              // The server refused the passcode (it checks it before making a key): so does the unlock.
+              if (error._tag === "PasscodeRejected") return Effect.fail(error)
               logger.report("plain.migration_failed", { reason: error._tag })
               return Effect.succeed(false)
             }),
@@ -614,7 +620,7 @@ const makeVault = (
         logger.info("passcode.slot_added", { passcodeSlots: (blob.slots.passcode?.length ?? 0) + 1 })
       }),
 
-    migratePlain: () => migrate,
+    migratePlain: (proof) => migrate(proof),
 
     removePlainAfterBackup: (backupComplete) =>
       Effect.gen(function* () {

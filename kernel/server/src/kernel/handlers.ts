@@ -12,7 +12,7 @@ import {
   type ProfileLanguages,
 } from "@wallet/kernel/api";
 import { ServerConfig } from "../services.ts";
-import { createSession, refreshSession } from "./sessions.ts";
+import { createSession, refreshSession, revokeSession } from "./sessions.ts";
 import { featureFlagsFor, saveViewSettings, viewSettingsFor, viewSettingsOfUser } from "./settings.ts";
 import { findUser, markOnboarded, setLanguage, setVisitorId, toCurrentUser, upsertFromTelegram, upsertProfile } from "./users.ts";
 
@@ -56,6 +56,12 @@ const AuthLive = HttpApiBuilder.group(KernelApi, "auth", (handlers) =>
         const outcome = yield* Effect.orDie(refreshSession(payload.session_id, payload.refresh_token));
         if (outcome._tag === "Rejected") return yield* new Unauthorized({ code: outcome.code, message: outcome.message });
         return { ...outcome.session, webview_settings: {} };
+      }),
+    )
+    .handle("logout", () =>
+      Effect.gen(function* () {
+        const session = yield* CurrentSession;
+        yield* Effect.orDie(revokeSession(session.sessionId));
       }),
     ),
 );

@@ -36,4 +36,21 @@ describe("initData", () => {
     expect(code(fresh, now - 120_000)).toBe("init_data_invalid");
     expect(code("")).toBe("init_data_missing");
   });
+
+  it("case 4: refuses a signed user (or receiver) whose id is not a positive safe integer, or whose text cannot be stored", () => {
+    const failure = (initData: string) => {
+      const result = verifyInitData(initData, { botToken: token, maxAgeSeconds: 60, nowMs: now });
+      return Result.isFailure(result) ? result.failure : undefined;
+    };
+    for (const id of [0, -1, -700000002, 1.5, 2 ** 53]) {
+      expect(failure(signInitData({ user: { ...user, id }, authDate: new Date(now) }, token)), `user id ${id}`).toMatchObject({
+        code: "init_data_invalid",
+        message: expect.stringMatching(/^initData user (id must be a positive integer|is malformed)$/),
+      });
+    }
+    expect(failure(signInitData({ user, receiver: { id: 0, first_name: "R" }, authDate: new Date(now) }, token))?.code).toBe("init_data_invalid");
+    expect(failure(signInitData({ user: { ...user, first_name: "A\u0000n" }, authDate: new Date(now) }, token))?.code).toBe("init_data_invalid");
+    expect(failure(signInitData({ user: { ...user, username: "\ud800" }, authDate: new Date(now) }, token))?.code).toBe("init_data_invalid");
+    expect(failure(signInitData({ user: { ...user, id: Number.MAX_SAFE_INTEGER }, authDate: new Date(now) }, token))).toBeUndefined();
+  });
 });

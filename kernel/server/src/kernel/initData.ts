@@ -7,7 +7,7 @@
 import { createHash, createHmac, createPrivateKey, sign } from "node:crypto";
 import { validate } from "@tma.js/init-data-node";
 import { Result, Schema } from "effect";
-import { TelegramUser, type LaunchData, type UnauthorizedCode } from "@wallet/kernel/api";
+import { isStorableText, isUserId, TelegramUser, type LaunchData, type UnauthorizedCode } from "@wallet/kernel/api";
 
 export interface InitDataFailure {
   readonly code: Extract<UnauthorizedCode, "init_data_missing" | "init_data_invalid" | "init_data_expired" | "user_not_found">;
@@ -20,6 +20,19 @@ export interface VerifiedInitData extends LaunchData {
 }
 
 const decodeUser = Schema.decodeUnknownResult(Schema.fromJsonString(TelegramUser));
+
+/**
+ * Why a signed Telegram user cannot open a session, or undefined: its id must be a positive safe
+ * integer (a bigint column, and 0 or a negative id is no Telegram user), and its text fields must
+ * be storable (no NUL, no unpaired surrogate; docs/decisions/0205).
+ */
+const userProblem = (user: TelegramUser, role: "user" | "receiver"): string | undefined => {
+  if (!isUserId(user.id)) return `initData ${role} id must be a positive integer`;
+  for (const [field, value] of Object.entries(user)) {
+    if (typeof value === "string" && !isStorableText(value)) return `initData ${role} ${field} is not valid text`;
+  }
+  return undefined;
+};
 
 /** Tolerated clock skew for an auth_date in the future. */
 const FUTURE_SKEW_SECONDS = 60;
@@ -58,11 +71,15 @@ export const verifyInitData = (
   if (Result.isFailure(user)) {
     return Result.fail({ code: "init_data_invalid", message: "initData user is malformed" });
   }
+  const badUser = userProblem(user.success, "user");
+  if (badUser !== undefined) return Result.fail({ code: "init_data_invalid", message: badUser });
   const receiverJson = params.get("receiver");
   let receiver: TelegramUser | undefined;
   if (receiverJson !== null) {
     const decoded = decodeUser(receiverJson);
     if (Result.isFailure(decoded)) return Result.fail({ code: "init_data_invalid", message: "initData receiver is malformed" });
+    const badReceiver = userProblem(decoded.success, "receiver");
+    if (badReceiver !== undefined) return Result.fail({ code: "init_data_invalid", message: badReceiver });
     receiver = decoded.success;
   }
   return Result.succeed({

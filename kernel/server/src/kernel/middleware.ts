@@ -18,6 +18,7 @@ import { ServerConfig } from "../services.ts";
 import { verifyInitData } from "./initData.ts";
 import { makeAccessTokenChecker } from "../auth/accessTokens.ts";
 import { recordInitDataUse } from "./sessions.ts";
+import { enforceAddressRateLimit, enforceRateLimit } from "../ratelimit/RateLimiter.ts";
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1();
 
@@ -69,6 +70,8 @@ export const InitDataAuthLive = Layer.effect(
     return {
       initData: (httpEffect, { credential }) =>
         Effect.gen(function* () {
+          // Sign-ins per address count every attempt, valid or not (docs/decisions/0206).
+          yield* enforceAddressRateLimit("authInitPerAddress");
           const verified = verifyInitData(Redacted.value(credential), {
             botToken: Redacted.value(config.botToken),
             maxAgeSeconds: config.initDataMaxAgeSeconds,
@@ -86,6 +89,8 @@ export const InitDataAuthLive = Layer.effect(
               detail: { reason: "attach_receiver_invalid" },
             });
           }
+          // Per user before the initData is spent: a refused client retries with the same initData.
+          yield* enforceRateLimit("authInitPerUser", launch.user.id);
           const fresh = yield* recordInitDataUse(launch.hash, launch.user.id, launch.authDate).pipe(
             Effect.provideService(SqlClient.SqlClient, sql),
             Effect.provideService(ServerConfig, config),

@@ -113,4 +113,23 @@ export const kernelMigrations: ReadonlyArray<Migration> = [
       )`,
     ),
   },
+  {
+    id: 3,
+    name: "rate limit counters shared by every server process (docs/decisions/0206)",
+    up: statements(
+      // One sliding-window counter per bucket and key: hits of the current window (starting at
+      // window_start, epoch seconds) and of the previous one; useless after expires_at.
+      `create table kernel_rate_limits (
+        bucket text not null,
+        key text not null,
+        window_start bigint not null,
+        window_seconds integer not null,
+        hits bigint not null,
+        previous_hits bigint not null,
+        expires_at timestamptz not null,
+        primary key (bucket, key)
+      )`,
+      `create index kernel_rate_limits_expires_at on kernel_rate_limits (expires_at)`,
+    ),
+  },
 ];

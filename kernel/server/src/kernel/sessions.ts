@@ -95,6 +95,20 @@ export const refreshSession = (
     );
   });
 
+/**
+ * Logout: revokes the session at once. The access-token check reads `revoked_at` on every request
+ * (no cache, decision 0404) and refresh refuses a revoked session, so every token of the session
+ * stops working with this update, on every process. True when this call revoked it.
+ */
+export const revokeSession = (sessionId: string, reason: "logout" = "logout") =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const config = yield* ServerConfig;
+    const rows = yield* sql`update kernel_sessions set revoked_at = ${new Date(config.now())}, revoked_reason = ${reason}
+      where id = ${sessionId} and revoked_at is null returning id`;
+    return rows.length === 1;
+  });
+
 export type AccessCheck =
   | { readonly _tag: "Valid"; readonly userId: number; readonly sessionId: string; readonly isBlocked: boolean }
   | { readonly _tag: "Rejected"; readonly code: UnauthorizedCode; readonly message: string };

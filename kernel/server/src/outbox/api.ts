@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect";
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api";
-import { ApiId, RequestValidation } from "@wallet/kernel/api";
+import { ApiId, userText, validated } from "@wallet/kernel/api";
 
 export const OutboxMessageJson = Schema.Struct({
   id: Schema.Int,
@@ -23,13 +23,13 @@ const IntFromString = Schema.NumberFromString.check(Schema.isInt(), Schema.isBet
 
 export const OutboxQuery = Schema.Struct({
   /** Only messages to this address / chat (case-insensitive). */
-  recipient: Schema.optionalKey(Schema.String),
+  recipient: Schema.optionalKey(userText({ maxLength: 320 })),
   /** 1..200, default 50. */
   limit: Schema.optionalKey(IntFromString),
 });
 
-export const OutboxDevGroup = HttpApiGroup.make("devOutbox")
-  .add(
+export const OutboxDevGroup = validated(
+  HttpApiGroup.make("devOutbox").add(
     HttpApiEndpoint.get("list", "/api/dev/outbox", {
       query: OutboxQuery,
       success: Schema.Struct({ messages: Schema.Array(OutboxMessageJson) }),
@@ -38,7 +38,7 @@ export const OutboxDevGroup = HttpApiGroup.make("devOutbox")
       query: OutboxQuery,
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html; charset=utf-8" })),
     }),
-  )
-  .middleware(RequestValidation);
+  ),
+);
 
 export const OutboxDevApi = HttpApi.make(ApiId).add(OutboxDevGroup);

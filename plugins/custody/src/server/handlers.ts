@@ -2,12 +2,13 @@
 import { Effect, Layer, Schedule } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentSession } from "@wallet/kernel/api"
-import { ServerConfig } from "@wallet/kernel-server"
+import { enforceRateLimit, ServerConfig } from "@wallet/kernel-server"
 import { CustodyApi, CustodyBadRequest, CustodyForbidden, CustodyNotFound, type AssetChart, type Rates as RatesAnswer } from "../api.ts"
 import { currencyInfo } from "../currencies.ts"
 import { accountsData, frozenBalances, setNewCurrencySeen } from "./accounts.ts"
 import { seedDemoData } from "./demo.ts"
 import { defineCustodyCurrencies } from "./ledgerSetup.ts"
+import { guardTransfer } from "./guard.ts"
 import { formatPrice, percentChange } from "./money.ts"
 import { notificationSettings, setNotification } from "./notifications.ts"
 import { Rates } from "./rates/Rates.ts"
@@ -76,7 +77,11 @@ const RatesLive = HttpApiBuilder.group(CustodyApi, "custodyRates", (handlers) =>
 const TransfersLive = HttpApiBuilder.group(CustodyApi, "custodyTransfers", (handlers) =>
   handlers
     .handle("searchReceivers", ({ query }) => Effect.flatMap(userId, (user) => searchReceivers(user, query.query)))
-    .handle("create", ({ payload }) => Effect.flatMap(userId, (user) => createTransfer(user, payload)))
+    // The operation token first (decision 0550), so no path (the batch included) moves money without it.
+    // Money calls per user before anything else (decision 0206).
+    .handle("create", ({ payload }) =>
+      Effect.flatMap(userId, (user) => Effect.andThen(enforceRateLimit("moneyPerUser", user), Effect.andThen(guardTransfer(user, payload), createTransfer(user, payload)))),
+    )
     .handle("list", () => Effect.map(Effect.flatMap(userId, incomingTransfers), (items) => ({ items })))
     .handle("get", ({ params }) => Effect.flatMap(userId, (user) => getTransfer(user, params.transfer_id)))
     .handle("approve", ({ params }) => Effect.flatMap(userId, (user) => approveTransfer(user, params.transfer_id)))

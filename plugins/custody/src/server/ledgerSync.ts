@@ -4,12 +4,17 @@
  * user's accounts newer than the last one seen, of kind transfer or hold, with a known gateway,
  * become rows keyed by the movement's key (rows custody wrote itself already carry that key).
  * Pending hold rows (withdrawals) follow their hold: posted -> success, voided/expired -> fail.
+ *
+ * Custody's own transfer holds are not imported as plain rows: a sender's entry whose transfer rows
+ * are missing (a read between a creation's hold and its rows, or the process stopped there) writes
+ * those rows, linked to the transfer, as the creation would (docs/decisions/0801).
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Ledger, userOwner, type HistoryEntry, type HoldStatus } from "@wallet/kernel-server/ledger"
 import { Gateway, NetworkCode, type TransactionStatus } from "../api.ts"
 import { recordTransaction } from "./history.ts"
+import { holdKey, linkTransferHolds } from "./transfers.ts"
 
 const isGateway = Schema.is(Gateway)
 const isNetwork = Schema.is(NetworkCode)
@@ -77,8 +82,13 @@ export const syncUserHistory = (userId: number) =>
       if (page.length < limit) break
       before = page[page.length - 1]!.entryId
     }
+    // The user's own transfer holds become their transfer rows (linked), never plain rows.
+    const isOwnTransferHold = (entry: HistoryEntry) =>
+      entry.kind === "hold" && entry.holdId !== null && entry.metadata.gateway === "tg_transfer" && entry.key.startsWith(holdKey(userId, ""))
+    const transferHolds = fresh.filter(isOwnTransferHold)
+    const unlinked = transferHolds.length === 0 ? new Set<string>() : yield* linkTransferHolds(transferHolds.map((entry) => ({ key: entry.key, holdId: entry.holdId!, metadata: entry.metadata })))
     // Oldest first, so imported rows get ids in time order.
-    for (const entry of fresh.toReversed()) yield* importEntry(userId, entry)
+    for (const entry of fresh.toReversed()) if (!isOwnTransferHold(entry) || unlinked.has(entry.key)) yield* importEntry(userId, entry)
     if (fresh.length > 0) {
       const newest = fresh[0]!.entryId
       yield* sql`insert into custody_history_sync (user_id, last_entry_id) values (${userId}, ${newest}::bigint)

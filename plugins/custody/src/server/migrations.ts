@@ -109,4 +109,16 @@ export const custodyMigrations: ReadonlyArray<Migration> = [
     name: "transfers by hold (orphan hold repair)",
     up: statements(`create index custody_transfers_hold on custody_transfers (hold_id)`),
   },
+  {
+    id: 1005,
+    name: "sender history rows imported before their transfer rows get the transfer link (docs/decisions/0801)",
+    up: statements(
+      `update custody_transactions h
+          set transfer_id = t.id, counterparty_id = t.receiver_id, comment = t.comment, details = '{}'::jsonb,
+              status = case t.status when 'new' then 'pending' when 'accepted' then 'success' when 'canceled' then 'canceled' else 'fail' end
+         from custody_transfers t
+        where h.transfer_id is null and h.gateway = 'tg_transfer' and h.user_id = t.sender_id
+          and h.ledger_key = 'custody:tg:' || t.sender_id || ':' || t.idempotency_key`,
+    ),
+  },
 ]

@@ -10,7 +10,9 @@ import { Ledger, ledgerMigrationModule, userOwner } from "@wallet/kernel-server/
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing"
 import { defineCustodyCurrencies } from "./ledgerSetup.ts"
 import { custodyMigrations } from "./migrations.ts"
-import { createTransfer, createTransfers, repairOrphanHolds, TransferCreates, type CreateTransferItem } from "./transfers.ts"
+import { recordTransaction } from "./history.ts"
+import { syncUserHistory } from "./ledgerSync.ts"
+import { createTransfer, createTransfers, holdKey, repairOrphanHolds, TransferCreates, type CreateTransferItem } from "./transfers.ts"
 
 type Services = Ledger | SqlClient.SqlClient | ServerConfig | TransferCreates
 
@@ -154,5 +156,87 @@ describe.each(testDatabases)("custody transfer batches on %s", (kind) => {
       ),
     )
     expect(rows).toEqual([{ hold_id: orphan.holdId, amount: "7", comment: "lost", receiver_id: String(CAROL) }])
+  })
+
+  // Issue #15 case 5 (docs/decisions/0801): the hold step alone, as when the process stops before the rows.
+  const placeAlone = (key: string, amount: bigint) =>
+    run(
+      Effect.flatMap(Effect.service(Ledger), (ledger) =>
+        ledger.hold({
+          key: holdKey(ALICE, key),
+          from: { owner: userOwner(ALICE), currency: "TON" },
+          to: { owner: userOwner(BOB), currency: "TON" },
+          amount,
+          expiresAt: new Date(clock.now + 14 * 24 * 3_600_000),
+          metadata: { gateway: "tg_transfer", receiverId: BOB, requestHash: `hash-${key}`, comment: null },
+        }),
+      ),
+    )
+  const historyRow = (userId: number, key: string) =>
+    run(
+      Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+        sql.unsafe<{ transfer_id: string | null; status: string; counterparty_id: string | null; created_at: Date }>(
+          `select transfer_id::text as transfer_id, status, counterparty_id::text as counterparty_id, created_at from custody_transactions where user_id = $1 and ledger_key = $2`,
+          [userId, holdKey(ALICE, key)],
+        ),
+      ),
+    )
+  const transferOf = (key: string) =>
+    run(
+      Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+        sql.unsafe<{ id: string; hold_id: string; created_at: Date }>(`select id::text as id, hold_id, created_at from custody_transfers where sender_id = $1 and idempotency_key = $2`, [ALICE, key]),
+      ),
+    )
+
+  it("case 5: the sender's history sync links a hold whose rows were never written (no request, no repair yet)", async () => {
+    const hold = await placeAlone("case5-sync", 2n)
+    await run(syncUserHistory(ALICE))
+    const [transfer] = await transferOf("case5-sync")
+    expect(transfer).toMatchObject({ hold_id: hold.holdId })
+    // The creation time is the request's (the hold's expiry minus 14 days), as the creation writes it.
+    expect(new Date(transfer!.created_at).getTime()).toBe(clock.now)
+    expect(await historyRow(ALICE, "case5-sync")).toEqual([expect.objectContaining({ transfer_id: transfer!.id, status: "pending", counterparty_id: String(BOB) })])
+    expect(await historyRow(BOB, "case5-sync")).toEqual([expect.objectContaining({ transfer_id: transfer!.id, status: "new", counterparty_id: String(ALICE) })])
+    expect(await run(repairOrphanHolds(0))).toBe(0)
+  })
+
+  it("case 5: a plain row an older server imported gets its link from the repair and from the migration", async () => {
+    // An older sync imported the hold entry as a plain row (no link) before any rows existed.
+    const plain = (key: string, holdId: string) =>
+      run(
+        recordTransaction({
+          userId: ALICE,
+          type: "withdraw",
+          gateway: "tg_transfer",
+          currency: "TON",
+          amount: 3n,
+          status: "pending",
+          ledgerKey: holdKey(ALICE, key),
+          createdAt: new Date(clock.now),
+          details: { holdId },
+        }),
+      )
+    const repaired = await placeAlone("case5-repair", 3n)
+    await plain("case5-repair", repaired.holdId!)
+    expect(await run(repairOrphanHolds(0))).toBe(1)
+    const [transfer] = await transferOf("case5-repair")
+    expect(await historyRow(ALICE, "case5-repair")).toEqual([expect.objectContaining({ transfer_id: transfer!.id, status: "pending", counterparty_id: String(BOB) })])
+
+    // Rows that already lost their link (written by an older server) get it from migration 1005.
+    const migrated = await placeAlone("case5-migrated", 3n)
+    await plain("case5-migrated", migrated.holdId!)
+    await run(
+      Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+        sql.unsafe(
+          `insert into custody_transfers (sender_id, receiver_id, currency, amount, comment, idempotency_key, request_hash, hold_id, status, created_at, expires_at)
+           values ($1, $2, 'TON', 3, null, 'case5-migrated', 'hash-case5-migrated', $3, 'canceled', now(), now())`,
+          [ALICE, BOB, migrated.holdId],
+        ),
+      ),
+    )
+    expect(await historyRow(ALICE, "case5-migrated")).toEqual([expect.objectContaining({ transfer_id: null })])
+    await run(custodyMigrations.find((migration) => migration.id === 1005)!.up)
+    const [fixed] = await transferOf("case5-migrated")
+    expect(await historyRow(ALICE, "case5-migrated")).toEqual([expect.objectContaining({ transfer_id: fixed!.id, status: "canceled", counterparty_id: String(BOB) })])
   })
 })

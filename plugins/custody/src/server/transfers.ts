@@ -9,13 +9,14 @@
  * and idempotent by key; the transfer row and history rows follow, idempotent by their own keys.
  * A hold resolves once whatever races (post, void and expiry of one hold exclude each other in the
  * Ledger); the row is then brought to the hold's state (`settle`), also on every read, so a crash
- * between the two steps heals on the next read or retry.
+ * between the two steps heals on the next read or retry. A hold whose rows are missing is enough
+ * to write them: the sender's history sync and the minute repair do (docs/decisions/0801).
  */
 import { createHash } from "node:crypto"
 import { Context, Effect, Exit, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ServerConfig } from "@wallet/kernel-server"
-import { Ledger, makeBatcher, type Batcher, type HoldStatus, type Metadata } from "@wallet/kernel-server/ledger"
+import { Ledger, makeBatcher, type Batcher, type Hold, type HoldStatus, type Metadata } from "@wallet/kernel-server/ledger"
 import {
   CustodyBadRequest,
   CustodyConflict,
@@ -230,7 +231,10 @@ const insertTransferRows = (list: ReadonlyArray<NewTransferRows>) =>
            select t.sender_id, 'withdraw', 'tg_transfer', t.currency, t.amount, 'pending', t.receiver_id, t.comment, t.id, 'custody:tg:' || t.sender_id || ':' || t.idempotency_key, t.created_at, t.created_at from t
            union all
            select t.receiver_id, 'deposit', 'tg_transfer', t.currency, t.amount, 'new', t.sender_id, t.comment, t.id, 'custody:tg:' || t.sender_id || ':' || t.idempotency_key, t.created_at, t.created_at from t
-           on conflict (user_id, ledger_key) do nothing
+           -- A row without its link (imported from the Ledger entry by an older server, docs/decisions/0801) gets it now.
+           on conflict (user_id, ledger_key) do update set transfer_id = excluded.transfer_id, counterparty_id = excluded.counterparty_id,
+             comment = excluded.comment, status = excluded.status, details = '{}'::jsonb, updated_at = excluded.updated_at
+           where custody_transactions.transfer_id is null
          )
          select ${columns}, idempotency_key from t`,
         [
@@ -269,6 +273,13 @@ const selectByKeys = (pairs: ReadonlyArray<{ readonly senderId: number; readonly
     )
     return new Map(rows.map((raw) => [pairKey(Number(raw.sender_id), raw.idempotency_key), toTransfer(raw)]))
   }).pipe(Effect.orDie)
+
+/**
+ * Tests only: what runs between a creation's Ledger holds and its rows (default nothing). A test
+ * makes it die (the process stopping in the gap) or wait while it reads the history (a read in the
+ * gap); docs/decisions/0801.
+ */
+export const AfterTransferHolds = Context.Reference<Effect.Effect<void>>("custody/AfterTransferHolds", { defaultValue: () => Effect.void })
 
 export interface CreateTransferItem {
   readonly senderId: number
@@ -317,7 +328,7 @@ const placeHold = (item: Placing, at: Date) =>
           const first = yield* Effect.orDie(ledger.movement(key))
           if (first === undefined || first.metadata.requestHash !== item.hash) return yield* keyConflict()
           const placedFirst = yield* Effect.orDie(ledger.getHold(first.holdId!))
-          return { holdId: first.holdId!, createdAt: placedFirst.createdAt, expiresAt: placedFirst.expiresAt ?? expiresAt }
+          return { holdId: first.holdId!, createdAt: placedAt(placedFirst), expiresAt: placedFirst.expiresAt ?? expiresAt }
         }),
       ),
       Effect.catchTags({
@@ -415,6 +426,8 @@ export const createTransfers = (
     // 4. The holds, through the Ledger's queue (so they share its batches); a used key replays.
     const at = yield* now
     const placed = yield* Effect.forEach(placing, (item) => Effect.exit(placeHold(item, at)), { concurrency: "unbounded" })
+    // Tests stop here (a crash) or read the history here (the gap): docs/decisions/0801.
+    yield* (yield* AfterTransferHolds)
 
     // 5. The rows of every placed hold in one statement (a concurrent retry inserts nothing).
     const rows: Array<{ readonly item: Placing; readonly rows: NewTransferRows }> = []
@@ -471,6 +484,21 @@ export class TransferCreates extends Context.Service<TransferCreates, Batcher<Cr
   static readonly layerWith = (options: { readonly maxBatch?: number; readonly workers?: number; readonly onBatch?: (size: number) => void }) =>
     Layer.effect(TransferCreates, makeBatcher({ ...options, execute: createTransfers }))
 }
+
+/**
+ * Whether this (sender, idempotency key) already placed its hold for this same request: a retry
+ * that replays the first transfer, which needs no second operation token (decision 0550).
+ */
+export const isTransferReplay = (senderId: number, request: CreateTransferRequest) =>
+  Effect.gen(function* () {
+    const info = currencyInfo(request.currency)
+    const amount = info === undefined ? undefined : parseAmount(request.amount, info.decimals)
+    if (info === undefined || amount === undefined) return false
+    const ledger = yield* Ledger
+    const first = yield* Effect.orDie(ledger.movement(holdKey(senderId, request.idempotencyKey)))
+    const comment = request.comment === undefined || request.comment.trim() === "" ? null : request.comment.trim()
+    return first !== undefined && first.metadata.requestHash === requestHash(request.receiverId, info.code, amount, comment)
+  })
 
 /** `checkAccess: false` only for seeded demo data (a sender without custody today). */
 export const createTransfer = (senderId: number, request: CreateTransferRequest, options: { readonly checkAccess?: boolean } = {}) =>
@@ -572,10 +600,80 @@ export const expireDueTransfers = (limit = 200) =>
     return expired
   })
 
+/** A transfer hold as the Ledger keeps it: the key and metadata of the movement that placed it, and the hold. */
+interface TransferHold {
+  readonly key: string
+  readonly metadata: Metadata
+  readonly hold: Hold
+}
+
+const HOLD_KEY = /^custody:tg:(\d+):(.+)$/
+
+/**
+ * The rows a transfer hold stands for, from its key (`custody:tg:<sender>:<idempotency key>`),
+ * entries and metadata (receiver, request hash, comment); undefined for any other hold. The
+ * creation time is the one its request gave it (the hold's expiry minus the transfer's lifetime),
+ * so rows written from the hold equal the rows the request writes (docs/decisions/0801).
+ */
+const rowsOfHold = ({ key, metadata, hold }: TransferHold): NewTransferRows | undefined => {
+  const match = HOLD_KEY.exec(key)
+  if (match === null) return undefined
+  const senderId = Number(match[1])
+  const { receiverId, requestHash: storedHash, comment } = metadata
+  if (hold.from.owner !== userAccount(senderId, hold.from.currency).owner || typeof receiverId !== "number" || typeof storedHash !== "string") return undefined
+  return {
+    senderId,
+    receiverId,
+    currency: hold.from.currency,
+    amount: hold.amount,
+    comment: typeof comment === "string" ? comment : null,
+    idempotencyKey: match[2]!,
+    requestHash: storedHash,
+    holdId: hold.id,
+    createdAt: placedAt(hold),
+    expiresAt: hold.expiresAt ?? new Date(hold.createdAt.getTime() + TRANSFER_EXPIRY_DAYS * DAY_MS),
+  }
+}
+
+/** When the request placed the hold (by its clock): its expiry minus the transfer's lifetime. */
+const placedAt = (hold: Hold): Date => (hold.expiresAt === null ? hold.createdAt : new Date(hold.expiresAt.getTime() - TRANSFER_EXPIRY_DAYS * DAY_MS))
+
+/**
+ * The history sync's part (docs/decisions/0801): the sender's Ledger entries of transfer holds
+ * become the transfer row and both history rows, linked, exactly as the creation writes them, when
+ * they are not there yet: a history read between a creation's hold and its rows, or after the
+ * process stopped there, shows a row that opens and cancels the transfer. Rows written here are
+ * settled (the hold may have been resolved or be past due). Answers the keys of the entries that
+ * are not transfer holds after all (the caller imports those as plain rows).
+ */
+export const linkTransferHolds = (entries: ReadonlyArray<{ readonly key: string; readonly holdId: string; readonly metadata: Metadata }>) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const unlinked = new Set<string>()
+    const parsed = entries.flatMap((entry) => {
+      const match = HOLD_KEY.exec(entry.key)
+      if (match === null) unlinked.add(entry.key)
+      return match === null ? [] : [{ entry, senderId: Number(match[1]), idempotencyKey: match[2]! }]
+    })
+    const existing = yield* selectByKeys(parsed)
+    const rows: Array<NewTransferRows> = []
+    for (const { entry, senderId, idempotencyKey } of parsed) {
+      if (existing.has(pairKey(senderId, idempotencyKey))) continue
+      const hold = yield* Effect.orDie(ledger.getHold(entry.holdId))
+      const built = rowsOfHold({ key: entry.key, metadata: entry.metadata, hold })
+      if (built === undefined) unlinked.add(entry.key)
+      else rows.push(built)
+    }
+    const written = yield* insertTransferRows(rows)
+    for (const row of written.values()) yield* settle(row)
+    return unlinked
+  })
+
 /**
  * Rebuilds the rows of transfer holds that have none (the process stopped between the Ledger hold
- * and the row insert, and the client never retried): from the hold's key, entries and metadata.
- * Holds younger than `olderThanSeconds` are left to their request. Returns how many were rebuilt.
+ * and the row insert, and neither a retry nor a history read of the sender came): from the hold's
+ * key, entries and metadata. Holds younger than `olderThanSeconds` are left to their request.
+ * Returns how many were rebuilt.
  */
 export const repairOrphanHolds = (olderThanSeconds = 60) =>
   Effect.gen(function* () {
@@ -586,29 +684,8 @@ export const repairOrphanHolds = (olderThanSeconds = 60) =>
       const page = yield* Effect.orDie(ledger.pendingHolds({ keyPrefix: "custody:tg:", minAgeSeconds: olderThanSeconds, limit: 500, ...(afterId !== undefined ? { afterId } : {}) }))
       if (page.length === 0) return repaired
       afterId = page[page.length - 1]!.id
-      const candidates = page.flatMap((hold) => {
-        const match = /^custody:tg:(\d+):(.+)$/.exec(hold.key)
-        return match === null ? [] : [{ hold, senderId: Number(match[1]), idempotencyKey: match[2]! }]
-      })
+      const candidates = page.flatMap((hold) => rowsOfHold({ key: hold.key, metadata: hold.metadata, hold }) ?? [])
       const existing = yield* selectByKeys(candidates)
-      const rebuilt: Array<NewTransferRows> = []
-      for (const { hold, senderId, idempotencyKey } of candidates) {
-        if (existing.has(pairKey(senderId, idempotencyKey))) continue
-        const { receiverId, requestHash: storedHash, comment } = hold.metadata
-        if (hold.from.owner !== userAccount(senderId, hold.from.currency).owner || typeof receiverId !== "number" || typeof storedHash !== "string") continue
-        rebuilt.push({
-          senderId,
-          receiverId,
-          currency: hold.from.currency,
-          amount: hold.amount,
-          comment: typeof comment === "string" ? comment : null,
-          idempotencyKey,
-          requestHash: storedHash,
-          holdId: hold.id,
-          createdAt: hold.createdAt,
-          expiresAt: hold.expiresAt ?? new Date(hold.createdAt.getTime() + TRANSFER_EXPIRY_DAYS * DAY_MS),
-        })
-      }
-      repaired += (yield* insertTransferRows(rebuilt)).size
+      repaired += (yield* insertTransferRows(candidates.filter((rows) => !existing.has(pairKey(rows.senderId, rows.idempotencyKey))))).size
     }
   })

@@ -24,8 +24,10 @@ export const toDeviceKeyError = (error: unknown): DeviceKeyError => {
 
 export const makeDeviceKeyServer = (client: PasscodeClient, deviceSerial: () => Promise<string>): DeviceKeyServer["Service"] =>
   DeviceKeyServer.of({
-    generate: (request) =>
-      client.deviceKeys.generate({ payload: request }).pipe(
+    // Both need the proof and the device serial: the server checks the passcode of this device (decision 0540).
+    generate: ({ proof, ...request }) =>
+      Effect.promise(deviceSerial).pipe(
+        Effect.flatMap((serial) => client.deviceKeys.generate({ headers: { [DEVICE_SERIAL_HEADER]: serial }, payload: { ...request, ...proof, deviceSerial: serial } })),
         Effect.map((r) => ({ externalId: r.externalId, deviceEncryptionKey: r.deviceEncryptionKey })),
         Effect.mapError(toDeviceKeyError),
       ),

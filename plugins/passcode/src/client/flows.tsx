@@ -123,7 +123,8 @@ const biometrySnackbar = (session: PasscodeSession, outcome: BiometryOutcome | "
 
 /**
  * Creation: intro, set, confirm, biometry offer (only if available and not enabled), done.
- * source_email_missing opens the create-recovery-email flow and creates with the confirmed address.
+ * source_email_missing opens the create-recovery-email flow and creates with the confirmed address;
+ * email_code_required (a recovery email is on file, decision 0540) asks the code sent to it.
  */
 export function CreateFlow({ session, product, email, skipIntro, onDone }: {
   session: PasscodeSession
@@ -134,20 +135,26 @@ export function CreateFlow({ session, product, email, skipIntro, onDone }: {
 }) {
   const { t } = session
   const snackbar = useSnackbar()
-  const [step, setStep] = useState<"intro" | "set" | "email" | "code" | "biometry" | "done">(skipIntro ? "set" : "intro")
+  const [step, setStep] = useState<"intro" | "set" | "email" | "code" | "existingCode" | "biometry" | "done">(skipIntro ? "set" : "intro")
+  // The recovery email on file that must confirm the passcode (from email_code_required).
+  const [guard, setGuard] = useState<{ readonly product: Product }>({ product })
   const [type, setType] = useState<PasscodeType>("4-digit")
   const [passcode, setPasscode] = useState("")
   const [address, setAddress] = useState(email ?? "")
 
-  const create = async (value: string, extra: { email?: string; emailCode?: string } = {}) => {
+  const create = async (value: string, extra: { email?: string; emailCode?: string; product?: Product } = {}) => {
     const created = await session.call((c, deviceSerial) =>
       c.passcode.create({
         payload: {
           newPasscode: value,
           newPasscodeType: type,
           deviceSerial,
-          product,
-          ...(extra.email && extra.emailCode ? { email: extra.email, emailCode: extra.emailCode, emailSource: "new" as const } : {}),
+          product: extra.product ?? product,
+          ...(extra.email && extra.emailCode
+            ? { email: extra.email, emailCode: extra.emailCode, emailSource: "new" as const }
+            : extra.emailCode
+              ? { emailCode: extra.emailCode, emailSource: "existing" as const }
+              : {}),
         },
       }),
     )
@@ -157,7 +164,7 @@ export function CreateFlow({ session, product, email, skipIntro, onDone }: {
       setStep(biometry.available && !created.value.deviceBiometrySet ? "biometry" : "done")
       return { ok: true as const }
     }
-    return { ok: false as const, code: created.code }
+    return { ok: false as const, code: created.code, error: created.error }
   }
 
   switch (step) {
@@ -191,6 +198,12 @@ export function CreateFlow({ session, product, email, skipIntro, onDone }: {
               setStep("email")
               return true
             }
+            if (result.code === "email_code_required") {
+              const named = (result.error as { product?: Product } | undefined)?.product
+              setGuard({ product: named ?? product })
+              setStep("existingCode")
+              return true
+            }
             snackbar.show({ id: "passcode-create", text: t(`errors.${result.code === "passcode_already_set" ? "passcode_already_set" : "technical_issue"}`) })
             return false
           }}
@@ -215,6 +228,19 @@ export function CreateFlow({ session, product, email, skipIntro, onDone }: {
           request={() => session.call((c) => c.recoveryEmail.requestEmailCode({ payload: { product, reason: "confirm-email", language: session.language(), email: address } }))}
           submit={async (emailCode) => {
             const result = await create(passcode, { email: address, emailCode })
+            return result.ok ? undefined : result.code
+          }}
+          onDone={() => undefined}
+        />
+      )
+    case "existingCode":
+      return (
+        <EmailCodeStep
+          session={session}
+          title={t("code.title")}
+          request={() => session.call((c) => c.recoveryEmail.requestEmailCode({ payload: { product: guard.product, reason: "change-passcode", language: session.language() } }))}
+          submit={async (emailCode) => {
+            const result = await create(passcode, { emailCode, product: guard.product })
             return result.ok ? undefined : result.code
           }}
           onDone={() => undefined}

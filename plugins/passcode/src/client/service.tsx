@@ -86,14 +86,17 @@ const factory: PasscodeProviderFactory = async (host) => {
   const shape: PasscodeShape = {
     verify: ({ passcode, needCredential }) =>
       verifyInOrder(steps, { ...(passcode === undefined ? {} : { passcode }), ...(needCredential === undefined ? {} : { needCredential }) }),
-    operationToken: ({ operation }) =>
+    // The grant carries this device's serial: the token is bound to it (docs/decisions/0550).
+    operationToken: ({ operation, params }) =>
       operationTokenInOrder({
         verify: (options) => verifyInOrder(steps, options),
         rememberedPasscode: Effect.sync(() => session.rememberedPasscode()),
         begin: (credential) =>
           promise(() =>
             session.call((c, deviceSerial) =>
-              c.security.beginChallenge({ payload: { deviceSerial, language: session.language(), operation: { name: operation }, ...credential } }),
+              c.security.beginChallenge({
+                payload: { deviceSerial, language: session.language(), operation: { name: operation, ...(params === undefined ? {} : { params }) }, ...credential },
+              }),
             ),
           ).pipe(
             Effect.flatMap((r) => {
@@ -109,7 +112,7 @@ const factory: PasscodeProviderFactory = async (host) => {
             <EmailChallengeFlow session={session} challengeId={challengeId} maskedEmail={maskedEmail} onToken={resolve} />
           )),
         forget: Effect.sync(() => session.forget()),
-      }),
+      }).pipe(Effect.flatMap((grant) => Effect.map(promise(session.serial), (deviceSerial) => ({ ...grant, deviceSerial })))),
   }
   return shape
 }

@@ -24,6 +24,11 @@ export interface PasscodeServerConfig {
   readonly emailChallengeOperations: ReadonlyArray<string>;
   /** USD balance (cents) from which a passcode is forced; 0 turns the rule off. */
   readonly forcePasscodeUsdCents: bigint;
+  /**
+   * For a user with a passcode who is not passcode-forced: `value` operations (docs/decisions/0550)
+   * worth at least this many US cents need an operation token; 0 (the default): every one.
+   */
+  readonly operationTokenAboveUsdCents: bigint;
 }
 
 export const defaultPasscodeConfig: PasscodeServerConfig = {
@@ -37,7 +42,12 @@ export const defaultPasscodeConfig: PasscodeServerConfig = {
   challengeTtlSeconds: 15 * 60,
   emailChallengeOperations: ["show_mnemonic", "export_private_key", "change_recovery_email"],
   forcePasscodeUsdCents: 100_000n,
+  operationTokenAboveUsdCents: 0n,
 };
+
+/** A non-negative cents amount as a safe integer or a digit string; else the fallback. */
+const cents = (value: unknown, fallback: bigint): bigint =>
+  (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) || (typeof value === "string" && /^\d+$/.test(value)) ? BigInt(value) : fallback;
 
 const positiveInt = (value: unknown, fallback: number, min = 1) =>
   typeof value === "number" && Number.isInteger(value) && value >= min ? value : fallback;
@@ -63,6 +73,7 @@ export const readPasscodeConfig = (raw: object | undefined): PasscodeServerConfi
       (typeof threshold === "number" && Number.isSafeInteger(threshold) && threshold >= 0) || (typeof threshold === "string" && /^\d+$/.test(threshold))
         ? BigInt(threshold)
         : d.forcePasscodeUsdCents,
+    operationTokenAboveUsdCents: cents(c.operationTokenAboveUsdCents, d.operationTokenAboveUsdCents),
   };
 };
 

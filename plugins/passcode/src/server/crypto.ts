@@ -3,7 +3,7 @@
  * high-entropy tokens (biometry, operation) as SHA-256; email codes as salted SHA-256 (they live
  * minutes and are guarded by attempt limits, docs/decisions/0500).
  */
-import { constants, createHash, createPublicKey, publicEncrypt, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
+import { constants, createHash, createPublicKey, type KeyObject, publicEncrypt, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
 
 /** scrypt cost: N = 2^14, r = 8, p = 1 (16 MiB, tens of ms per hash). */
@@ -43,11 +43,19 @@ export const hashEmailCode = (salt: string, code: string) => sha256(`${salt}:${c
 export const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
- * RSA-OAEP with SHA-256 to the client's transport key (SPKI DER, base64url): how a device key
- * leaves the server (docs/decisions/0602). Fails on a key that is not an RSA SPKI.
+ * The client's transport key (SPKI DER, base64url) when it is an RSA key of at least 2048 bits;
+ * undefined for anything else (garbage, EC keys, RSA-PSS, short RSA), so callers answer a 400.
  */
-export const rsaOaepWrap = (spkiBase64Url: string, plaintext: Buffer): string => {
-  const key = createPublicKey({ key: Buffer.from(spkiBase64Url, "base64url"), format: "der", type: "spki" });
-  if (key.asymmetricKeyType !== "rsa" || (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw new Error("the transport key is not RSA-2048 or larger");
-  return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, plaintext).toString("base64url");
+export const parseTransportKey = (spkiBase64Url: string): KeyObject | undefined => {
+  try {
+    const key = createPublicKey({ key: Buffer.from(spkiBase64Url, "base64url"), format: "der", type: "spki" });
+    if (key.asymmetricKeyType !== "rsa" || (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return undefined;
+    return key;
+  } catch {
+    return undefined;
+  }
 };
+
+/** RSA-OAEP with SHA-256 to the client's transport key: how a device key leaves the server (docs/decisions/0602). */
+export const rsaOaepWrap = (key: KeyObject, plaintext: Uint8Array): string =>
+  publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, plaintext).toString("base64url");

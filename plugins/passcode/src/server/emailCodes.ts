@@ -2,10 +2,12 @@
  * Six-digit email codes: issued through the Outbox, valid for `emailCodeTtlSeconds`, single use,
  * only the newest of a scope (user + product + reason, or one challenge) counts. Wrong guesses are
  * counted against the newest code of the scope, which is voided after `emailCodeMaxAttempts`.
- * Requests are rate-limited per scope (minimum interval) and per user (per hour).
+ * Requests are rate-limited per scope (minimum interval while the newest code is unused) and per
+ * user (per hour).
  */
 import { Effect } from "effect";
 import { SqlClient } from "effect/sql";
+import { enforceAddressRateLimit } from "@wallet/kernel-server";
 import { Outbox } from "@wallet/kernel-server/outbox";
 import { EmailCodeError, maskEmail, RateLimited, type EmailCodeErrorCode, type EmailCodeReason, type EmailCodeSent, type Product } from "../api.ts";
 import { PasscodeConfig } from "./config.ts";
@@ -54,6 +56,8 @@ export const issueEmailCode = (userId: number, scope: CodeScope, email: string, 
     const outbox = yield* Outbox;
     const at = yield* now;
     const fields = scopeFields(scope);
+    // Per client address too, shared by every server process (kernel RateLimiter, docs/decisions/0206).
+    yield* enforceAddressRateLimit("emailCodesPerAddress");
     return yield* sql.withTransaction(
       Effect.gen(function* () {
         yield* Effect.orDie(lockUser(userId));
@@ -69,12 +73,14 @@ export const issueEmailCode = (userId: number, scope: CodeScope, email: string, 
             retryAfterSeconds: Math.max(1, Math.ceil((oldest + HOUR_MS - at.getTime()) / 1000)),
           });
         }
-        const [latest] = yield* Effect.orDie(sql<{ created_at: Date }>`
-          select created_at from passcode_email_codes
+        const [latest] = yield* Effect.orDie(sql<{ created_at: Date; used_at: Date | null }>`
+          select created_at, used_at from passcode_email_codes
           where user_id = ${userId} and product = ${fields.product} and reason = ${fields.reason}
             and challenge_id is not distinct from ${fields.challengeId}
           order by id desc limit 1`);
-        if (latest !== undefined) {
+        // The interval guards an outstanding code; once it was used (its reader has the mailbox) the
+        // next one may follow at once, e.g. a reset and then a further device (decision 0540).
+        if (latest !== undefined && latest.used_at === null) {
           const wait = new Date(latest.created_at).getTime() + config.emailCodeMinIntervalSeconds * 1000 - at.getTime();
           if (wait > 0) {
             return yield* new RateLimited({ code: "rate_limit_exceeded", message: "Request limit exceeded", retryAfterSeconds: Math.ceil(wait / 1000) });

@@ -99,4 +99,26 @@ export const passcodeMigrations: ReadonlyArray<Migration> = [
       )`,
     ),
   },
+  {
+    id: 3,
+    name: "one attempt counter per user; device serials proven by an email code (docs/decisions/0540)",
+    up: statements(
+      // Wrong passcodes counted per user across all devices (a new serial does not escape a lock).
+      `create table passcode_attempts (
+        user_id bigint primary key,
+        failed_attempts integer not null default 0,
+        updated_at timestamptz not null
+      )`,
+      // A lock anywhere locks the user: carry the highest count of any device over.
+      `insert into passcode_attempts (user_id, failed_attempts, updated_at)
+        select user_id, max(failed_attempts), max(updated_at) from passcode_passcodes group by user_id`,
+      // Whether the serial was created through the rules of decision 0540. Before them a further
+      // device needed no email code: of the old rows only each user's first serial stays trusted; the
+      // others read as locked until an email-code reset on that device.
+      `alter table passcode_passcodes add column trusted boolean not null default true`,
+      `update passcode_passcodes p set trusted = false
+        where exists (select 1 from passcode_passcodes q
+          where q.user_id = p.user_id and (q.created_at < p.created_at or (q.created_at = p.created_at and q.device_serial < p.device_serial)))`,
+    ),
+  },
 ];

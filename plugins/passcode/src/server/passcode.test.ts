@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { generateKeyPairSync, type KeyObject, randomBytes, randomUUID } from "node:crypto";
 import { Effect, Schema } from "effect";
 import { FetchHttpClient } from "effect/http";
 import { HttpApi, HttpApiBuilder, HttpApiClient, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api";
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiId, authenticated, CurrentSession } from "@wallet/kernel/api";
 import { defineServerPlugin, signInitData, startServer, type RunningServer } from "@wallet/kernel-server";
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing";
-import { DEVICE_SERIAL_HEADER, OperationTokenError, PasscodeApi } from "../api.ts";
+import { DEVICE_SERIAL_HEADER, maskEmail, OperationTokenError, PasscodeApi } from "../api.ts";
 import { makePasscodeServerPlugin, OPERATION_TOKEN_HEADER, requireOperationToken } from "./index.ts";
 import { fromBase64Url, generateTransportKeyPair, rsaUnwrap, toHex } from "@wallet/kernel/keyvault";
 import { makeDeviceKeyServer } from "../client/deviceKeys.ts";
@@ -141,6 +141,25 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
         tick(MIN_INTERVAL + 1);
         return created.body;
       },
+      /** A passcode on a further device: only with a change-passcode code sent to the recovery email (decision 0540). */
+      addDevice: async (serial: string, passcode = "135790") => {
+        const body = { emailSource: "existing", newPasscode: passcode, newPasscodeType: passcode.length === 4 ? "4-digit" : "6-digit", deviceSerial: serial };
+        const refused = await send("POST", "/api/passcode/create", body);
+        expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+        expect(refused.body).toMatchObject({ _tag: "RecoveryEmailError", code: "email_code_required", product: "wallet", maskedEmail: maskEmail(email) });
+        const code = await user.requestCode("change-passcode");
+        const created = await send("POST", "/api/passcode/create", { ...body, emailCode: code });
+        expect(created.status, JSON.stringify(created.body)).toBe(200);
+        tick(MIN_INTERVAL + 1);
+        return created.body;
+      },
+      /** A device key of `address` on `serial` with its passcode, unwrapped. */
+      generateKey: async (serial: string, passcode: string, address: string) => {
+        const transport = await generateTransportKeyPair();
+        const generated = await send("POST", "/api/device-keys/generate", { address, transportPublicKey: transport.publicKey, passcode, deviceSerial: serial });
+        expect(generated.status, JSON.stringify(generated.body)).toBe(200);
+        return { externalId: generated.body.externalId as string, keyHex: toHex(await rsaUnwrap(transport.privateKey, generated.body.deviceEncryptionKey)) };
+      },
     };
     return user;
   };
@@ -184,9 +203,8 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       const again = await user.post("/api/passcode/create", { emailSource: "existing", newPasscode: "1357", newPasscodeType: "4-digit", deviceSerial: device });
       expect(again.status).toBe(403);
       expect(again.body.code).toBe("passcode_already_set");
-      // With the recovery email on file, another device needs no new code.
-      const second = await user.post("/api/passcode/create", { emailSource: "existing", newPasscode: "1234", newPasscodeType: "4-digit", deviceSerial: serial() });
-      expect(second.status).toBe(200);
+      // With the recovery email on file, another device needs a code sent to it (decision 0540).
+      expect(await user.addDevice(serial(), "1234")).toMatchObject({ passcodeType: "4-digit", remainingAttempts: MAX_ATTEMPTS });
     });
 
     it("stores only a salted scrypt hash", async () => {
@@ -194,7 +212,7 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       const a = serial();
       const b = serial();
       await user.withPasscode(a, "864213");
-      await user.post("/api/passcode/create", { emailSource: "existing", newPasscode: "864213", newPasscodeType: "6-digit", deviceSerial: b });
+      await user.addDevice(b, "864213");
       const rows = await server.sql("select passcode_hash from passcode_passcodes where user_id = $1 order by device_serial", [user.id]);
       expect(rows).toHaveLength(2);
       for (const row of rows) {
@@ -248,7 +266,7 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       const codes = guesses.map((reply) => reply.body.code);
       expect(codes.filter((code) => code === "passcode_wrong")).toHaveLength(MAX_ATTEMPTS - 1);
       expect(codes.filter((code) => code === "passcode_exceeded_max_attempts")).toHaveLength(12 - (MAX_ATTEMPTS - 1));
-      const [row] = await server.sql("select failed_attempts from passcode_passcodes where user_id = $1", [user.id]);
+      const [row] = await server.sql("select failed_attempts from passcode_attempts where user_id = $1", [user.id]);
       expect(Number(row!.failed_attempts)).toBe(MAX_ATTEMPTS);
     });
 
@@ -301,7 +319,7 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       expect((await user.post("/api/passcode/verify", { deviceSerial: device, biometryToken: token })).body.verified).toBe(true);
       // Bound to the device.
       const elsewhere = serial();
-      await user.post("/api/passcode/create", { emailSource: "existing", newPasscode: "7531", newPasscodeType: "4-digit", deviceSerial: elsewhere });
+      await user.addDevice(elsewhere, "7531");
       expect((await user.post("/api/passcode/verify", { deviceSerial: elsewhere, biometryToken: token })).body.code).toBe("biometry_token_invalid");
       const stored = await server.sql("select biometry_token_hash from passcode_passcodes where user_id = $1 and device_serial = $2", [user.id, device]);
       expect(stored[0]!.biometry_token_hash).not.toBe(token);
@@ -350,6 +368,19 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       const expired = await check(second);
       expect(expired.status).toBe(400);
       expect(expired.body).toMatchObject({ _tag: "EmailCodeError", code: "expired_email_code" });
+    });
+
+    it("the minimum interval guards an unused code only: after a reset a further device's code comes at once", async () => {
+      const user = await signIn();
+      const device = serial();
+      await user.withPasscode(device, "2468");
+      const code = await user.requestCode("change-passcode");
+      const early = await user.post("/api/recovery-email/request-code", { product: "wallet", reason: "change-passcode", language: "en" });
+      expect(early.body.code).toBe("rate_limit_exceeded");
+      expect((await user.post("/api/passcode/update", { emailCode: code, newPasscode: "1357", newPasscodeType: "4-digit", deviceSerial: device })).status).toBe(200);
+      // No tick: the used code no longer holds the next one back.
+      const next = await user.post("/api/recovery-email/request-code", { product: "wallet", reason: "change-passcode", language: "en" });
+      expect(next.status, JSON.stringify(next.body)).toBe(200);
     });
 
     it("wrong guesses void the newest code after the limit", async () => {
@@ -435,6 +466,15 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       expect(replay.body.code).toBe("operation_token_used");
     });
 
+    it("a serial without a passcode gets no token while the user has a passcode on another device", async () => {
+      const user = await signIn();
+      await user.withPasscode(serial(), "4321");
+      const other = await user.post("/api/security/challenges/begin", { deviceSerial: serial(), language: "en", operation: { name: "send" } });
+      expect(other.status).toBe(403);
+      expect(other.body).toMatchObject({ code: "passcode_missing", passcodeSet: false });
+      expect(other.body.operationToken).toBeUndefined();
+    });
+
     it("operation tokens expire", async () => {
       const user = await signIn();
       const device = serial();
@@ -511,7 +551,7 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       const device = serial();
       await user.withPasscode(device, "2468");
       const transport = await generateTransportKeyPair();
-      const generated = await user.post("/api/device-keys/generate", { address: ADDRESS, transportPublicKey: transport.publicKey });
+      const generated = await user.post("/api/device-keys/generate", { address: ADDRESS, transportPublicKey: transport.publicKey, passcode: "2468" }, { [DEVICE_SERIAL_HEADER]: device });
       expect(generated.status, JSON.stringify(generated.body)).toBe(200);
       const key = toHex(await rsaUnwrap(transport.privateKey, generated.body.deviceEncryptionKey));
       expect(key).toMatch(/^[0-9a-f]{64}$/);
@@ -540,27 +580,121 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       });
     }, 30_000);
 
+    it("device-key generate needs a passcode proven for this user on the request's device (or its biometry token)", async () => {
+      const user = await signIn();
+      const device = serial();
+      await user.withPasscode(device, "2468");
+      const transport = await generateTransportKeyPair();
+      const generate = (body: Record<string, unknown>) => user.post("/api/device-keys/generate", { address: ADDRESS, transportPublicKey: transport.publicKey, ...body });
+      expect((await generate({ deviceSerial: device })).body).toMatchObject({ _tag: "PasscodeError", code: "passcode_missing", passcodeSet: true });
+      expect((await generate({ passcode: "2468" })).body).toMatchObject({ code: "device_serial_missing" });
+      // A serial without a passcode of this user.
+      expect((await generate({ passcode: "2468", deviceSerial: serial() })).body).toMatchObject({ code: "passcode_missing", passcodeSet: false });
+      const wrong = await generate({ passcode: "1111", deviceSerial: device });
+      expect(wrong.status).toBe(403);
+      expect(wrong.body).toMatchObject({ code: "passcode_wrong", remainingAttempts: MAX_ATTEMPTS - 1 });
+      expect(await server.sql("select external_id from passcode_device_keys where user_id = $1", [user.id])).toHaveLength(0);
+      expect((await generate({ passcode: "2468", deviceSerial: device })).status).toBe(200);
+      const biometry = await user.post("/api/passcode/biometry/setup", { deviceSerial: device, passcode: "2468" });
+      expect((await generate({ biometryToken: biometry.body.biometryToken, deviceSerial: device })).status).toBe(200);
+      expect((await generate({ biometryToken: "x".repeat(43), deviceSerial: device })).body.code).toBe("biometry_token_invalid");
+      expect(await server.sql("select external_id from passcode_device_keys where user_id = $1", [user.id])).toHaveLength(2);
+    }, 30_000);
+
     it("a locked passcode releases nothing; logout deletes the keys", async () => {
       const user = await signIn();
       const device = serial();
       await user.withPasscode(device, "2468");
       const transport = await generateTransportKeyPair();
-      const generated = await user.post("/api/device-keys/generate", { address: ADDRESS, transportPublicKey: transport.publicKey });
+      const generated = await user.post("/api/device-keys/generate", { address: ADDRESS, transportPublicKey: transport.publicKey, passcode: "2468", deviceSerial: device });
       const get = (passcode: string) =>
         user.post("/api/device-keys/get", { externalId: generated.body.externalId, address: ADDRESS, transportPublicKey: transport.publicKey, passcode, deviceSerial: device });
       for (let i = 1; i < MAX_ATTEMPTS; i++) expect((await get("0000")).body.code).toBe("passcode_wrong");
       expect((await get("0000")).body.code).toBe("passcode_exceeded_max_attempts");
       expect((await get("2468")).body.code).toBe("passcode_exceeded_max_attempts");
       expect((await user.post("/api/passcode/verify", { passcode: "2468", deviceSerial: device })).body.code).toBe("passcode_exceeded_max_attempts");
+      const another = await user.post("/api/device-keys/generate", { address: ADDRESS, transportPublicKey: transport.publicKey, passcode: "2468", deviceSerial: device });
+      expect(another.body.code).toBe("passcode_exceeded_max_attempts");
       expect((await user.post("/api/device-keys/delete", {})).status).toBe(204);
       expect((await get("2468")).status).toBe(404);
     }, 30_000);
 
-    it("refuses a transport key that is not RSA", async () => {
+    it("a non-RSA transport key is a 400 (invalid_transport_key) on generate and get, and burns no attempt", async () => {
       const user = await signIn();
-      const reply = await user.post("/api/device-keys/generate", { address: ADDRESS, transportPublicKey: "A".repeat(300) });
-      expect(reply.status).toBeGreaterThanOrEqual(400);
-      expect(reply.body?.deviceEncryptionKey).toBeUndefined();
+      const device = serial();
+      await user.withPasscode(device, "2468");
+      const { externalId } = await user.generateKey(device, "2468", ADDRESS);
+      const spki = (key: KeyObject) => key.export({ type: "spki", format: "der" }).toString("base64url");
+      const notRsa = [
+        // Right length for the contract's pattern, not a key at all.
+        "A".repeat(300),
+        // A real SPKI key of the right length that is not RSA (EC P-521), and an RSA key below 2048 bits.
+        spki(generateKeyPairSync("ec", { namedCurve: "secp521r1" }).publicKey),
+        spki(generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey),
+      ];
+      for (const transportPublicKey of notRsa) {
+        expect(transportPublicKey.length).toBeGreaterThanOrEqual(200);
+        for (const [path, body] of [
+          ["/api/device-keys/generate", { address: ADDRESS, transportPublicKey, passcode: "1111", deviceSerial: device }],
+          ["/api/device-keys/get", { externalId, address: ADDRESS, transportPublicKey, passcode: "1111", deviceSerial: device }],
+        ] as const) {
+          const reply = await user.post(path, body);
+          expect(reply.status, `${path} ${JSON.stringify(reply.body)}`).toBe(400);
+          expect(reply.body).toMatchObject({ _tag: "InvalidTransportKey", code: "invalid_transport_key" });
+        }
+      }
+      // The wrong passcode in those requests was never compared.
+      expect((await user.info(device)).body.remainingAttempts).toBe(MAX_ATTEMPTS);
+    }, 30_000);
+
+    it("a database dump alone holds no device key (the stored value is not the key)", async () => {
+      const user = await signIn();
+      const device = serial();
+      await user.withPasscode(device, "2468");
+      const { externalId, keyHex } = await user.generateKey(device, "2468", ADDRESS);
+      const [row] = await server.sql("select * from passcode_device_keys where external_id = $1", [externalId]);
+      const dumpOf = (value: unknown) => JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? String(v) : v));
+      const dump = dumpOf(row);
+      const key = Buffer.from(keyHex, "hex");
+      for (const form of [keyHex, key.toString("base64"), key.toString("base64url"), key.toString("base64").replace(/=+$/, "")]) expect(dump).not.toContain(form);
+      // AES-256-GCM under a server key that is not in the database: `dk1.<key id>.<iv>.<ciphertext+tag>`.
+      expect(String(row!.device_key)).toMatch(/^dk1\.[0-9a-f]{16}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{64}$/);
+      const everything = dumpOf(await server.sql("select * from passcode_device_keys"));
+      expect(everything).not.toContain(keyHex);
+      expect(everything).not.toContain(key.toString("base64url"));
+      // A sealed value copied into another row (say, the attacker's own) does not open there.
+      const mine = await signIn();
+      const mineDevice = serial();
+      await mine.withPasscode(mineDevice, "1357");
+      const own = await mine.generateKey(mineDevice, "1357", ADDRESS);
+      await server.sql("update passcode_device_keys set device_key = $1 where external_id = $2", [row!.device_key, own.externalId]);
+      const transport = await generateTransportKeyPair();
+      const copied = await mine.post("/api/device-keys/get", { externalId: own.externalId, address: ADDRESS, transportPublicKey: transport.publicKey, passcode: "1357", deviceSerial: mineDevice });
+      expect(copied.status).toBeGreaterThanOrEqual(500);
+      expect(copied.body?.deviceEncryptionKey).toBeUndefined();
+    }, 30_000);
+
+    it("a plaintext device key from before the encryption at rest still opens and is sealed on the first read", async () => {
+      const user = await signIn();
+      const device = serial();
+      await user.withPasscode(device, "2468");
+      const legacy = randomBytes(32);
+      const externalId = randomUUID();
+      await server.sql("insert into passcode_device_keys (external_id, user_id, address, device_key, created_at) values ($1, $2, $3, $4, now())", [
+        externalId,
+        user.id,
+        ADDRESS,
+        legacy.toString("base64"),
+      ]);
+      const transport = await generateTransportKeyPair();
+      const got = await user.post("/api/device-keys/get", { externalId, address: ADDRESS, transportPublicKey: transport.publicKey, passcode: "2468", deviceSerial: device });
+      expect(got.status, JSON.stringify(got.body)).toBe(200);
+      expect(toHex(await rsaUnwrap(transport.privateKey, got.body.deviceEncryptionKey))).toBe(legacy.toString("hex"));
+      const [row] = await server.sql("select device_key from passcode_device_keys where external_id = $1", [externalId]);
+      expect(String(row!.device_key)).toMatch(/^dk1\./);
+      expect(String(row!.device_key)).not.toContain(legacy.toString("base64"));
+      const again = await user.post("/api/device-keys/get", { externalId, address: ADDRESS, transportPublicKey: transport.publicKey, passcode: "2468", deviceSerial: device });
+      expect(toHex(await rsaUnwrap(transport.privateKey, again.body.deviceEncryptionKey))).toBe(legacy.toString("hex"));
     }, 30_000);
 
     it("stores the recovery key and releases it once per get-recovery-key email code", async () => {
@@ -586,20 +720,152 @@ describe.each(testDatabases)("passcode server on %s", (kind) => {
       const program = Effect.gen(function* () {
         const client = yield* HttpApiClient.make(PasscodeApi, { baseUrl: server.url });
         const port = makeDeviceKeyServer(client, async () => device);
-        const generated = yield* port.generate({ address: ADDRESS, transportPublicKey: transport.publicKey });
+        const refused = yield* Effect.flip(port.generate({ address: ADDRESS, transportPublicKey: transport.publicKey, proof: { passcode: "1111" } }));
+        const generated = yield* port.generate({ address: ADDRESS, transportPublicKey: transport.publicKey, proof: { passcode: "2468" } });
         const request = { externalId: generated.externalId, address: ADDRESS, transportPublicKey: transport.publicKey };
         const wrong = yield* Effect.flip(port.get({ ...request, proof: { passcode: "1111" } }));
         const right = yield* port.get({ ...request, proof: { passcode: "2468" } });
         const missing = yield* Effect.flip(port.get({ ...request, externalId: "nope", proof: { passcode: "2468" } }));
-        return { generated, wrong, right, missing };
+        return { refused, generated, wrong, right, missing };
       }).pipe(Effect.provide(FetchHttpClient.layer), Effect.provideService(FetchHttpClient.RequestInit, { headers: { authorization: `Bearer ${user.token}` } }));
-      const { generated, wrong, right, missing } = await Effect.runPromise(program);
+      const { refused, generated, wrong, right, missing } = await Effect.runPromise(program);
+      expect(refused).toMatchObject({ _tag: "PasscodeRejected", code: "passcode_wrong", remainingAttempts: MAX_ATTEMPTS - 1 });
       expect(wrong).toMatchObject({ _tag: "PasscodeRejected", code: "passcode_wrong", remainingAttempts: MAX_ATTEMPTS - 1 });
       expect(missing._tag).toBe("ExternalIdNotFound");
       const a = await rsaUnwrap(transport.privateKey, generated.deviceEncryptionKey);
       const b = await rsaUnwrap(transport.privateKey, right.deviceEncryptionKey);
       expect(toHex(b)).toBe(toHex(a));
       expect(fromBase64Url(right.deviceEncryptionKey).length).toBe(256);
+    }, 30_000);
+  });
+
+  describe("issue 15 case 1: device keys only after a proven passcode", () => {
+    const ADDRESS = "0:" + "ef".repeat(32);
+
+    it("case 1: a new device serial with emailSource existing and no email code gets no passcode and no device key", async () => {
+      const victim = await signIn();
+      const device = serial();
+      await victim.withPasscode(device, "864209");
+      const { externalId } = await victim.generateKey(device, "864209", ADDRESS);
+      // The attacker holds only the victim's access token.
+      const attackerSerial = serial();
+      const created = await victim.post("/api/passcode/create", { emailSource: "existing", newPasscode: "0000", newPasscodeType: "4-digit", deviceSerial: attackerSerial });
+      expect(created.status).toBe(409);
+      expect(created.body).toMatchObject({ _tag: "RecoveryEmailError", code: "email_code_required" });
+      // Nor with a made-up code, nor by claiming a new address.
+      const guessed = await victim.post("/api/passcode/create", { emailSource: "existing", emailCode: "123456", newPasscode: "0000", newPasscodeType: "4-digit", deviceSerial: attackerSerial });
+      expect(guessed.status).toBe(400);
+      expect(guessed.body._tag).toBe("EmailCodeError");
+      const newAddress = await victim.post("/api/passcode/create", {
+        emailSource: "new",
+        email: "attacker@example.com",
+        emailCode: "123456",
+        newPasscode: "0000",
+        newPasscodeType: "4-digit",
+        deviceSerial: attackerSerial,
+      });
+      expect(newAddress.body.code).toBe("email_code_required");
+      expect(await server.sql("select device_serial from passcode_passcodes where user_id = $1", [victim.id])).toEqual([{ device_serial: device }]);
+      expect((await victim.info(attackerSerial)).body.passcodeType).toBeNull();
+      const transport = await generateTransportKeyPair();
+      const stolen = await victim.post("/api/device-keys/get", { externalId, address: ADDRESS, transportPublicKey: transport.publicKey, passcode: "0000", deviceSerial: attackerSerial });
+      expect(stolen.status).toBe(403);
+      expect(stolen.body).toMatchObject({ code: "passcode_missing", passcodeSet: false });
+      expect(stolen.body.deviceEncryptionKey).toBeUndefined();
+    }, 30_000);
+
+    it("a recovery email added later for another product neither adds a device nor resets a passcode", async () => {
+      const victim = await signIn();
+      const device = serial();
+      await victim.withPasscode(device, "864209");
+      // With the session, a ton-space recovery email of the attacker's own address (confirmed: they read that mailbox).
+      const attackerEmail = `attacker${victim.id}@example.com`;
+      const confirm = await victim.requestCode("confirm-email", { product: "ton-space", to: attackerEmail });
+      expect((await victim.post("/api/recovery-email/create", { email: attackerEmail, emailCode: confirm, product: "ton-space" })).status).toBe(200);
+      tick(MIN_INTERVAL + 1);
+      const attackerSerial = serial();
+      const body = { emailSource: "existing", newPasscode: "0000", newPasscodeType: "4-digit", deviceSerial: attackerSerial, product: "ton-space" };
+      const refused = await victim.post("/api/passcode/create", body);
+      // The user's first recovery email guards the passcode, whatever product the request names.
+      expect(refused.body).toMatchObject({ code: "email_code_required", product: "wallet", maskedEmail: maskEmail(victim.email) });
+      const attackerCode = await victim.requestCode("change-passcode", { product: "ton-space", to: attackerEmail });
+      expect((await victim.post("/api/passcode/create", { ...body, emailCode: attackerCode })).body.code).toBe("code_not_found");
+      const reset = await victim.post("/api/passcode/update", { emailCode: attackerCode, newPasscode: "0000", newPasscodeType: "4-digit", deviceSerial: device, product: "ton-space" });
+      expect(reset.body.code).toBe("code_not_found");
+      expect((await victim.post("/api/passcode/verify", { deviceSerial: device, passcode: "864209" })).status).toBe(200);
+    }, 30_000);
+
+    it("attempts are counted per user: a new serial does not escape a lockout", async () => {
+      const user = await signIn();
+      const [a, b] = [serial(), serial()];
+      await user.withPasscode(a, "2468");
+      await user.addDevice(b, "1357");
+      const { externalId } = await user.generateKey(a, "2468", ADDRESS);
+      const verify = (deviceSerial: string, passcode: string) => user.post("/api/passcode/verify", { deviceSerial, passcode });
+      // Wrong guesses on either device count on one counter; a correct one on any device resets it.
+      expect((await verify(a, "0000")).body).toMatchObject({ code: "passcode_wrong", remainingAttempts: MAX_ATTEMPTS - 1 });
+      expect((await verify(b, "0000")).body).toMatchObject({ code: "passcode_wrong", remainingAttempts: MAX_ATTEMPTS - 2 });
+      expect((await user.info(a)).body.remainingAttempts).toBe(MAX_ATTEMPTS - 2);
+      expect((await user.info(serial())).body.remainingAttempts).toBe(MAX_ATTEMPTS - 2);
+      expect((await verify(b, "1357")).status).toBe(200);
+      expect((await user.info(a)).body.remainingAttempts).toBe(MAX_ATTEMPTS);
+      // Spread over both devices the guesses still lock, and the lock holds on every device.
+      for (let i = 0; i < MAX_ATTEMPTS; i++) await verify(i % 2 === 0 ? a : b, "0000");
+      for (const [device, passcode] of [[a, "2468"], [b, "1357"]] as const) {
+        expect((await verify(device, passcode)).body.code).toBe("passcode_exceeded_max_attempts");
+        expect((await user.info(device)).body.remainingAttempts).toBe(0);
+      }
+      const transport = await generateTransportKeyPair();
+      const get = (deviceSerial: string, passcode: string) =>
+        user.post("/api/device-keys/get", { externalId, address: ADDRESS, transportPublicKey: transport.publicKey, passcode, deviceSerial });
+      expect((await get(b, "1357")).body.code).toBe("passcode_exceeded_max_attempts");
+      expect((await get(a, "2468")).body.code).toBe("passcode_exceeded_max_attempts");
+      // A new serial gets no passcode without the email code, so nothing to guess with there either.
+      const c = serial();
+      expect((await user.post("/api/passcode/create", { emailSource: "existing", newPasscode: "0000", newPasscodeType: "4-digit", deviceSerial: c })).body.code).toBe("email_code_required");
+      expect((await get(c, "0000")).body.code).toBe("passcode_missing");
+      // The email-code reset (on any device) clears the user's counter.
+      const code = await user.requestCode("change-passcode");
+      expect((await user.post("/api/passcode/update", { emailCode: code, newPasscode: "9753", newPasscodeType: "4-digit", deviceSerial: a })).status).toBe(200);
+      expect((await user.info(b)).body.remainingAttempts).toBe(MAX_ATTEMPTS);
+      expect((await get(b, "1357")).status).toBe(200);
+      expect((await get(a, "9753")).status).toBe(200);
+    }, 60_000);
+
+    it("parallel guesses over several devices never get more tries than the limit", async () => {
+      const user = await signIn();
+      const devices = [serial(), serial(), serial()];
+      await user.withPasscode(devices[0]!, "246813");
+      await user.addDevice(devices[1]!, "246813");
+      await user.addDevice(devices[2]!, "246813");
+      const guesses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => user.post("/api/passcode/verify", { deviceSerial: devices[i % 3], passcode: String(100000 + i) })),
+      );
+      const codes = guesses.map((reply) => reply.body.code);
+      expect(codes.filter((code) => code === "passcode_wrong")).toHaveLength(MAX_ATTEMPTS - 1);
+      expect(codes.filter((code) => code === "passcode_exceeded_max_attempts")).toHaveLength(12 - (MAX_ATTEMPTS - 1));
+    }, 60_000);
+
+    it("a serial created before the email rule reads as locked until an email-code reset on that device", async () => {
+      const user = await signIn();
+      const [a, b] = [serial(), serial()];
+      await user.withPasscode(a, "2468");
+      await user.addDevice(b, "1357");
+      const { externalId } = await user.generateKey(a, "2468", ADDRESS);
+      // What migration 3 does to a further serial of the old rules.
+      await server.sql("update passcode_passcodes set trusted = false where user_id = $1 and device_serial = $2", [user.id, b]);
+      expect((await user.info(b)).body.remainingAttempts).toBe(0);
+      expect((await user.post("/api/passcode/verify", { deviceSerial: b, passcode: "1357" })).body.code).toBe("passcode_exceeded_max_attempts");
+      const transport = await generateTransportKeyPair();
+      const get = (deviceSerial: string, passcode: string) =>
+        user.post("/api/device-keys/get", { externalId, address: ADDRESS, transportPublicKey: transport.publicKey, passcode, deviceSerial });
+      expect((await get(b, "1357")).body.code).toBe("passcode_exceeded_max_attempts");
+      // No attempt was spent on it; the first device is unaffected.
+      expect((await user.info(a)).body.remainingAttempts).toBe(MAX_ATTEMPTS);
+      expect((await get(a, "2468")).status).toBe(200);
+      const code = await user.requestCode("change-passcode");
+      expect((await user.post("/api/passcode/update", { emailCode: code, newPasscode: "1357", newPasscodeType: "4-digit", deviceSerial: b })).status).toBe(200);
+      expect((await get(b, "1357")).status).toBe(200);
     }, 30_000);
   });
 

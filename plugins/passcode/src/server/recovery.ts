@@ -11,12 +11,17 @@ export const findRecoveryEmail = (userId: number, product: Product) =>
     return row?.email;
   });
 
-/** Any recovery email of the user, the wallet's first. */
+/**
+ * The user's first recovery email (the oldest of any product; the wallet's on a tie): the address
+ * that guards the passcode (creation on any device, reset) and security challenges. A recovery
+ * email added later for another product never takes its place (docs/decisions/0540).
+ */
 export const anyRecoveryEmail = (userId: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient;
     const [row] = yield* Effect.orDie(sql<{ email: string; product: Product }>`
-      select email, product from passcode_recovery_emails where user_id = ${userId} order by (product = 'wallet') desc, product limit 1`);
+      select email, product from passcode_recovery_emails where user_id = ${userId}
+      order by created_at asc, (product = 'wallet') desc, product limit 1`);
     return row;
   });
 

@@ -47,8 +47,17 @@ const deviceKeyServerHttp = (http: Http["Service"], origin: string) => {
     return serial ? { "x-wallet-device-serial": serial } : undefined
   }
   return DeviceKeyServer.of({
-    generate: (request) =>
-      http.json(Generated, `${origin}/api/device-keys/generate`, { method: "POST", body: request }).pipe(Effect.mapError(toDeviceKeyError)),
+    // A new device key needs the proof too, checked against this device's passcode (decision 0540).
+    generate: (request) => {
+      const h = headers()
+      return http
+        .json(Generated, `${origin}/api/device-keys/generate`, {
+          method: "POST",
+          ...(h ? { headers: h } : {}),
+          body: { address: request.address, transportPublicKey: request.transportPublicKey, ...request.proof, ...(h ? { deviceSerial: h["x-wallet-device-serial"] } : {}) },
+        })
+        .pipe(Effect.mapError(toDeviceKeyError))
+    },
     get: (request) => {
       const h = headers()
       return http

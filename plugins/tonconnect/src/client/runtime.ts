@@ -16,12 +16,14 @@ import {
   type TonConnectEngine,
   type WalletSigner,
 } from "../engine/index.ts"
+import { sealedStore } from "../engine/sealed-store.ts"
 import { Address } from "@ton/core"
 import { Effect } from "effect"
 import { Passcode } from "@wallet/kernel"
 import type { Kernel } from "@wallet/kernel-react"
 import type { CurrentWallet } from "@wallet/plugin-ton-space/wallet-access"
 import { engineVersionOf } from "./logic.ts"
+import { indexedDbKeys, sealingKeys, secureStorageKeys } from "./seal-keys.ts"
 
 export type Navigate = (options: { to: string; search?: Record<string, unknown>; replace?: boolean }) => unknown
 
@@ -98,6 +100,21 @@ const signerFor = (kernel: Kernel, wallet: CurrentWallet, version: "v5r1" | "v4r
 
 let seq = 0
 
+/**
+ * Device storage for the engine: records in localStorage, sealed with a device key kept elsewhere
+ * (SecureStorage or IndexedDB, decision 0750). One per page, so the key is looked up once.
+ */
+let sessionStore: ReturnType<typeof sealedStore> | undefined
+const storeFor = (kernel: Kernel) => {
+  const onProblem = (message: string) => console.warn(`[tonconnect] ${message}`)
+  sessionStore ??= sealedStore(
+    keyValueStoreFrom(window.localStorage, onProblem),
+    sealingKeys({ secure: secureStorageKeys(kernel.telegram), idb: indexedDbKeys() }),
+    { onProblem },
+  )
+  return sessionStore
+}
+
 /** Which engine a wallet needs: network, address and signing version; undefined when none can sign. */
 const keyOf = (wallet: CurrentWallet | null | undefined): string | undefined => {
   const version = wallet ? engineVersionOf(wallet.version) : null
@@ -134,7 +151,7 @@ export const tonConnect = (kernel: Kernel, nav?: Navigate): Promise<TonConnectRu
     const launch = kernel.telegram.launchParams
     const engine = makeEngine({
       signer: signerFor(kernel, wallet, version),
-      storage: keyValueStoreFrom(window.localStorage, (message) => console.warn(`[tonconnect] ${message}`)),
+      storage: storeFor(kernel),
       bridgeUrl: `${window.location.origin}/bridge`,
       chain: wallet.chain,
       device: { platform: tonConnectPlatform(launch.platform), appName: "wallet", appVersion: launch.version },

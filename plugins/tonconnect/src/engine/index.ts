@@ -21,6 +21,7 @@ export { fetchManifest, ManifestError, shortHost, validateManifest, type AppInfo
 export { dnsEncodeDomain, signDataCell, signDataDigest, signDataMessage, tonProofDigest, tonProofMessage } from "./proof.ts"
 export { ErrorCode, PROTOCOL_VERSION, type ConnectRequest, type SignDataPayload, type TransactionPayload } from "./protocol.ts"
 export { decryptFrom, encryptFor, keyValueStoreFrom, memoryStore, newSessionKeys, sessionsKey, type KeyValueStore, type SessionInfo } from "./session.ts"
+export { isSealedRecord, sealedStore, storedSessionCount, type SealedStoreOptions, type SealingKeys, type SealKeyId } from "./sealed-store.ts"
 export { keyPairSigner, maxMessagesOf, SignerError, type TonNetwork, type WalletSigner, type WalletVersion } from "./signer.ts"
 export {
   buildSignedTransfer,

@@ -1,35 +1,16 @@
 import { useState } from "react"
-import { Effect } from "effect"
 import { useNavigate, useSearch } from "@tanstack/react-router"
 import { MainButton, useKernel, useT, type Kernel } from "@wallet/kernel-react"
 import { Button, Cell, CellSkeleton, List, Placeholder, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo } from "../../currencies.ts"
-import { toClientAddressError } from "../../chain-api.ts"
+import { toClientAddressError, type CreateWithdrawRequest } from "../../chain-api.ts"
+import { withdrawalOperation } from "../../operations.ts"
 import { call, chainClient, custodyClient, errorCode, errorTag, idempotencyKey } from "./clients.ts"
+import { operationGate, operationTokenErrorKey } from "./gate.ts"
 import { networkLabel, useLoad } from "./hooks.ts"
 import { formatAmount, toMinor } from "./logic.ts"
 import { cleanSearch, qrFallbackSearch, type SendParams } from "./search.ts"
 import styles from "./send.module.css"
-
-type PasscodeLike = {
-  readonly verify: (options: { readonly operation: string }) => Effect.Effect<unknown, { readonly _tag: string }>
-}
-
-/**
- * Asks the kernel's Passcode service (when the region has one) before money leaves. Resolves true to
- * go on: proved, or no provider; false when the user closed the passcode screen.
- */
-export async function confirmWithPasscode(kernel: Kernel, operation: string): Promise<boolean> {
-  const passcode = (kernel as Kernel & { readonly passcode?: PasscodeLike }).passcode
-  if (!passcode) return true
-  const outcome = await kernel.runtime.runPromise(
-    passcode.verify({ operation }).pipe(
-      Effect.as("ok" as const),
-      Effect.catch((error: { readonly _tag: string }) => Effect.succeed(error._tag === "PasscodeCancelled" ? ("cancelled" as const) : ("unavailable" as const))),
-    ),
-  )
-  return outcome !== "cancelled"
-}
 
 /**
  * Whether the withdrawal just made is the user's first one (its history holds no other on-chain
@@ -84,6 +65,8 @@ export default function ConfirmScreen() {
     } as never)
 
   const failureText = (error: unknown): string => {
+    const refused = operationTokenErrorKey(errorTag(error), errorCode(error))
+    if (refused) return t(refused)
     if (errorTag(error) === "AddressCheckError") return t(`send.address.error.${toClientAddressError(errorCode(error))}`)
     const code = errorCode(error)
     if (errorTag(error) === "ChainRequestError" && code) return t(`send.error.${code}`)
@@ -94,22 +77,25 @@ export default function ConfirmScreen() {
     if (!complete || sending || details.load.state !== "ok") return
     setSending(true)
     try {
-      if (!(await confirmWithPasscode(kernel, "send"))) return
+      const payload: CreateWithdrawRequest = {
+        amount: amount!,
+        currency: currency!,
+        max_value: maxValue,
+        address: search.address!,
+        network: network!,
+        idempotency_key: key,
+        ...(search.comment ? { comment: search.comment } : {}),
+      }
+      // The operation token for exactly this withdrawal (decision 0550); the gate fails closed.
+      const gate = await operationGate(kernel, withdrawalOperation(payload))
+      if (gate.kind === "cancelled") return
+      if (gate.kind === "unavailable") {
+        kernel.telegram.haptic({ type: "notification", kind: "error" })
+        snackbar.show({ id: "custody-send-failed", text: t("send.operationToken.unavailable") })
+        return
+      }
       const client = await chainClient(kernel)
-      const result = await call(
-        kernel,
-        client.custodyChain.createWithdraw({
-          payload: {
-            amount: amount!,
-            currency: currency!,
-            max_value: maxValue,
-            address: search.address!,
-            network: network!,
-            idempotency_key: key,
-            ...(search.comment ? { comment: search.comment } : {}),
-          },
-        }),
-      )
+      const result = await call(kernel, client.custodyChain.createWithdraw({ headers: gate.headers, payload }))
       if (result.ok && result.value.kind === "transaction") {
         kernel.telegram.haptic({ type: "notification", kind: "success" })
         const id = result.value.transaction.id

@@ -19,8 +19,9 @@ import {
 } from "@wallet/kernel-react/ui"
 import { currencyInfo, parseAmount } from "../../currencies.ts"
 import type { Asset, Receiver } from "../../api.ts"
+import { transferOperation } from "../../operations.ts"
 import { call, custodyClient, errorCode, errorTag, idempotencyKey } from "./clients.ts"
-import { confirmWithPasscode } from "./ConfirmScreen.tsx"
+import { operationGate, operationTokenErrorKey } from "./gate.ts"
 import { useDebounced, useLoad } from "./hooks.ts"
 import { amountProblem, formatAmount, pushRecent, RECENT_RECEIVERS_MAX, toDecimal } from "./logic.ts"
 import { AmountField } from "./AmountField.tsx"
@@ -193,14 +194,17 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
     if (amountMinor === undefined || !asset || sending) return
     setSending(true)
     try {
-      if (!(await confirmWithPasscode(kernel, "send"))) return
+      const payload = { idempotencyKey: key, receiverId: receiver.userId, currency: asset.currency, amount: toDecimal(amountMinor, decimals), ...(comment.trim() ? { comment: comment.trim() } : {}) }
+      // The operation token for exactly this transfer (decision 0550); the gate fails closed.
+      const gate = await operationGate(kernel, transferOperation(payload))
+      if (gate.kind === "cancelled") return
+      if (gate.kind === "unavailable") {
+        kernel.telegram.haptic({ type: "notification", kind: "error" })
+        snackbar.show({ id: "custody-transfer-failed", text: t("send.operationToken.unavailable") })
+        return
+      }
       const client = await custodyClient(kernel)
-      const result = await call(
-        kernel,
-        client.custodyTransfers.create({
-          payload: { idempotencyKey: key, receiverId: receiver.userId, currency: asset.currency, amount: toDecimal(amountMinor, decimals), ...(comment.trim() ? { comment: comment.trim() } : {}) },
-        }),
-      )
+      const result = await call(kernel, client.custodyTransfers.create({ headers: gate.headers, payload }))
       if (result.ok) {
         kernel.telegram.haptic({ type: "notification", kind: "success" })
         await onSent(receiver)
@@ -210,7 +214,8 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
       kernel.telegram.haptic({ type: "notification", kind: "error" })
       const code = errorCode(result.error)
       const known = ["CustodyConflict", "CustodyBadRequest", "CustodyForbidden", "CustodyNotFound"].includes(errorTag(result.error) ?? "")
-      snackbar.show({ id: "custody-transfer-failed", text: known && code ? t(`send.transfer.error.${code}`) : t("send.error.generic") })
+      const refused = operationTokenErrorKey(errorTag(result.error), code)
+      snackbar.show({ id: "custody-transfer-failed", text: refused ? t(refused) : known && code ? t(`send.transfer.error.${code}`) : t("send.error.generic") })
       // A new attempt after a refusal is a new request.
       setKey(idempotencyKey())
       setConfirming(false)

@@ -2,6 +2,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentSession, NotFound } from "@wallet/kernel/api"
+import { enforceRateLimit } from "@wallet/kernel-server"
 import { Chain } from "@wallet/kernel-server/chain"
 import { CustodyChainApi } from "../../chain-api.ts"
 import { NetworkAdapters, type NetworkAdapter } from "./adapter.ts"
@@ -11,6 +12,8 @@ import { makeSimAdapter } from "./sim.ts"
 import { withdrawalJson } from "./store.ts"
 import { makeTonAdapter } from "./ton.ts"
 import { currentUser, requireAccess } from "../users.ts"
+import { guardWithdrawal } from "../guard.ts"
+import { Rates } from "../rates/Rates.ts"
 
 const userId = Effect.gen(function* () {
   const session = yield* CurrentSession
@@ -57,7 +60,11 @@ const CustodyChainHandlers = HttpApiBuilder.group(CustodyChainApi, "custodyChain
     .handle("createWithdraw", ({ payload }) =>
       Effect.gen(function* () {
         const id = yield* userId
+        // Money calls per user, counted with transfers (decision 0206).
+        yield* enforceRateLimit("moneyPerUser", id)
         yield* requireAccess(yield* currentUser(id), "accessToWithdraws", "canWithdrawOuter")
+        // The operation token (decision 0550): before anything is held.
+        yield* guardWithdrawal(id, payload)
         return yield* createWithdraw(id, payload)
       }),
     )
@@ -73,4 +80,5 @@ const CustodyChainHandlers = HttpApiBuilder.group(CustodyChainApi, "custodyChain
 /** The watcher and withdrawal processor live as long as the server. */
 const Background = Layer.effectDiscard(Effect.forkScoped(chainLoop))
 
-export const chainHandlers = Layer.mergeAll(CustodyChainHandlers, Background).pipe(Layer.provide(ChainServicesLive))
+// Rates: the USD value of a withdrawal for the operation-token limit.
+export const chainHandlers = Layer.mergeAll(CustodyChainHandlers, Background).pipe(Layer.provide(ChainServicesLive), Layer.provide(Rates.layer))

@@ -144,6 +144,13 @@ const existingAnswer = (row: WithdrawalRow, hash: string) =>
     ? Effect.succeed({ kind: "transaction" as const, transaction: withdrawalJson(row) })
     : Effect.fail(requestError("idempotency_conflict", "This idempotency key was used for another withdraw request"))
 
+/**
+ * Whether this idempotency key already made this same withdraw request (its row and holds exist):
+ * a retry that replays the first answer, which needs no second operation token (decision 0550).
+ */
+export const isWithdrawReplay = (userId: number, request: CreateWithdrawRequest) =>
+  Effect.map(Effect.orDie(selectWithdrawals("user_id = $1 and idempotency_key = $2", [userId, request.idempotency_key])), ([row]) => row !== undefined && row.requestHash === requestHash(request))
+
 export const createWithdraw = (userId: number, request: CreateWithdrawRequest) =>
   Effect.gen(function* () {
     const { info, settings } = yield* route(request.currency, request.network)

@@ -1,0 +1,55 @@
+/**
+ * Operation tokens on custody's money endpoints (docs/decisions/0550): transfer creation (every
+ * path: the handler checks before the item joins a batch) and withdrawal creation call the
+ * kernel's `requireOperation` with the operation and parameters computed from their own payload
+ * (`../operations.ts`, the same function the mini-app uses) and the USD value for the limit.
+ *
+ * Replays: the check runs first; when it refuses, a request whose idempotency key already made
+ * this same request (the Ledger hold of the transfer, the withdrawal row) goes on and replays the
+ * first answer, so a retry never needs a second token. A token consumed for one key also passes
+ * again for that key while it is valid (an HTTP retry racing the first request).
+ */
+import { Effect, Option } from "effect"
+import { requireOperation } from "@wallet/kernel-server"
+import type { CreateTransferRequest } from "../api.ts"
+import type { CreateWithdrawRequest } from "../chain-api.ts"
+import { currencyInfo, parseAmount } from "../currencies.ts"
+import { transferOperation, withdrawalOperation } from "../operations.ts"
+import { isWithdrawReplay } from "./chain/service.ts"
+import { fiatCents } from "./money.ts"
+import { Rates } from "./rates/Rates.ts"
+import { holdKey, isTransferReplay } from "./transfers.ts"
+
+/** The USD value in cents of `units` of `currency`, run only when the policy asks; undefined when unknown. */
+const usdValue = (currency: string, units: bigint | undefined) =>
+  Effect.map(Effect.serviceOption(Rates), (rates) => {
+    const info = currencyInfo(currency)
+    if (Option.isNone(rates) || info === undefined || units === undefined) return Effect.succeed(undefined)
+    return rates.value.quotes([info.code], "USD").pipe(
+      Effect.map((quotes) => {
+        const quote = quotes.get(info.code)
+        return quote === undefined ? undefined : fiatCents(units, info.decimals, quote.price)
+      }),
+      Effect.catch(() => Effect.succeed(undefined)),
+    )
+  })
+
+/** Before a transfer: the operation token, unless this is a replay of a transfer already made. */
+export const guardTransfer = (senderId: number, request: CreateTransferRequest) =>
+  Effect.gen(function* () {
+    const info = currencyInfo(request.currency)
+    const usdCents = yield* usdValue(request.currency, info === undefined ? undefined : parseAmount(request.amount, info.decimals))
+    yield* requireOperation({ operation: transferOperation(request), usdCents, replayKey: holdKey(senderId, request.idempotencyKey) }).pipe(
+      Effect.catchTag("OperationTokenError", (error) => Effect.flatMap(isTransferReplay(senderId, request), (replay) => (replay ? Effect.void : Effect.fail(error)))),
+    )
+  })
+
+/** Before a withdrawal: the operation token, unless this is a replay of a withdrawal already made. */
+export const guardWithdrawal = (userId: number, request: CreateWithdrawRequest) =>
+  Effect.gen(function* () {
+    // A "max" withdrawal's value is the balance: unknown here, so it counts as above any limit.
+    const usdCents = yield* usdValue(request.currency, request.max_value ? undefined : request.amount)
+    yield* requireOperation({ operation: withdrawalOperation(request), usdCents, replayKey: `custody:withdraw:${userId}:${request.idempotency_key}` }).pipe(
+      Effect.catchTag("OperationTokenError", (error) => Effect.flatMap(isWithdrawReplay(userId, request), (replay) => (replay ? Effect.void : Effect.fail(error)))),
+    )
+  })
