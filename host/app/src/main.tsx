@@ -1,16 +1,18 @@
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
 import { RouterProvider } from "@tanstack/react-router"
-import { Effect, Layer, ManagedRuntime, Option, Schema } from "effect"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import {
   colorSchemeOf,
   composePlugins,
   FeatureFlags,
+  FeatureFlagsCheck,
   Http,
   I18n,
   languageFromCode,
   Passcode,
   type PasscodeShape,
+  searchParams,
   PreferencesStore,
   readLaunchParams,
   webBridge,
@@ -30,7 +32,6 @@ import {
 } from "@wallet/kernel"
 import { buildRouter, createOverlayStore, KernelProvider, passcodeFromComposition, type Kernel, type ShellRoute } from "@wallet/kernel-react"
 import { installedPlugins, regionById } from "@wallet/regions"
-import { FeatureFlags as FeatureFlagsSchema } from "@wallet/kernel/api-schema"
 import { RootLayout } from "./shell/RootLayout.tsx"
 import * as screens from "./shell/screens.tsx"
 import { startupTarget } from "./startup.ts"
@@ -39,8 +40,8 @@ import "@wallet/kernel-react/ui"
 const rootElement = document.getElementById("root")!
 const root = createRoot(rootElement)
 
-const RootSearch = Schema.Struct({ backPath: stringParam, code: stringParam, public_asset: stringParam })
-const ErrorSearch = Schema.Struct({ code: stringParam })
+const RootSearch = searchParams({ backPath: stringParam, code: stringParam, public_asset: stringParam })
+const ErrorSearch = searchParams({ code: stringParam })
 
 const shellRoutes: ReadonlyArray<ShellRoute> = [
   { id: "startup", parent: "root", path: "/", component: screens.StartupScreen },
@@ -74,7 +75,18 @@ function buildLayer(composition: Composition, telegram: Telegram["Service"], pas
   const i18n = I18n.layer({
     language: "en",
     namespaces: new Map<string, { readonly bundles: NamespaceBundles }>([
-      [screens.SHELL, { bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } }],
+      [
+        screens.SHELL,
+        {
+          bundles: {
+            en: () => import("./i18n/en.json"),
+            ru: () => import("./i18n/ru.json"),
+            hi: () => import("./i18n/hi.json"),
+            bn: () => import("./i18n/bn.json"),
+            "zh-TW": () => import("./i18n/zh-TW.json"),
+          },
+        },
+      ],
       ...composition.i18nNamespaces,
     ]),
     onProblem: (message) => console.warn(`[i18n] ${message}`),
@@ -134,7 +146,7 @@ async function boot() {
     const signedIn = await runtime.runPromise(Effect.result(services.session.signIn(initData)))
     if (signedIn._tag === "Success") {
       user = signedIn.success
-      const flags = await runtime.runPromise(Effect.result(services.http.json(FeatureFlagsSchema, `${window.location.origin}/api/feature-flags`)))
+      const flags = await runtime.runPromise(Effect.result(services.http.json(FeatureFlagsCheck, `${window.location.origin}/api/feature-flags`)))
       if (flags._tag === "Success") await runtime.runPromise(services.flags.applyServerFlags(flags.success))
     } else {
       failure = startupFailure(signedIn.failure, "auth")

@@ -93,7 +93,7 @@ export interface LaunchOptions {
   readonly user: "new" | "balances" | "restricted" | "no_custody" | "blocked"
   readonly platform?: "ios" | "android"
   readonly theme?: ThemeName
-  readonly language?: "en" | "ru"
+  readonly language?: "en" | "ru" | "hi" | "bn" | "zh-TW"
   readonly startParam?: string
   readonly tamper?: "signature" | "expired"
   /** Runs before the launch page loads (e.g. installing a fake clock). */

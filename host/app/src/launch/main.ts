@@ -52,7 +52,7 @@ async function main() {
     select("user", "Demo user", users.map((u) => [String(u.id), `${u.name} — ${u.description}`]), params.get("user") ?? String(users.find((u) => u.kind === "balances")?.id ?? users[0]?.id)),
     select("platform", "Platform", [["ios", "iOS"], ["android", "Android"]], params.get("platform") ?? "ios"),
     select("theme", "Theme", [["light", "Light"], ["dark", "Dark"]], params.get("theme") ?? "light"),
-    select("lang", "Language", [["en", "English"], ["ru", "Русский"]], params.get("lang") ?? "en"),
+    select("lang", "Language", [["en", "English"], ["ru", "Русский"], ["hi", "हिन्दी"], ["bn", "বাংলা"], ["zh-TW", "繁體中文"]], params.get("lang") ?? "en"),
     el("label", { className: "field" }, el("span", { textContent: "Start param (optional)" }), el("input", { name: "startParam", id: "startParam", value: params.get("startParam") ?? "", placeholder: "e.g. settings_language", pattern: "[\\w-]{0,512}" })),
     el("button", { type: "submit", textContent: "Open mini-app" }),
     status,

@@ -16,7 +16,8 @@ import { HISTORY_PAGE_SIZE } from "../core/history.ts"
 import { computePnl, fiatValue, fixedRate, formatBps, formatFiat, jettonFlows, priceFlows, tonFlows } from "../core/pnl.ts"
 import { chartToken, useChart, useExtraCurrencies, useExtraHistory, useFiat, useRate, useWalletData, type ExtraTransferRow } from "./data.ts"
 import { displayAddress, EventRow } from "./events.tsx"
-import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
+import { chainFor, NS, useChainQuery, useWallet } from "./hooks.ts"
+import { tonSpaceKeys } from "./queryKeys.ts"
 import { useTon } from "./ton.ts"
 import styles from "./assets.module.css"
 import screen from "./ton.module.css"
@@ -379,7 +380,7 @@ export function PnlScreen() {
   }
   const rate = useRate(token, fiat)
   const chain = chainFor(kernel, state.walletNetwork)
-  const jettonHistory = useLoad(asset?.kind === "jetton" && state.raw ? `${state.raw}:${asset.address}:jetton-history` : null, () =>
+  const jettonHistory = useChainQuery(asset?.kind === "jetton" && state.raw ? tonSpaceKeys.jettonHistory(state.walletNetwork, state.raw, asset.address) : null, () =>
     chain.getJettonHistory(state.raw!, { limit: HISTORY_PAGE_SIZE, jettonId: asset!.address }).pipe(Effect.map((r) => r.operations)),
   )
   useHideTabBar()

@@ -1,6 +1,6 @@
 import { useState } from "react"
 import { useNavigate, useSearch } from "@tanstack/react-router"
-import { MainButton, useKernel, useT, type Kernel } from "@wallet/kernel-react"
+import { invalidateBalances, kernelQueryClient, MainButton, useKernel, useT, type Kernel } from "@wallet/kernel-react"
 import { Button, Cell, CellSkeleton, List, Placeholder, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo } from "../../currencies.ts"
 import { toClientAddressError, type CreateWithdrawRequest } from "../../chain-api.ts"
@@ -98,6 +98,8 @@ export default function ConfirmScreen() {
       const result = await call(kernel, client.custodyChain.createWithdraw({ headers: gate.headers, payload }))
       if (result.ok && result.value.kind === "transaction") {
         kernel.telegram.haptic({ type: "notification", kind: "success" })
+        // Money moved: every balances query (wallet main's included) is stale now.
+        void invalidateBalances(kernelQueryClient(kernel))
         const id = result.value.transaction.id
         if (await isFirstWithdrawal(kernel)) await navigate({ to: "/first-transaction", search: { withdrawTransactionId: id }, replace: true } as never)
         else await navigate({ to: "/assets/send-request-status", search: cleanSearch({ transactionId: id }), replace: true } as never)

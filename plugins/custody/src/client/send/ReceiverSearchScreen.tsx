@@ -2,7 +2,8 @@ import { useEffect, useState } from "react"
 import { Schema } from "effect"
 import { useNavigate, useSearch } from "@tanstack/react-router"
 import { defineStore } from "@wallet/kernel"
-import { Icon, MainButton, runEffect, useKernel, useT } from "@wallet/kernel-react"
+import { schemaCheck } from "@wallet/kernel/schema"
+import { Icon, invalidateBalances, kernelQueryClient, MainButton, runEffect, useKernel, useT } from "@wallet/kernel-react"
 import {
   Avatar,
   BottomSheet,
@@ -40,7 +41,7 @@ const ReceiverSchema = Schema.Struct({
 export const RecentReceiversStore = defineStore({
   key: "custody.recentReceivers",
   version: 1,
-  schema: Schema.Array(ReceiverSchema),
+  schema: schemaCheck(Schema.Array(ReceiverSchema)),
   initial: [] as ReadonlyArray<Receiver>,
 })
 
@@ -207,6 +208,8 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
       const result = await call(kernel, client.custodyTransfers.create({ headers: gate.headers, payload }))
       if (result.ok) {
         kernel.telegram.haptic({ type: "notification", kind: "success" })
+        // Money moved: every balances query (wallet main's included) is stale now.
+        void invalidateBalances(kernelQueryClient(kernel))
         await onSent(receiver)
         await navigate({ to: "/transfers/$transferId", params: { transferId: result.value.id }, replace: true } as never)
         return

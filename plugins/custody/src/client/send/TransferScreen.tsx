@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react"
 import { useNavigate, useParams } from "@tanstack/react-router"
-import { MainButton, useKernel, useT } from "@wallet/kernel-react"
+import { invalidateBalances, kernelQueryClient, MainButton, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Button, Cell, CellSkeleton, List, Placeholder, Section, Skeleton, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo, parseAmount } from "../../currencies.ts"
 import type { CustodyTransfer } from "../../api.ts"
@@ -137,6 +137,8 @@ export default function TransferScreen() {
       if (result.ok) {
         kernel.telegram.haptic({ type: "notification", kind: "success" })
         setLoad({ state: "ok", value: result.value })
+        // An accepted or cancelled transfer changes balances: wallet main refetches them.
+        void invalidateBalances(kernelQueryClient(kernel))
         snackbar.show({ id: "custody-transfer-done", text: t(action === "approve" ? "send.transferPage.accepted" : "send.transferPage.canceled", { amount }) })
         return
       }
