@@ -282,8 +282,14 @@ export const makeLedger = (options: LedgerOptions = {}) =>
           select owner, currency, balance, held from created
           union all
           select owner, currency, balance::text, held::text from ledger_accounts where owner = ${ref.owner} and currency = ${ref.currency}`;
-        if (rows.length === 0) return yield* new UnknownCurrency({ currency: ref.currency });
-        return balanceRow(rows[0]!);
+        if (rows.length > 0) return balanceRow(rows[0]!);
+        // A concurrent open of the same account: our insert waited for it and did nothing, and the
+        // select ran on the statement's older snapshot (PostgreSQL, read committed). A new
+        // statement sees the committed row; only an unknown currency finds nothing.
+        const [again] = yield* sql<{ owner: string; currency: string; balance: string; held: string }>`
+          select owner, currency, balance::text as balance, held::text as held from ledger_accounts where owner = ${ref.owner} and currency = ${ref.currency}`;
+        if (again === undefined) return yield* new UnknownCurrency({ currency: ref.currency });
+        return balanceRow(again);
       });
 
     const expireHolds: LedgerShape["expireHolds"] = (now, limit = 500) =>

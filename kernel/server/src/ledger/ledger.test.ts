@@ -66,6 +66,14 @@ describe.each(testDatabases)("Ledger on %s", (kind) => {
     expect((await failure((l) => l.openAccount(ton("user:neg"), { allowNegative: true })))._tag).toBe("InvalidMovement");
   });
 
+  it("bug: concurrent opens of one new account all succeed (a racing open answered UnknownCurrency, a 500, on PostgreSQL)", async () => {
+    for (let round = 0; round < 5; round++) {
+      const ref = ton(userOwner(`racing-${++seq}`));
+      const opened = await Promise.all(Array.from({ length: 8 }, () => exit((l) => l.openAccount(ref))));
+      expect(opened.every(Exit.isSuccess)).toBe(true);
+    }
+  });
+
   it("moves money with balanced entries and keeps balances", async () => {
     const alice = await user("alice", 1_000n);
     const bob = await user("bob");
