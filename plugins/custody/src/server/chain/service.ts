@@ -174,7 +174,13 @@ export const createWithdraw = (userId: number, request: CreateWithdrawRequest) =
     const amount = request.max_value ? balance.available - rule.fee : request.amount
     if (amount < rule.min) return yield* requestError("amount_too_small", `The smallest withdrawal is ${rule.min} (minor units)`)
     if (amount > rule.max) return yield* requestError("amount_too_large", `The largest withdrawal is ${rule.max} (minor units)`)
-    if (amount + rule.fee > balance.available) return yield* requestError("insufficient_funds", "The balance does not cover the amount and the fee")
+    if (amount + rule.fee > balance.available) {
+      // A retry racing the first request can see the balance that request already held: answer
+      // the first withdrawal, not a refusal (seen on PostgreSQL with five concurrent retries).
+      const [raced] = yield* Effect.orDie(selectWithdrawals("user_id = $1 and idempotency_key = $2", [userId, request.idempotency_key]))
+      if (raced !== undefined) return yield* existingAnswer(raced, hash)
+      return yield* requestError("insufficient_funds", "The balance does not cover the amount and the fee")
+    }
 
     const sql = yield* SqlClient.SqlClient
     const ledger = yield* Ledger
