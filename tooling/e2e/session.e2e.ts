@@ -37,27 +37,34 @@ describe("session", () => {
     await app.page.close()
   })
 
-  it("a revoked session shows the session-expired dialog; 'close wallet' closes the app", async () => {
+  // Bug seen on CI (twice in one run): the language was switched after the revoke, and another
+  // request of the app met the 401 first, so the session dialog covered the language list before
+  // the click. Now the language changes while the session is valid, and the refresh (fake clock)
+  // is what finds the revoke.
+  it("a revoked session shows the session-expired dialog in the current language; 'close wallet' closes the app", async () => {
     let userChecked: Promise<unknown> = Promise.resolve()
     const app = await launch(stack, {
       user: "no_custody",
       before: async (page: Page) => {
+        await page.clock.install()
         userChecked = page.waitForResponse((r) => r.url().endsWith("/api/users/me"))
       },
     })
     await app.waitForPath("/scw")
-    // Let the post-render current-user check finish on the valid session first.
+    // Let the post-render current-user check finish first.
     await userChecked
-    const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
-    const id = users.find((u) => u.kind === "no_custody")!.id
-    await stack.server.sql(`update kernel_sessions set revoked_at = now(), revoked_reason = 'test' where user_id = $1`, [id])
-    // The next call gets 401, the refresh is refused, and the user is asked to start again.
     await app.app().evaluate(() => {
       window.history.pushState({}, "", "/settings/language")
       window.dispatchEvent(new PopStateEvent("popstate"))
     })
     await app.app().getByRole("radio", { name: "Русский" }).click()
-    // The language just switched to Russian, so the dialog is in Russian.
+    // Saved on the server, so the session was still valid here.
+    await app.app().getByText("Язык изменён").waitFor()
+    const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
+    const id = users.find((u) => u.kind === "no_custody")!.id
+    await stack.server.sql(`update kernel_sessions set revoked_at = now(), revoked_reason = 'test' where user_id = $1`, [id])
+    // The refresh one minute before expiry is refused, and the user is asked to start again, in Russian.
+    await app.page.clock.runFor(66_000)
     await app.page.waitForFunction(() => window.fakeTelegram?.popup?.title === "Сессия истекла")
     await app.telegram("t.answerPopup('close')")
     await app.page.waitForFunction(() => window.fakeTelegram?.closed === true)
