@@ -15,7 +15,7 @@ import {
   searchParams,
   PreferencesStore,
   readLaunchParams,
-  webBridge,
+  type LaunchParams,
   setTelegramTargetOrigin,
   parentFrameFacts,
   telegramTargetOrigin,
@@ -113,14 +113,19 @@ async function boot() {
 
   // Telegram Web's origin, or the dev launch page's (this origin); never "*" (decision 0207).
   setTelegramTargetOrigin(telegramTargetOrigin(parentFrameFacts(), (import.meta.env.VITE_TELEGRAM_PARENT_ORIGINS ?? "").split(",")))
-  let telegram: Telegram["Service"]
+  let launchParams: LaunchParams
   let opened = true
   try {
-    telegram = Telegram.make(readLaunchParams(), webBridge)
+    launchParams = readLaunchParams()
   } catch {
     opened = false
-    telegram = Telegram.make({ platform: "unknown", version: "6.0", themeParams: {} }, webBridge)
+    launchParams = { platform: "unknown", version: "6.0", themeParams: {} }
   }
+  // The SDK loads in its own chunk, not awaited: calls made before it arrives are queued (decision 0330).
+  const telegram = Telegram.make(
+    launchParams,
+    import("@wallet/kernel/telegram-sdk").then((sdk) => sdk.connectTelegramSdk({ launchParams })),
+  )
   applyTheme(telegram.theme.current())
   telegram.theme.onChange(applyTheme)
   telegram.ready()

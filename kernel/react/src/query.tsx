@@ -5,7 +5,7 @@
  * `meta: { persist: true }` are written; nothing else (and so nothing secret) ever reaches storage.
  */
 import { useEffect, useMemo, type ReactNode } from "react"
-import { QueryClient, QueryClientProvider, defaultShouldDehydrateQuery, type Query } from "@tanstack/react-query"
+import { QueryClient, QueryClientProvider, defaultShouldDehydrateQuery, hashKey, type Query, type QueryKey } from "@tanstack/react-query"
 import { PersistQueryClientProvider, type PersistQueryClientOptions } from "@tanstack/react-query-persist-client"
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister"
 import type { Kernel } from "./context.tsx"
@@ -21,6 +21,25 @@ export const BALANCES_META = { persist: true, balances: true } as const
 
 /** Marks every balances query stale and refetches those on screen (call after a send). */
 export const invalidateBalances = (client: QueryClient): Promise<void> => client.invalidateQueries({ predicate: (query) => query.meta?.balances === true })
+
+const lastBalances = new WeakMap<QueryClient, string>()
+
+/**
+ * Reports the balances a balances query has just fetched (currency and balance of each asset). Asset polling is off (spec 1 §7), so when one screen sees the money move (a deposit shown
+ * on the asset page), every other balances query (wallet main) is marked stale without a request:
+ * it refetches when it is next on screen. Equal balances change nothing, so the 60 s stale time holds.
+ */
+export const noteBalances = (client: QueryClient, queryKey: QueryKey, balances: ReadonlyArray<{ readonly currency: string; readonly balance: string }>): void => {
+  const fingerprint = balances
+    .map((asset) => `${asset.currency}:${asset.balance}`)
+    .sort()
+    .join(",")
+  const last = lastBalances.get(client)
+  lastBalances.set(client, fingerprint)
+  if (last === undefined || last === fingerprint) return
+  const mine = hashKey(queryKey)
+  void client.invalidateQueries({ predicate: (query) => query.meta?.balances === true && query.queryHash !== mine, refetchType: "none" })
+}
 
 /** localStorage key prefix of the persisted caches; the signed-in user's id completes it. */
 export const QUERY_CACHE_KEY_PREFIX = "wallet:query-cache:"
@@ -59,13 +78,50 @@ const safeLocalStorage = (): Storage | undefined => {
   }
 }
 
+/** Clients whose user has signed out or whose session expired for good: their cache is never written again. */
+const closed = new WeakSet<QueryClient>()
+
+/** Storage that stops taking writes once `isClosed()` (a throttled write must not bring a cleared cache back). */
+const closableStorage = (storage: Storage | undefined, isClosed: () => boolean): Storage | undefined =>
+  storage && {
+    get length() {
+      return storage.length
+    },
+    key: (index) => storage.key(index),
+    clear: () => storage.clear(),
+    getItem: (key) => storage.getItem(key),
+    removeItem: (key) => storage.removeItem(key),
+    setItem: (key, value) => {
+      if (!isClosed()) storage.setItem(key, value)
+    },
+  }
+
 /** Persist options for one user's cache (12 h, buster 5.0.10, opt-in queries only). */
-export const persistOptionsFor = (userId: number | string, storage: Storage | undefined = safeLocalStorage()): Omit<PersistQueryClientOptions, "queryClient"> => ({
-  persister: createSyncStoragePersister({ storage, key: `${QUERY_CACHE_KEY_PREFIX}${userId}`, throttleTime: 500 }),
+export const persistOptionsFor = (
+  userId: number | string,
+  storage: Storage | undefined = safeLocalStorage(),
+  isClosed: () => boolean = () => false,
+): Omit<PersistQueryClientOptions, "queryClient"> => ({
+  persister: createSyncStoragePersister({ storage: closableStorage(storage, isClosed), key: `${QUERY_CACHE_KEY_PREFIX}${userId}`, throttleTime: 500 }),
   maxAge: QUERY_CACHE_MAX_AGE_MS,
   buster: QUERY_CACHE_BUSTER,
   dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
 })
+
+/**
+ * Logout or a session expired for good: the cache leaves memory (`client.clear()`) and storage (the
+ * user's key), and nothing is persisted for this client any more. The next sign-in starts a new page.
+ */
+export const clearQueryCache = (client: QueryClient, userId: number | string | undefined, storage: Storage | undefined = safeLocalStorage()): void => {
+  closed.add(client)
+  client.clear()
+  if (userId === undefined || !storage) return
+  try {
+    storage.removeItem(`${QUERY_CACHE_KEY_PREFIX}${userId}`)
+  } catch {
+    // Storage unavailable: nothing was persisted either.
+  }
+}
 
 /** Another user's persisted cache never stays on this device once someone else signs in. */
 const dropOtherUsersCaches = (userId: number | string, storage: Storage | undefined) => {
@@ -131,7 +187,14 @@ function Prefetcher({ kernel, client }: { readonly kernel: Kernel; readonly clie
 export function KernelQueryProvider({ kernel, children }: { readonly kernel: Kernel; readonly children: ReactNode }) {
   const client = kernelQueryClient(kernel)
   const userId = typeof kernel.user === "function" ? kernel.user()?.id : undefined
-  const persistOptions = useMemo(() => (userId === undefined ? undefined : persistOptionsFor(userId)), [userId])
+  const persistOptions = useMemo(() => (userId === undefined ? undefined : persistOptionsFor(userId, safeLocalStorage(), () => closed.has(client))), [userId, client])
+  // The session's "expired" event means signed out or expired for good (a refreshable token emits none).
+  useEffect(() => {
+    if (typeof kernel.session?.onEvent !== "function") return
+    return kernel.session.onEvent((event) => {
+      if (event.type === "expired") clearQueryCache(client, userId)
+    })
+  }, [kernel, client, userId])
   if (userId === undefined || persistOptions === undefined) {
     return (
       <QueryClientProvider client={client}>

@@ -7,7 +7,10 @@ import { toClientAddressError, type CreateWithdrawRequest } from "../../chain-ap
 import { withdrawalOperation } from "../../operations.ts"
 import { call, chainClient, custodyClient, errorCode, errorTag, idempotencyKey } from "./clients.ts"
 import { operationGate, operationTokenErrorKey } from "./gate.ts"
-import { networkLabel, useLoad } from "./hooks.ts"
+import { networkLabel } from "./hooks.ts"
+import { useQuery } from "@tanstack/react-query"
+import { asLoad, FRESH_EACH_VISIT, unwrap } from "../query.ts"
+import { custodyKeys } from "../queryKeys.ts"
 import { formatAmount, toMinor } from "./logic.ts"
 import { cleanSearch, qrFallbackSearch, type SendParams } from "./search.ts"
 import styles from "./send.module.css"
@@ -42,19 +45,20 @@ export default function ConfirmScreen() {
   const complete = currency !== undefined && info !== undefined && network !== undefined && info.networks.includes(network) && search.address !== undefined && amount !== undefined && amount > 0n
   const maxValue = search.maxBalanceUsedAmount !== undefined && search.maxBalanceUsedAmount === search.value
 
-  const details = useLoad(
-    async () => {
-      const client = await chainClient(kernel)
-      const [limits, address] = await Promise.all([
-        call(kernel, client.custodyChain.withdrawLimits({ query: { currency: currency!, network: network! } })),
-        call(kernel, client.custodyChain.validateAddress({ query: { currency: currency!, network: network!, address: search.address! } })),
-      ])
-      if (!limits.ok) return limits
-      if (!address.ok) return address
-      return { ok: true as const, value: { limits: limits.value, address: address.value } }
-    },
-    [currency, network, search.address],
-    complete,
+  const details = asLoad(
+    useQuery({
+      queryKey: custodyKeys.withdrawCheck(currency ?? "", network ?? "", search.address ?? ""),
+      queryFn: async () => {
+        const client = await chainClient(kernel)
+        const [limits, address] = await Promise.all([
+          call(kernel, client.custodyChain.withdrawLimits({ query: { currency: currency!, network: network! } })),
+          call(kernel, client.custodyChain.validateAddress({ query: { currency: currency!, network: network!, address: search.address! } })),
+        ])
+        return { limits: unwrap(limits), address: unwrap(address) }
+      },
+      enabled: complete,
+      ...FRESH_EACH_VISIT,
+    }),
   )
 
   const backToForm = (withQr: boolean) =>

@@ -7,7 +7,8 @@
 import { useQuery } from "@tanstack/react-query"
 import { Effect, type Schema } from "effect"
 import { Http } from "@wallet/kernel"
-import { BALANCES_META, runEffect, STALE_TIME, type Kernel } from "@wallet/kernel-react"
+import type { QueryClient } from "@tanstack/react-query"
+import { BALANCES_META, kernelQueryClient, noteBalances, runEffect, STALE_TIME, type Kernel } from "@wallet/kernel-react"
 import type { AccountsData, FrozenBalance } from "@wallet/plugin-custody/api"
 import { homeKeys } from "../queryKeys.ts"
 
@@ -29,6 +30,8 @@ export const fetchMainData = async (kernel: Kernel, fiat: string): Promise<MainD
       (): ReadonlyArray<FrozenBalance> => [],
     ),
   ])
+  // Money seen moving here (a deposit) makes custody's balances stale too, and the other way round.
+  noteBalances(kernelQueryClient(kernel), homeKeys.main(fiat), accounts.assets)
   return { accounts, frozen }
 }
 
@@ -61,4 +64,14 @@ export function useMainData(kernel: Kernel, fiat: string | null): { readonly ent
           : { status: "error", data: query.data }
         : { status: "ready", data: query.data! }
   return { entry, refetch: () => void query.refetch() }
+}
+
+/**
+ * The start-time prefetch of main's next screens (registered by main, run 1000 ms after load): custody
+ * gets the accounts main already holds, so "Receive" and the asset pages open without a request.
+ */
+export const prefetchNextScreens = (kernel: Kernel, client: QueryClient): Promise<void> => {
+  const [held] = client.getQueryCache().findAll({ queryKey: [...homeKeys.all, "main"] }).filter((query) => query.state.data !== undefined)
+  const seed = held && { fiat: String(held.queryKey[2]), accounts: (held.state.data as MainData).accounts, updatedAt: held.state.dataUpdatedAt }
+  return import("@wallet/plugin-custody/prefetch").then((custody) => custody.prefetchCustody(kernel, client, seed))
 }
