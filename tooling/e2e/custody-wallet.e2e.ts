@@ -130,6 +130,21 @@ describe("wallet main", () => {
   })
 })
 
+describe("start-time prefetch (spec 1 §9: 1000 ms after load)", () => {
+  it("Receive lists the assets from the accounts main already holds, with no new accounts request", async () => {
+    const app = await openMain({ user: "balances" })
+    // Well past the prefetch's start (1000 ms after load).
+    await app.page.waitForTimeout(2500)
+    const accountsCalls: Array<string> = []
+    app.page.on("request", (request) => void (request.url().includes("/api/custody/accounts") && accountsCalls.push(request.url())))
+    await app.app().getByRole("button", { name: "Receive" }).click()
+    await app.waitForPath("/choose-asset/receive")
+    await app.app().getByRole("button", { name: /Toncoin/ }).waitFor()
+    expect(accountsCalls).toEqual([])
+    await app.page.close()
+  })
+})
+
 describe("receive and history", () => {
   it("receives TON from the devnet faucet once, and shows it in the balance and the history", async () => {
     const app = await openMain({ user: "balances" })
@@ -171,6 +186,11 @@ describe("receive and history", () => {
     await reload(app)
     await app.app().getByTestId("asset-balance").waitFor({ timeout: 20_000 })
     expect(await balanceOf()).toBeCloseTo(expected, 6)
+    // Wallet main (no asset polling) shows the same balance once it is back on screen.
+    await go(app, "/main")
+    await app.waitForPath("/main")
+    const mainTon = async () => Number(/([\d,.]+) TON/.exec(await app.app().locator('[data-asset="TON"]').innerText())?.[1]?.replace(/,/g, "") ?? Number.NaN)
+    await expect.poll(mainTon, { timeout: 20_000 }).toBeCloseTo(expected, 6)
 
     await go(app, "/transactions")
     await app.waitForPath("/transactions")

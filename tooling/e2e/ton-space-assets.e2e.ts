@@ -162,14 +162,18 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await app.waitForPath("/scw")
     await expect.poll(async () => text(app), { timeout: 30_000, interval: 1_000 }).toContain("9.845 DXC")
 
-    // Loading: while the jetton balances are on their way the page is a placeholder, then the asset.
+    // From main the asset page opens at once on the shared query cache (decision 0320).
+    await app.app().getByRole("button", { name: /^Dollars/ }).click()
+    await app.app().getByRole("heading", { name: "Dollars" }).waitFor()
+    // Loading: chain data is not persisted, so after a reload on the asset page, while the jetton
+    // balances are on their way, the page is a placeholder, then the asset.
     let releaseJettons: () => void = () => undefined
     const jettonsHeld = new Promise<void>((resolve) => (releaseJettons = resolve))
     await app.page.route("**/v2/accounts/*/jettons?*", async (route) => {
       await jettonsHeld
       await route.continue()
     })
-    await app.app().getByRole("button", { name: /^Dollars/ }).click()
+    await app.app().evaluate(() => location.reload())
     await app.app().getByRole("main", { name: "Loading the asset" }).waitFor()
     expect(await app.app().getByRole("heading", { name: "Dollars" }).count()).toBe(0)
     await shot(app, "jetton-loading-light")

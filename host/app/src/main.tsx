@@ -1,19 +1,21 @@
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
 import { RouterProvider } from "@tanstack/react-router"
-import { Effect, Layer, ManagedRuntime, Option, Schema } from "effect"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import {
   colorSchemeOf,
   composePlugins,
   FeatureFlags,
+  FeatureFlagsCheck,
   Http,
   I18n,
   languageFromCode,
   Passcode,
   type PasscodeShape,
+  searchParams,
   PreferencesStore,
   readLaunchParams,
-  webBridge,
+  type LaunchParams,
   setTelegramTargetOrigin,
   parentFrameFacts,
   telegramTargetOrigin,
@@ -30,7 +32,6 @@ import {
 } from "@wallet/kernel"
 import { buildRouter, createOverlayStore, KernelProvider, passcodeFromComposition, type Kernel, type ShellRoute } from "@wallet/kernel-react"
 import { installedPlugins, regionById } from "@wallet/regions"
-import { FeatureFlags as FeatureFlagsSchema } from "@wallet/kernel/api-schema"
 import { RootLayout } from "./shell/RootLayout.tsx"
 import * as screens from "./shell/screens.tsx"
 import { startupTarget } from "./startup.ts"
@@ -39,8 +40,8 @@ import "@wallet/kernel-react/ui"
 const rootElement = document.getElementById("root")!
 const root = createRoot(rootElement)
 
-const RootSearch = Schema.Struct({ backPath: stringParam, code: stringParam, public_asset: stringParam })
-const ErrorSearch = Schema.Struct({ code: stringParam })
+const RootSearch = searchParams({ backPath: stringParam, code: stringParam, public_asset: stringParam })
+const ErrorSearch = searchParams({ code: stringParam })
 
 const shellRoutes: ReadonlyArray<ShellRoute> = [
   { id: "startup", parent: "root", path: "/", component: screens.StartupScreen },
@@ -74,7 +75,18 @@ function buildLayer(composition: Composition, telegram: Telegram["Service"], pas
   const i18n = I18n.layer({
     language: "en",
     namespaces: new Map<string, { readonly bundles: NamespaceBundles }>([
-      [screens.SHELL, { bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } }],
+      [
+        screens.SHELL,
+        {
+          bundles: {
+            en: () => import("./i18n/en.json"),
+            ru: () => import("./i18n/ru.json"),
+            hi: () => import("./i18n/hi.json"),
+            bn: () => import("./i18n/bn.json"),
+            "zh-TW": () => import("./i18n/zh-TW.json"),
+          },
+        },
+      ],
       ...composition.i18nNamespaces,
     ]),
     onProblem: (message) => console.warn(`[i18n] ${message}`),
@@ -101,14 +113,19 @@ async function boot() {
 
   // Telegram Web's origin, or the dev launch page's (this origin); never "*" (decision 0207).
   setTelegramTargetOrigin(telegramTargetOrigin(parentFrameFacts(), (import.meta.env.VITE_TELEGRAM_PARENT_ORIGINS ?? "").split(",")))
-  let telegram: Telegram["Service"]
+  let launchParams: LaunchParams
   let opened = true
   try {
-    telegram = Telegram.make(readLaunchParams(), webBridge)
+    launchParams = readLaunchParams()
   } catch {
     opened = false
-    telegram = Telegram.make({ platform: "unknown", version: "6.0", themeParams: {} }, webBridge)
+    launchParams = { platform: "unknown", version: "6.0", themeParams: {} }
   }
+  // The SDK loads in its own chunk, not awaited: calls made before it arrives are queued (decision 0330).
+  const telegram = Telegram.make(
+    launchParams,
+    import("@wallet/kernel/telegram-sdk").then((sdk) => sdk.connectTelegramSdk({ launchParams })),
+  )
   applyTheme(telegram.theme.current())
   telegram.theme.onChange(applyTheme)
   telegram.ready()
@@ -134,7 +151,7 @@ async function boot() {
     const signedIn = await runtime.runPromise(Effect.result(services.session.signIn(initData)))
     if (signedIn._tag === "Success") {
       user = signedIn.success
-      const flags = await runtime.runPromise(Effect.result(services.http.json(FeatureFlagsSchema, `${window.location.origin}/api/feature-flags`)))
+      const flags = await runtime.runPromise(Effect.result(services.http.json(FeatureFlagsCheck, `${window.location.origin}/api/feature-flags`)))
       if (flags._tag === "Success") await runtime.runPromise(services.flags.applyServerFlags(flags.success))
     } else {
       failure = startupFailure(signedIn.failure, "auth")

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Check from "./check.ts"
 import { describe, expect, it } from "vitest"
 import { CompositionError, composePlugins } from "./compose.ts"
 import { definePlugin, ManifestError, type PluginManifest } from "./manifest.ts"
@@ -17,7 +17,7 @@ const settings = definePlugin({
   tabs: [{ id: "wallet", bar: "custodial", to: "/main", labelKey: "tab", icon: "wallet", order: 2 }],
   deepLinks: [{ prefix: "settings", exact: true, to: "/settings" }],
   featureFlags: [{ key: "dev_tools", default: false, description: "dev tools" }],
-  config: Schema.Struct({ fiatCurrencies: Schema.optionalKey(Schema.Array(Schema.String)) }),
+  config: Check.struct({ fiatCurrencies: Check.optional(Check.array(Check.string)) }, { exact: true }),
   i18n: { namespace: "settings", bundles: { en: async () => ({ default: {} }), ru: async () => ({ default: {} }) } },
 })
 

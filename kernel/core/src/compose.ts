@@ -1,4 +1,3 @@
-import { Exit, Schema } from "effect"
 import { parseRange, parseVersion, satisfies } from "./semver.ts"
 import {
   BUILTIN_PARENTS,
@@ -134,13 +133,13 @@ export function composePlugins(options: {
     if (!entry.enabled) continue
     const raw = entry.config ?? {}
     if (plugin.config) {
-      const exit = Schema.decodeUnknownExit(plugin.config as Schema.ConstraintDecoder<unknown>)(raw, { onExcessProperty: "error" })
-      if (Exit.isFailure(exit)) {
-        const detail = String(exit.cause).split("\n").slice(0, 3).join(" ")
-        const reason = /unexpected|excess/i.test(detail) ? "unknown-region-key" : "invalid-plugin-config"
-        throw new CompositionError(reason, `Invalid config for plugin '${id}' in ${where}: ${detail}`)
+      const result = plugin.config.run(raw)
+      if (!result.ok) {
+        const at = result.issue.path.length > 0 ? ` at ${result.issue.path.map(String).join(".")}` : ""
+        const reason = result.issue.message === "unexpected key" ? "unknown-region-key" : "invalid-plugin-config"
+        throw new CompositionError(reason, `Invalid config for plugin '${id}' in ${where}: ${result.issue.message}${at}`)
       }
-      pluginConfig.set(id, exit.value)
+      pluginConfig.set(id, result.value)
     } else {
       for (const key of Object.keys(raw)) {
         throw new CompositionError("unknown-region-key", `Unknown key 'plugins.${id}.config.${key}' in ${where} config: plugin '${id}' takes no config`)

@@ -1,4 +1,5 @@
-import { Context, Data, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Context, Data, Duration, Effect, Layer, Option, type Schema } from "effect"
+import { isCheck, type Check } from "./check.ts"
 
 /** Spec 1 §8: default retry is 2 times on statuses 429, 500, 503, 504 or timeouts. */
 export const HTTP_RETRY_STATUSES: ReadonlyArray<number> = [429, 500, 503, 504]
@@ -71,8 +72,11 @@ export interface JsonRequest {
 export interface HttpShape {
   /** Sends a request under the policy; a non-2xx answer fails with its status and error body. */
   readonly execute: (request: Request) => Effect.Effect<Response, HttpError>
-  /** A JSON call decoded with `schema` (a body that does not match is ERR_BAD_RESPONSE). */
-  readonly json: <A>(schema: Schema.Codec<A, any, never, never>, url: string, init?: JsonRequest) => Effect.Effect<A, HttpError>
+  /**
+   * A JSON call decoded with `schema` (a body that does not match is ERR_BAD_RESPONSE): a kernel
+   * `Check`, or an Effect Schema (effect's Schema module then loads on first use, off the first screen).
+   */
+  readonly json: <A>(schema: Check<A> | Schema.Codec<A, any, never, never>, url: string, init?: JsonRequest) => Effect.Effect<A, HttpError>
   /**
    * The policy as a `fetch` function, for adapters such as effect's HttpApiClient: retries and the
    * 401 refresh happen inside; the final answer is returned as a Response whatever its status.
@@ -156,9 +160,13 @@ export const makeHttp = (auth: AuthTokens["Service"], fetch: typeof globalThis.f
           try: () => response.json() as Promise<unknown>,
           catch: () => new HttpError({ code: "ERR_BAD_RESPONSE", message: "Bad response", status: response.status }),
         })
-        return yield* Schema.decodeUnknownEffect(schema)(body).pipe(
-          Effect.mapError(() => new HttpError({ code: "ERR_BAD_RESPONSE", message: "Bad response", status: response.status, body })),
-        )
+        const bad = () => new HttpError({ code: "ERR_BAD_RESPONSE", message: "Bad response", status: response.status, body })
+        if (isCheck(schema)) {
+          const result = schema.run(body)
+          return result.ok ? result.value : yield* Effect.fail(bad())
+        }
+        const { decodeUnknownEffect } = yield* Effect.promise(() => import("effect/Schema"))
+        return yield* decodeUnknownEffect(schema)(body).pipe(Effect.mapError(bad))
       }),
     fetch: (input, init) =>
       Effect.runPromise(

@@ -1,4 +1,4 @@
-import type { Schema } from "effect"
+import type { Check } from "./check.ts"
 
 /** Version of the kernel API that plugins declare a range against (`kernel` field). */
 export const KERNEL_VERSION = "0.1.0"
@@ -15,8 +15,11 @@ export type RouteModule = { readonly default: unknown }
 export const BUILTIN_PARENTS = ["root", "wallet", "scw"] as const
 export type BuiltinParent = (typeof BUILTIN_PARENTS)[number]
 
-/** The route tree's `validateSearch` input: an Effect Schema that decodes the raw search object. */
-export type SearchSchema = Schema.Top
+/**
+ * The route tree's `validateSearch` input: a kernel `Check` that decodes the raw search object
+ * (`searchParams({...})` with the lenient params of `search.ts`; decision 0003: no Effect Schema at boot).
+ */
+export type SearchSchema = Check<any>
 
 export interface RouteDefinition {
   /** Unique within the plugin; the global id is `<pluginId>/<id>`. */
@@ -125,7 +128,8 @@ export interface PluginHooks {
 }
 export const PLUGIN_HOOKS = ["beforePasscodeChange", "afterStart"] as const
 
-export type Language = "en" | "ru"
+/** Interface languages (decision 0310). */
+export type Language = "en" | "ru" | "hi" | "bn" | "zh-TW"
 export type I18nBundle = Readonly<Record<string, unknown>>
 
 export interface PluginManifest<Config = unknown> {
@@ -141,11 +145,12 @@ export interface PluginManifest<Config = unknown> {
   readonly featureFlags?: ReadonlyArray<FeatureFlagDefinition>
   /** Permissions this plugin checks (documentation and composition checks). */
   readonly permissions?: ReadonlyArray<string>
-  /** Schema of the plugin's region config; unknown keys are refused at boot. */
-  readonly config?: Schema.ConstraintDecoder<Config>
+  /** Check of the plugin's region config (`Check.struct(..., { exact: true })`); unknown keys are refused at boot. */
+  readonly config?: Check<Config>
   readonly i18n?: {
     readonly namespace: string
-    readonly bundles: Readonly<Record<Language, Lazy<{ readonly default: I18nBundle }>>>
+    /** English is required; a language without a bundle reads as English. */
+    readonly bundles: Readonly<{ en: Lazy<{ readonly default: I18nBundle }> } & Partial<Record<Language, Lazy<{ readonly default: I18nBundle }>>>>
   }
   /**
    * Kernel services this plugin implements, each a lazy module whose `default` is the service's

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Check from "./check.ts"
 import { defineStore } from "./storage.ts"
 
 /** Spec 1 §9: default language and fiat USD. */
@@ -11,9 +11,9 @@ export const DEFAULT_FIAT_CURRENCY = "USD"
 export const PreferencesStore = defineStore({
   key: "preferences",
   version: 1,
-  schema: Schema.Struct({
-    languageCode: Schema.optionalKey(Schema.Literals(["en", "ru"])),
-    fiatCurrency: Schema.String,
+  schema: Check.struct({
+    languageCode: Check.optional(Check.literals(["en", "ru", "hi", "bn", "zh-TW"])),
+    fiatCurrency: Check.string,
   }),
   initial: { fiatCurrency: DEFAULT_FIAT_CURRENCY },
 })

@@ -1,8 +1,7 @@
-import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { booleanParam, decodeSearch, toSearchValidator, enumParam, numberParam, optionalEnumParam, stringParam } from "./search.ts"
+import { booleanParam, decodeSearch, toSearchValidator, enumParam, numberParam, optionalEnumParam, searchParams, stringParam } from "./search.ts"
 
-const Receive = Schema.Struct({
+const Receive = searchParams({
   assetCurrency: stringParam,
   amount: numberParam,
   freeze: booleanParam,

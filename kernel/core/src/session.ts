@@ -1,5 +1,5 @@
-import { Clock, Context, Duration, Effect, Fiber, Layer, Option, Ref, Schema } from "effect"
-import { AuthInitResponse, AuthSession } from "./api/auth-schema.ts"
+import { Clock, Context, Data, Duration, Effect, Fiber, Layer, Option, Ref } from "effect"
+import { AuthInitCheck, AuthSessionCheck, type AuthInitAnswer as AuthInitResponse, type AuthSessionAnswer as AuthSession } from "./auth-check.ts"
 import { AuthTokens, HttpError, makeHttp, noAuthTokens, ReauthenticationRequired } from "./http.ts"
 
 const readPersisted = (persist: SessionOptions["persist"], initData: string): PersistedSession | undefined => {
@@ -52,10 +52,7 @@ export const startupFailure = (error: HttpError, stage: "auth" | "init"): Startu
   return { to: "/error", code: "init_failed" }
 }
 
-export class StartupError extends Schema.TaggedError<StartupError>()("StartupError", {
-  failure: Schema.Any,
-  message: Schema.String,
-}) {}
+export class StartupError extends Data.TaggedError("StartupError")<{ readonly failure: unknown; readonly message: string }> {}
 
 const toUser = (r: AuthInitResponse): SessionUser => ({
   id: r.user_id,
@@ -165,7 +162,7 @@ export class Session extends Context.Service<
         const current = yield* Ref.get(tokens)
         if (Option.isNone(current)) return yield* Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" }))
         const next = yield* plain
-          .json(AuthSession, url("/api/auth/refresh"), { method: "POST", body: { session_id: current.value.sessionId, refresh_token: current.value.refreshToken } })
+          .json(AuthSessionCheck, url("/api/auth/refresh"), { method: "POST", body: { session_id: current.value.sessionId, refresh_token: current.value.refreshToken } })
           .pipe(
             Effect.catch((error: HttpError) =>
               expire(error.status === 400 ? "logged out" : "failed to refresh token").pipe(
@@ -217,7 +214,7 @@ export class Session extends Context.Service<
               yield* Ref.set(user, Option.none())
             }
             // initData goes to the server unmodified (PROTOCOLS.md: `Authorization: tma <initData>`).
-            const response = yield* plain.json(AuthInitResponse, url("/api/auth/init"), { method: "POST", headers: { authorization: `tma ${initDataRaw}` } })
+            const response = yield* plain.json(AuthInitCheck, url("/api/auth/init"), { method: "POST", headers: { authorization: `tma ${initDataRaw}` } })
             yield* store(response)
             const signedIn = toUser(response)
             yield* Ref.set(user, Option.some(signedIn))

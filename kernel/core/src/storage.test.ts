@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
+import * as Check from "./check.ts"
 import { defineStore, memoryBackend, Storage, STORAGE_PREFIX } from "./storage.ts"
 
-const SettingsV2 = Schema.Struct({ languageCode: Schema.String, fiatCurrency: Schema.String })
+const SettingsV2 = Check.struct({ languageCode: Check.string, fiatCurrency: Check.string })
 const settings = defineStore({
   key: "settings",
   version: 2,

@@ -1,4 +1,5 @@
-import { Context, Data, Effect, Exit, Layer, Schema } from "effect"
+import { Context, Data, Effect, Layer } from "effect"
+import type { Check } from "./check.ts"
 
 /** Where persisted stores live: localStorage in the mini-app, a map in tests. */
 export interface KeyValueBackend {
@@ -16,10 +17,17 @@ export class StorageWriteError extends Data.TaggedError("StorageWriteError")<{ r
 export interface StoreDefinition<A> {
   readonly key: string
   readonly version: number
-  readonly schema: Schema.Codec<A, unknown, never, never>
+  /**
+   * Checks stored data on load. A kernel `Check` stores the value as is; an Effect Schema goes
+   * through `schemaCheck` from `@wallet/kernel/schema` (decode and encode), off the first screen.
+   */
+  readonly schema: StoreCheck<A>
   readonly initial: A
   readonly migrations?: Readonly<Record<number, (previous: unknown) => unknown>>
 }
+
+/** A `Check` that may also say how to encode a value for storage (identity when absent). */
+export type StoreCheck<A> = Check<A> & { readonly encode?: (value: A) => unknown }
 
 export const defineStore = <A>(definition: StoreDefinition<A>): StoreDefinition<A> => definition
 
@@ -63,8 +71,8 @@ export class Storage extends Context.Service<
         }
         data = migrate(data)
       }
-      const decoded = Schema.decodeUnknownExit(store.schema)(data)
-      if (Exit.isFailure(decoded)) {
+      const decoded = store.schema.run(data)
+      if (!decoded.ok) {
         onProblem(`store '${store.key}' does not match its schema`)
         return store.initial
       }
@@ -73,7 +81,7 @@ export class Storage extends Context.Service<
     const write = <A>(store: StoreDefinition<A>, value: A) =>
       Effect.try({
         try: () => {
-          const data = Schema.encodeSync(store.schema)(value)
+          const data = store.schema.encode ? store.schema.encode(value) : value
           backend.setItem(STORAGE_PREFIX + store.key, JSON.stringify({ v: store.version, data } satisfies Envelope))
         },
         catch: (cause) => new StorageWriteError({ key: store.key, cause }),

@@ -4,7 +4,6 @@ import {
   setTelegramTargetOrigin,
   telegramTargetOrigin,
   telegramTargetOriginInUse,
-  webBridge,
 } from "./telegram.ts"
 
 const DEV = "http://127.0.0.1:5173"
@@ -46,30 +45,28 @@ describe("the mini-app's Telegram target origin (issue 15: never '*')", () => {
   })
 })
 
-describe("the web bridge in a frame", () => {
+describe("the SDK in a frame", () => {
   const original = (globalThis as { window?: unknown }).window
   afterEach(() => {
     ;(globalThis as { window?: unknown }).window = original
     setTelegramTargetOrigin(DEFAULT_TELEGRAM_TARGET_ORIGIN)
   })
 
-  it("posts to the target origin only, and hears only the parent on that origin", () => {
+  it("posts every message to the target origin in use, never to '*', and follows a later change", async () => {
     const posted: Array<[string, string]> = []
     const parent = { postMessage: (data: string, origin: string) => void posted.push([data, origin]) }
-    const handlers: Array<(event: { source: unknown; origin: string; data: unknown }) => void> = []
-    ;(globalThis as { window?: unknown }).window = { parent, addEventListener: (_: string, h: (typeof handlers)[number]) => void handlers.push(h) }
+    // A page inside a frame (Telegram Web, the dev launch page): its top is not itself.
+    ;(globalThis as { window?: unknown }).window = { self: {}, top: {}, parent, addEventListener: () => undefined, removeEventListener: () => undefined }
     setTelegramTargetOrigin(DEV)
-    webBridge.postEvent("web_app_ready")
-    expect(posted).toEqual([[JSON.stringify({ eventType: "web_app_ready", eventData: {} }), DEV]])
-
-    const heard: Array<unknown> = []
-    webBridge.on("theme_changed", (payload) => heard.push(payload))
-    const message = JSON.stringify({ eventType: "theme_changed", eventData: { theme_params: { bg_color: "#000000" } } })
-    for (const handler of handlers) {
-      handler({ source: parent, origin: "https://evil.example", data: message })
-      handler({ source: {}, origin: DEV, data: message })
-      handler({ source: parent, origin: DEV, data: message })
-    }
-    expect(heard).toEqual([{ theme_params: { bg_color: "#000000" } }])
+    const { connectTelegramSdk } = await import("./telegram/sdk.ts")
+    const client = connectTelegramSdk({ launchParams: { platform: "weba", version: "8.0", themeParams: {} }, style: { setProperty: () => undefined } })
+    client.postEvent("web_app_ready")
+    expect(posted).toContainEqual([JSON.stringify({ eventType: "web_app_ready" }), DEV])
+    setTelegramTargetOrigin(DEFAULT_TELEGRAM_TARGET_ORIGIN)
+    client.postEvent("web_app_expand")
+    expect(posted.at(-1)).toEqual([JSON.stringify({ eventType: "web_app_expand" }), DEFAULT_TELEGRAM_TARGET_ORIGIN])
+    expect(posted.length).toBeGreaterThan(2) // init's iframe_ready and the inset requests went the same way
+    expect(posted.filter(([, origin]) => origin === "*")).toEqual([])
+    expect(posted.every(([, origin]) => origin === DEV || origin === DEFAULT_TELEGRAM_TARGET_ORIGIN)).toBe(true)
   })
 })

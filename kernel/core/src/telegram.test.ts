@@ -93,43 +93,53 @@ describe("parseLaunchParams", () => {
   })
 })
 
-describe("the web bridge's version gate", () => {
+describe("the version gate before the SDK arrives", () => {
   it("compares versions numerically and refuses unknown methods", async () => {
-    const { versionAtLeast, webBridge } = await import("./telegram.ts")
+    const { versionAtLeast, methodSupported } = await import("./telegram.ts")
     expect(versionAtLeast("6.10", "6.9")).toBe(true)
     expect(versionAtLeast("6.9", "6.10")).toBe(false)
     expect(versionAtLeast("7.0", "7")).toBe(true)
-    expect(webBridge.supports("web_app_setup_settings_button", "6.9")).toBe(false)
-    expect(webBridge.supports("web_app_setup_settings_button", "6.10")).toBe(true)
-    expect(webBridge.supports("web_app_setup_secondary_button", "8.0")).toBe(true)
-    expect(webBridge.supports("web_app_made_up", "9.9")).toBe(false)
+    expect(methodSupported("web_app_setup_settings_button", "6.9")).toBe(false)
+    expect(methodSupported("web_app_setup_settings_button", "6.10")).toBe(true)
+    expect(methodSupported("web_app_setup_secondary_button", "8.0")).toBe(true)
+    expect(methodSupported("web_app_secure_storage_get_key", "8.0")).toBe(false)
+    expect(methodSupported("web_app_secure_storage_get_key", "9.0")).toBe(true)
+    expect(methodSupported("web_app_made_up", "9.9")).toBe(false)
   })
 })
 
 describe("Telegram storage", () => {
-  it("saves and reads CloudStorage and DeviceStorage values through req_id round trips", async () => {
+  it("reaches the client's CloudStorage, DeviceStorage and SecureStorage (9.0)", async () => {
     const recorder = recordingBridge()
-    const telegram = Telegram.make({ platform: "ios", version: "9.0", themeParams: {} }, recorder.bridge)
-    const lastReqId = () => (recorder.calls.at(-1)!.params as { req_id: string }).req_id
-    const saved = telegram.cloudStorage.set("currency", "EUR")
-    expect(recorder.calls.at(-1)).toMatchObject({ method: "web_app_invoke_custom_method", params: { method: "saveStorageValue", params: { key: "currency", value: "EUR" } } })
-    recorder.emit("custom_method_invoked", { req_id: "someone-else", result: true })
-    recorder.emit("custom_method_invoked", { req_id: lastReqId(), result: true })
-    await expect(saved).resolves.toBe(true)
-    const read = telegram.cloudStorage.get("currency")
-    recorder.emit("custom_method_invoked", { req_id: lastReqId(), result: { currency: "EUR" } })
-    await expect(read).resolves.toBe("EUR")
-    const device = telegram.deviceStorage.get("device_id")
-    expect(recorder.calls.at(-1)!.method).toBe("web_app_device_storage_get_key")
-    recorder.emit("device_storage_key_received", { req_id: lastReqId(), value: "abc" })
-    await expect(device).resolves.toBe("abc")
+    const telegram = Telegram.make({ platform: "ios", version: "9.0", themeParams: {} }, recorder.client)
+    await expect(telegram.cloudStorage.set("currency", "EUR")).resolves.toBe(true)
+    await expect(telegram.cloudStorage.get("currency")).resolves.toBe("EUR")
+    await expect(telegram.secureStorage.set("vault", "sealed")).resolves.toBe(true)
+    expect(recorder.values.secure.get("vault")).toBe("sealed")
+    await expect(telegram.deviceStorage.get("device_id")).resolves.toBeNull()
   })
 
-  it("answers null without calling a client that lacks the method", async () => {
+  it("answers null without reaching a client that lacks the method", async () => {
     const recorder = recordingBridge()
     recorder.unsupported.add("web_app_device_storage_get_key")
-    const telegram = Telegram.make({ platform: "ios", version: "8.0", themeParams: {} }, recorder.bridge)
+    recorder.unsupported.add("web_app_secure_storage_get_key")
+    const telegram = Telegram.make({ platform: "ios", version: "8.0", themeParams: {} }, recorder.client)
     await expect(telegram.deviceStorage.get("x")).resolves.toBeNull()
+    await expect(telegram.secureStorage.set("vault", "sealed")).resolves.toBeNull()
+    expect(recorder.values.secure.size).toBe(0)
     expect(recorder.calls).toEqual([])
+  })
+})
+
+describe("closing confirmation and invoices", () => {
+  it("sets the closing behaviour and resolves an invoice with the status of its own slug", async () => {
+    const { telegram, recorder } = make()
+    expect(telegram.setClosingConfirmation(true)).toBe(true)
+    expect(recorder.calls.at(-1)).toEqual({ method: "web_app_setup_closing_behavior", params: { need_confirmation: true } })
+    const paid = telegram.openInvoice("https://t.me/$abc123")
+    expect(recorder.calls.at(-1)).toEqual({ method: "web_app_open_invoice", params: { slug: "abc123" } })
+    recorder.emit("invoice_closed", { slug: "other", status: "cancelled" })
+    recorder.emit("invoice_closed", { slug: "abc123", status: "paid" })
+    await expect(paid).resolves.toBe("paid")
   })
 })

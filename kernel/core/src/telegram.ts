@@ -1,4 +1,5 @@
 import { Context, Layer } from "effect"
+import { deferredClient } from "./telegram/deferred.ts"
 
 export type Platform = string
 export type ColorScheme = "light" | "dark"
@@ -47,11 +48,26 @@ export interface ViewportState {
 /** Spec 1 §2: "expands the app window every 500 ms until expanded". */
 export const EXPAND_INTERVAL_MS = 500
 
-/** The low-level bridge: Telegram's postEvent and event subscription. Real one or a test double. */
+/** Telegram's transport: postEvent, event subscription and the version gate (the SDK, or a test double). */
 export interface TelegramBridge {
   readonly postEvent: (method: string, params?: Record<string, unknown>) => void
   readonly on: (event: string, listener: (payload: any) => void) => () => void
   readonly supports: (method: string, version: string) => boolean
+}
+
+/**
+ * The raw key-value stores of the client (the SDK's SecureStorage, DeviceStorage and CloudStorage
+ * requests with their timeouts). The service gates them by version first.
+ */
+export interface TelegramStores {
+  readonly secure: TelegramKeyValue
+  readonly device: TelegramKeyValue
+  readonly cloud: TelegramKeyValue
+}
+
+/** What the SDK chunk (`@wallet/kernel/telegram-sdk`) hands the service once it has loaded. */
+export interface TelegramClient extends TelegramBridge {
+  readonly stores: TelegramStores
 }
 
 type Listener = () => void
@@ -92,6 +108,15 @@ export const BIOMETRY_PROMPT_TIMEOUT_MS = 120_000
 /** Spec-free but necessary: a request the client never answers must not hang a screen. */
 export const TELEGRAM_REQUEST_TIMEOUT_MS = 10_000
 
+/** How long the client may take to report how an invoice ended (the user pays in the meantime). */
+export const INVOICE_TIMEOUT_MS = 30 * 60_000
+
+/** `https://t.me/$abc` or `t.me/invoice/abc` to its slug; a bare slug stays as it is. */
+export const invoiceSlug = (urlOrSlug: string): string => {
+  const match = urlOrSlug.match(/(?:^|\/)(?:\$|invoice\/)([\w-]+)\/?$/)
+  return match ? match[1]! : urlOrSlug
+}
+
 /**
  * The Telegram client as a service: launch params, theme, viewport, the back / main / secondary /
  * settings buttons, haptics, popups, QR scanning and closing. Every call is gated on the client's
@@ -122,12 +147,29 @@ export class Telegram extends Context.Service<
     readonly openLink: (url: string) => void
     /** Telegram CloudStorage (per user, synced; client 6.9+); null when unsupported. */
     readonly cloudStorage: TelegramKeyValue
-    /** Telegram DeviceStorage (this device; client 9.0+); null when unsupported. */
+    /** Telegram DeviceStorage (this device; client 9.0+; 5 s); null when unsupported. */
     readonly deviceStorage: TelegramKeyValue
+    /** Telegram SecureStorage (the OS keychain / keystore; client 9.0+; 5000 ms); null when unsupported. */
+    readonly secureStorage: TelegramKeyValue
+    /** Asks the user to confirm before the app closes (client 6.2+). */
+    readonly setClosingConfirmation: (enabled: boolean) => boolean
+    /** Opens an invoice (a t.me/$ link or its slug); resolves with the client's status ("paid", "cancelled", …), null when unsupported. */
+    readonly openInvoice: (urlOrSlug: string) => Promise<string | null>
+    /** Resolves when the SDK has loaded and every call made before has been replayed (false when it failed to load). */
+    readonly sdkReady: Promise<boolean>
     readonly biometry: TelegramBiometry
   }
 >()("wallet/Telegram") {
-  static readonly make = (launchParams: LaunchParams, bridge: TelegramBridge, clock: { setInterval: typeof setInterval; clearInterval: typeof clearInterval } = globalThis) => {
+  /**
+   * The service over a client: the SDK's (a promise while its chunk loads: calls are queued and
+   * replayed in order, listeners subscribe when it arrives) or a test double.
+   */
+  static readonly make = (
+    launchParams: LaunchParams,
+    client: TelegramClient | Promise<TelegramClient>,
+    clock: { setInterval: typeof setInterval; clearInterval: typeof clearInterval } = globalThis,
+  ) => {
+    const bridge = deferredClient(client)
     const supports = (method: string) => bridge.supports(method, launchParams.version)
     const call = (method: string, params?: Record<string, unknown>) => {
       if (!supports(method)) return false
@@ -152,45 +194,28 @@ export class Telegram extends Context.Service<
       ...(params.hasShineEffect !== undefined ? { has_shine_effect: params.hasShineEffect } : {}),
       ...(params.position ? { position: params.position } : {}),
     })
-    let requestCounter = 0
-    /** Sends a method with a req_id and resolves with the first matching answer event. */
-    const request = <A>(method: string, params: Record<string, unknown>, answers: Record<string, (payload: any) => A>): Promise<A | null> =>
+    /** Sends a method and resolves with the first answer `capture` accepts, or null (unsupported, timeout). */
+    const request = <A>(method: string, params: Record<string, unknown>, event: string, capture: (payload: any) => boolean, map: (payload: any) => A, timeoutMs: number): Promise<A | null> =>
       new Promise((resolve) => {
         if (!supports(method)) return resolve(null)
-        const reqId = `wallet-${Date.now()}-${++requestCounter}`
-        const stops: Array<() => void> = []
         const finish = (value: A | null) => {
-          stops.forEach((stop) => stop())
+          stop()
           clearTimeout(timer)
           resolve(value)
         }
-        const timer = setTimeout(() => finish(null), TELEGRAM_REQUEST_TIMEOUT_MS)
-        for (const [event, map] of Object.entries(answers)) {
-          stops.push(bridge.on(event, (payload: { req_id?: string }) => payload?.req_id === reqId && finish(map(payload))))
-        }
-        call(method, { req_id: reqId, ...params })
+        const timer = setTimeout(() => finish(null), timeoutMs)
+        const stop = bridge.on(event, (payload) => capture(payload) && finish(map(payload ?? {})))
+        call(method, params)
       })
-    const cloudStorage: TelegramKeyValue = {
-      get: (key) =>
-        request("web_app_invoke_custom_method", { method: "getStorageValues", params: { keys: [key] } }, {
-          custom_method_invoked: (p: { result?: Record<string, string>; error?: string }) => (p.error ? null : (p.result?.[key] || null)),
-        }).then((v) => v ?? null),
-      set: (key, value) =>
-        request("web_app_invoke_custom_method", { method: "saveStorageValue", params: { key, value } }, { custom_method_invoked: (p: { error?: string }) => !p.error }),
-      remove: (key) =>
-        request("web_app_invoke_custom_method", { method: "deleteStorageValues", params: { keys: [key] } }, { custom_method_invoked: (p: { error?: string }) => !p.error }),
-    }
-    const deviceStorage: TelegramKeyValue = {
-      get: (key) =>
-        request("web_app_device_storage_get_key", { key }, {
-          device_storage_key_received: (p: { value?: string | null }) => p.value ?? null,
-          device_storage_failed: () => null,
-        }).then((v) => v ?? null),
-      set: (key, value) =>
-        request("web_app_device_storage_save_key", { key, value }, { device_storage_key_saved: () => true, device_storage_failed: () => false }),
-      remove: (key) =>
-        request("web_app_device_storage_save_key", { key, value: null }, { device_storage_key_saved: () => true, device_storage_failed: () => false }),
-    }
+    /** A store gated by the client's version (`method` is its read method); null when unsupported. */
+    const gated = (store: keyof TelegramStores, method: string): TelegramKeyValue => ({
+      get: (key) => (supports(method) ? bridge.stores[store].get(key) : Promise.resolve(null)),
+      set: (key, value) => (supports(method) ? bridge.stores[store].set(key, value) : Promise.resolve(null)),
+      remove: (key) => (supports(method) ? bridge.stores[store].remove(key) : Promise.resolve(null)),
+    })
+    const cloudStorage = gated("cloud", "web_app_invoke_custom_method")
+    const deviceStorage = gated("device", "web_app_device_storage_get_key")
+    const secureStorage = gated("secure", "web_app_secure_storage_get_key")
     /** Sends a method and resolves with the next `event` (the biometry events carry no req_id). */
     const nextEvent = <A>(method: string, params: Record<string, unknown> | undefined, event: string, map: (payload: any) => A, timeoutMs: number): Promise<A | null> =>
       new Promise((resolve) => {
@@ -237,6 +262,13 @@ export class Telegram extends Context.Service<
       launchParams,
       cloudStorage,
       deviceStorage,
+      secureStorage,
+      sdkReady: bridge.ready,
+      setClosingConfirmation: (enabled) => call("web_app_setup_closing_behavior", { need_confirmation: enabled }),
+      openInvoice: (urlOrSlug) => {
+        const slug = invoiceSlug(urlOrSlug)
+        return request("web_app_open_invoice", { slug }, "invoice_closed", (p: { slug?: string }) => p?.slug === slug, (p: { status?: string }) => p.status ?? "failed", INVOICE_TIMEOUT_MS)
+      },
       biometry,
       supports,
       call,
@@ -322,24 +354,18 @@ export class Telegram extends Context.Service<
     })
   }
 
-  /** The real client. Throws when the page was not opened by Telegram. */
-  static readonly layer = (options: { targetOrigin?: string } = {}) =>
-    Layer.sync(Telegram, () => {
-      if (options.targetOrigin) setTelegramTargetOrigin(options.targetOrigin)
-      return Telegram.make(readLaunchParams(), webBridge)
-    })
-
   /** A recording bridge for tests: what was called, and a way to emit client events. */
   static readonly layerTest = (launchParams: Partial<LaunchParams> = {}) => {
     const recorder = recordingBridge()
-    const layer = Layer.succeed(Telegram, Telegram.make({ platform: "ios", version: "8.0", themeParams: {}, ...launchParams }, recorder.bridge))
+    const layer = Layer.succeed(Telegram, Telegram.make({ platform: "ios", version: "8.0", themeParams: {}, ...launchParams }, recorder.client))
     return { layer, recorder }
   }
 }
 
 /**
- * The first Telegram client version that has each method (Telegram Mini Apps docs). A method not
- * listed is treated as unsupported, so it is never sent blind.
+ * The first Telegram client version that has each method (Telegram Mini Apps docs): the version gate
+ * used only until the SDK has loaded (then the SDK's `supports` decides). A method not listed is
+ * treated as unsupported, so it is never sent blind.
  */
 export const METHOD_MIN_VERSION: Readonly<Record<string, string>> = {
   web_app_ready: "6.0",
@@ -383,6 +409,14 @@ export const METHOD_MIN_VERSION: Readonly<Record<string, string>> = {
   web_app_secure_storage_save_key: "9.0",
   web_app_secure_storage_get_key: "9.0",
   web_app_secure_storage_clear: "9.0",
+  web_app_request_safe_area: "8.0",
+  web_app_request_content_safe_area: "8.0",
+}
+
+/** The gate before the SDK arrives. */
+export const methodSupported = (method: string, version: string): boolean => {
+  const minimum = METHOD_MIN_VERSION[method]
+  return minimum !== undefined && versionAtLeast(version, minimum)
 }
 
 /** Compares dotted versions numerically ("6.10" > "6.9"). */
@@ -444,64 +478,6 @@ export const parentFrameFacts = (): ParentFrameFacts => ({
 })
 
 let targetOrigin = DEFAULT_TELEGRAM_TARGET_ORIGIN
-type EventListener = (payload: any) => void
-const eventListeners = new Map<string, Set<EventListener>>()
-let receiving = false
-
-const deliver = (eventType: string, eventData: unknown) => {
-  // A copy: a listener may unsubscribe itself while we iterate.
-  for (const listener of Array.from(eventListeners.get(eventType) ?? [])) listener(eventData)
-}
-
-/**
- * Telegram's events reach a mini-app through `window.Telegram.WebView.receiveEvent` (mobile and
- * desktop clients) or as `{eventType, eventData}` messages from the parent frame (Telegram Web).
- */
-const startReceiving = () => {
-  if (receiving || typeof window === "undefined") return
-  receiving = true
-  type Receiver = { receiveEvent?: (eventType: string, eventData: unknown) => void }
-  const w = window as unknown as { Telegram?: { WebView?: Receiver }; TelegramGameProxy?: Receiver }
-  const receiveEvent = (eventType: string, eventData: unknown) => deliver(eventType, eventData)
-  w.Telegram = { ...w.Telegram, WebView: { ...w.Telegram?.WebView, receiveEvent } }
-  w.TelegramGameProxy = { ...w.TelegramGameProxy, receiveEvent }
-  window.addEventListener("message", (event) => {
-    // Only the parent frame, and only from the origin the app talks to (never any origin).
-    if (event.source !== window.parent || event.origin !== targetOrigin || typeof event.data !== "string") return
-    try {
-      const message = JSON.parse(event.data) as { eventType?: unknown; eventData?: unknown }
-      if (typeof message.eventType === "string") deliver(message.eventType, message.eventData)
-    } catch {
-      // not a Telegram message
-    }
-  })
-}
-
-/**
- * The real bridge (Telegram's three transports): `TelegramWebviewProxy.postEvent` in the mobile and
- * desktop clients, `postMessage` to the parent frame in Telegram Web, `external.notify` in old
- * Windows clients. Kept in the kernel so the first screen does not load an SDK (ADR 0003).
- */
-export const webBridge: TelegramBridge = {
-  postEvent: (method, params) => {
-    const w = window as unknown as { TelegramWebviewProxy?: { postEvent: (m: string, p: string) => void }; external?: { notify?: (m: string) => void } }
-    const data = JSON.stringify(params ?? {})
-    if (w.TelegramWebviewProxy) w.TelegramWebviewProxy.postEvent(method, data)
-    else if (window.parent !== window) window.parent.postMessage(JSON.stringify({ eventType: method, eventData: params ?? {} }), targetOrigin)
-    else w.external?.notify?.(JSON.stringify({ eventType: method, eventData: params ?? {} }))
-  },
-  on: (event, listener) => {
-    startReceiving()
-    const set = eventListeners.get(event) ?? new Set()
-    set.add(listener)
-    eventListeners.set(event, set)
-    return () => void set.delete(listener)
-  },
-  supports: (method, version) => {
-    const minimum = METHOD_MIN_VERSION[method]
-    return minimum !== undefined && versionAtLeast(version, minimum)
-  },
-}
 
 const LAUNCH_PARAMS_KEY = "wallet:launch-params"
 
@@ -551,10 +527,17 @@ export const readLaunchParams = (): LaunchParams => {
   throw new Error("No Telegram launch params: the page was not opened by Telegram")
 }
 
+/** A recording client for tests: what was called, a way to emit client events, in-memory stores. */
 export const recordingBridge = () => {
   const calls: Array<{ method: string; params?: Record<string, unknown> }> = []
   const listeners = new Map<string, Set<(payload: any) => void>>()
   const unsupported = new Set<string>()
+  const values = { secure: new Map<string, string>(), device: new Map<string, string>(), cloud: new Map<string, string>() }
+  const memory = (map: Map<string, string>): TelegramKeyValue => ({
+    get: async (key) => map.get(key) ?? null,
+    set: async (key, value) => (map.set(key, value), true),
+    remove: async (key) => map.delete(key) || true,
+  })
   const bridge: TelegramBridge = {
     postEvent: (method, params) => void calls.push({ method, params }),
     on: (event, listener) => {
@@ -565,10 +548,13 @@ export const recordingBridge = () => {
     },
     supports: (method) => !unsupported.has(method),
   }
+  const client: TelegramClient = { ...bridge, stores: { secure: memory(values.secure), device: memory(values.device), cloud: memory(values.cloud) } }
   return {
-    bridge,
+    bridge: client,
+    client,
     calls,
     unsupported,
+    values,
     emit: (event: string, payload?: unknown) => [...(listeners.get(event) ?? [])].forEach((l) => l(payload)),
   }
 }
@@ -592,12 +578,21 @@ export const colorSchemeOf = (theme: ThemeParams): ColorScheme => {
 
 /**
  * Where the app posts bridge messages when it runs in an iframe (Telegram Web: https://web.telegram.org);
- * see `telegramTargetOrigin`. Refuses `*` and anything that is not an origin.
+ * see `telegramTargetOrigin`. Refuses `*` and anything that is not an origin. The SDK chunk hands it
+ * to the SDK (`setTargetOrigin`) when it connects, and again on every later change.
  */
 export const setTelegramTargetOrigin = (origin: string) => {
   const exact = originOf(origin)
   if (exact === undefined || !/^https?:\/\/[^/?#*\s]+\/?$/i.test(origin)) throw new Error(`The Telegram target origin must be an origin, not "${origin}"`)
   targetOrigin = exact
+  for (const listener of targetOriginListeners) listener(exact)
+}
+
+const targetOriginListeners = new Set<(origin: string) => void>()
+/** The SDK chunk follows the target origin with this. */
+export const onTelegramTargetOrigin = (listener: (origin: string) => void): (() => void) => {
+  targetOriginListeners.add(listener)
+  return () => void targetOriginListeners.delete(listener)
 }
 
 /** The origin bridge messages go to now (tests and diagnostics). */

@@ -1,8 +1,8 @@
 import { act, render, screen } from "@testing-library/react"
 import { createMemoryHistory, Outlet, RouterProvider, useSearch } from "@tanstack/react-router"
-import { Effect, ManagedRuntime, Layer, Schema } from "effect"
+import { Effect, ManagedRuntime, Layer } from "effect"
 import { describe, expect, it, vi } from "vitest"
-import { composePlugins, definePlugin, enumParam, I18n, type SessionUser } from "@wallet/kernel"
+import { composePlugins, definePlugin, enumParam, I18n, searchParams, type SessionUser } from "@wallet/kernel"
 import type { Kernel } from "./context.tsx"
 import { buildRouter, defaultBackTarget } from "./router.tsx"
 
@@ -16,7 +16,7 @@ const plugin = definePlugin({
   version: "1.0.0",
   kernel: "^0.1.0",
   routes: [
-    { id: "tabs", parent: "wallet", path: "/tabs", search: Schema.Struct({ tab: enumParam(["cw", "scw"], "cw") }), component: async () => ({ default: TabsScreen }) },
+    { id: "tabs", parent: "wallet", path: "/tabs", search: searchParams({ tab: enumParam(["cw", "scw"], "cw") }), component: async () => ({ default: TabsScreen }) },
     { id: "secret", parent: "wallet", path: "/secret", permissions: ["canSeeSecrets"], component: async () => ({ default: () => <p>secret</p> }) },
     { id: "old", parent: "wallet", path: "/old", redirectTo: "/tabs" },
   ],

@@ -359,7 +359,7 @@ describe.each(testDatabases)("API server on %s", (kind) => {
     it("lists profile languages and sets the language", async () => {
       const session = await signIn();
       const languages = await call(url, "GET", "/api/profile/languages", { authorization: bearer(session.access_token) });
-      expect(languages.body.available.map((language: { code: string }) => language.code)).toEqual(["en", "ru"]);
+      expect(languages.body.available.map((language: { code: string }) => language.code)).toEqual(["en", "ru", "hi", "bn", "zh-TW"]);
       const set = await call(url, "POST", "/api/profile/language", { authorization: bearer(session.access_token), body: { language: "ru" } });
       expect(set).toEqual({ status: 200, body: { language: "ru" } });
     });

@@ -19,6 +19,9 @@ export const custodyPlugin = definePlugin({
     bundles: {
       en: () => bundle([import("./i18n/wallet.en.json"), import("./i18n/send.en.json")]),
       ru: () => bundle([import("./i18n/wallet.ru.json"), import("./i18n/send.ru.json")]),
+      hi: () => bundle([import("./i18n/wallet.hi.json"), import("./i18n/send.hi.json")]),
+      bn: () => bundle([import("./i18n/wallet.bn.json"), import("./i18n/send.bn.json")]),
+      "zh-TW": () => bundle([import("./i18n/wallet.zh-TW.json"), import("./i18n/send.zh-TW.json")]),
     },
   },
 })

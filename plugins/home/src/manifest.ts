@@ -1,8 +1,7 @@
-import { Schema } from "effect"
-import { booleanParam, definePlugin } from "@wallet/kernel"
+import { booleanParam, definePlugin, searchParams } from "@wallet/kernel"
 
 /** Spec 1 §2: /main (search showCreatePasscode); /wv and /giveaway redirect to main. */
-export const MainSearch = Schema.Struct({ showCreatePasscode: booleanParam })
+export const MainSearch = searchParams({ showCreatePasscode: booleanParam })
 
 export const homePlugin = definePlugin({
   id: "home",
@@ -16,5 +15,5 @@ export const homePlugin = definePlugin({
     { id: "giveaway", parent: "wallet", path: "/giveaway", redirectTo: "/main" },
   ],
   tabs: [{ id: "wallet", bar: "custodial", to: "/main", labelKey: "tab", icon: "wallet", order: 10 }],
-  i18n: { namespace: "home", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } },
+  i18n: { namespace: "home", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") } },
 })

@@ -1,13 +1,12 @@
-import { Schema } from "effect"
-import { definePlugin, enumParam, optionalEnumParam, stringParam } from "@wallet/kernel"
+import { Check, definePlugin, enumParam, optionalEnumParam, searchParams, stringParam } from "@wallet/kernel"
 
-const count = (min: number) => Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(min)))
+const count = (min: number) => Check.optional(Check.refine(Check.int, (n) => n >= min, `expected an integer >= ${min}`))
 
 /**
  * The region config of the passcode plugin (`host/regions/<id>.ts` plugins.passcode.config); every
  * key is optional and falls back to the server's default (docs/decisions/0501).
  */
-export const PasscodeRegionConfig = Schema.Struct({
+export const PasscodeRegionConfig = Check.struct({
   maxPasscodeAttempts: count(1),
   unlockDurationSeconds: count(0),
   emailCodeTtlSeconds: count(1),
@@ -16,21 +15,21 @@ export const PasscodeRegionConfig = Schema.Struct({
   emailCodesPerHour: count(1),
   operationTokenTtlSeconds: count(1),
   challengeTtlSeconds: count(1),
-  emailChallengeOperations: Schema.optionalKey(Schema.Array(Schema.String)),
+  emailChallengeOperations: Check.optional(Check.array(Check.string)),
   /** USD cents from which a passcode is forced; 0 turns the rule off. */
   forcePasscodeUsdCents: count(0),
   /** USD cents from which a user with a passcode needs an operation token to move value; 0: always (decision 0550). */
   operationTokenAboveUsdCents: count(0),
-})
+}, { exact: true })
 export type PasscodeRegionConfig = typeof PasscodeRegionConfig.Type
 
 /** /passcode/settings: `action` opens a flow directly (wallet main's showCreatePasscode opens `create`). */
-export const PasscodeSettingsSearch = Schema.Struct({
+export const PasscodeSettingsSearch = searchParams({
   action: enumParam(["list", "create", "change", "reset", "email"], "list"),
 })
 
 /** /scw/passcode/create (spec 3 §2.3): email, type manual | recover | mnemonic, source. */
-export const PasscodeCreateSearch = Schema.Struct({
+export const PasscodeCreateSearch = searchParams({
   email: stringParam,
   type: enumParam(["manual", "recover", "mnemonic"], "manual"),
   source: optionalEnumParam(["banner", "onboarding", "onboarding_checklist"]),
@@ -54,6 +53,6 @@ export const passcodePlugin = definePlugin({
   settings: [{ id: "passcode", section: "cw", labelKey: "settingsEntry", to: "/passcode/settings", icon: "check", order: 30 }],
   i18n: {
     namespace: "passcode",
-    bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") },
+    bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") },
   },
 })

@@ -1,8 +1,7 @@
-import { Schema } from "effect"
-import { definePlugin, enumParam } from "@wallet/kernel"
+import { Check, definePlugin, enumParam, searchParams } from "@wallet/kernel"
 
 /** Spec 1 §2: /settings (search tab = cw or scw), /settings/language, /settings/default-currency. */
-export const SettingsSearch = Schema.Struct({ tab: enumParam(["cw", "scw"], "cw") })
+export const SettingsSearch = searchParams({ tab: enumParam(["cw", "scw"], "cw") })
 
 export const settingsPlugin = definePlugin({
   id: "settings",
@@ -37,13 +36,13 @@ export const settingsPlugin = definePlugin({
   ],
   featureFlags: [{ key: "settings_currency_search", default: true, description: "Search field on the default currency list" }],
   permissions: ["accessToSetUserCurrency", "accessToSavingSettings"],
-  config: Schema.Struct({
+  config: Check.struct({
     /** Limits the default-currency list in a region (ISO codes). */
-    fiatCurrencies: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/)))),
-  }),
+    fiatCurrencies: Check.optional(Check.array(Check.refine(Check.string, (s) => /^[A-Z]{3}$/.test(s), "expected an ISO 4217 code"))),
+  }, { exact: true }),
   i18n: {
     namespace: "settings",
-    bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") },
+    bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") },
   },
 })
 

@@ -1,22 +1,21 @@
-import { Schema } from "effect"
-import { booleanParam, definePlugin, enumParam, stringParam } from "@wallet/kernel"
+import { booleanParam, Check, definePlugin, enumParam, searchParams, stringParam } from "@wallet/kernel"
 
 /** Region config of the TON space: the chain API per network (the same origin's /v2 when absent). */
-export const TonSpaceConfigSchema = Schema.Struct({
-  chainApiUrl: Schema.optionalKey(Schema.String),
-  testnetChainApiUrl: Schema.optionalKey(Schema.String),
-})
+export const TonSpaceConfigSchema = Check.struct({
+  chainApiUrl: Check.optional(Check.string),
+  testnetChainApiUrl: Check.optional(Check.string),
+}, { exact: true })
 export type TonSpaceConfig = typeof TonSpaceConfigSchema.Type
 
-export const MainSearch = Schema.Struct({ onboardingBackPath: stringParam, walletUpgraded: stringParam })
-export const SendSearch = Schema.Struct({ asset: stringParam, to: stringParam })
-export const ConfirmSearch = Schema.Struct({ asset: stringParam, to: stringParam, amount: stringParam, comment: stringParam })
-export const TxSearch = Schema.Struct({ walletAddress: stringParam })
-export const SettingsSearch = Schema.Struct({ showMnemonic: booleanParam })
-export const CollectibleSendSearch = Schema.Struct({ inputtedRecipientAddress: stringParam })
-export const AssetSearch = Schema.Struct({ source: stringParam })
-export const ViewerSearch = Schema.Struct({ address: stringParam })
-export const BackupSearch = Schema.Struct({ intent: enumParam(["confirming", "none"], "none"), backPath: stringParam })
+export const MainSearch = searchParams({ onboardingBackPath: stringParam, walletUpgraded: stringParam })
+export const SendSearch = searchParams({ asset: stringParam, to: stringParam })
+export const ConfirmSearch = searchParams({ asset: stringParam, to: stringParam, amount: stringParam, comment: stringParam })
+export const TxSearch = searchParams({ walletAddress: stringParam })
+export const SettingsSearch = searchParams({ showMnemonic: booleanParam })
+export const CollectibleSendSearch = searchParams({ inputtedRecipientAddress: stringParam })
+export const AssetSearch = searchParams({ source: stringParam })
+export const ViewerSearch = searchParams({ address: stringParam })
+export const BackupSearch = searchParams({ intent: enumParam(["confirming", "none"], "none"), backPath: stringParam })
 
 const screen = {
   main: () => import("./client/MainScreen.tsx"),
@@ -97,5 +96,5 @@ export const tonSpacePlugin = definePlugin({
   ],
   config: TonSpaceConfigSchema,
   hooks: { beforePasscodeChange: () => import("./client/rekey.ts") },
-  i18n: { namespace: "tonSpace", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } },
+  i18n: { namespace: "tonSpace", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") } },
 })

@@ -9,7 +9,7 @@ import type { ChainShape } from "@wallet/kernel/chain"
 import { startServer } from "@wallet/kernel-server"
 import { Effect } from "effect"
 import nacl from "tweetnacl"
-import { fromBase64, toBase64 } from "../src/engine/bytes.ts"
+import { Base64 } from "@tonconnect/protocol"
 import {
   buildSignedTransfer,
   decodeTransaction,
@@ -23,6 +23,9 @@ import {
   type PendingRequest,
   tonProofDigest,
 } from "../src/engine/index.ts"
+
+const toBase64 = (bytes: Uint8Array): string => Base64.encode(bytes)
+const fromBase64 = (text: string): Uint8Array => Base64.decode(text).toUint8Array()
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
 /** Wall time and this process's CPU time per run (CPU time is the steadier figure on a loaded machine). */

@@ -30,6 +30,28 @@ export interface FakeTelegramOptions {
   readonly theme: ThemeName
   readonly width?: number
   readonly height?: number
+  /** The Mini Apps version the client reports (the launch page puts it in tgWebAppVersion too); "8.0" by default. */
+  readonly version?: string
+  /** Safe-area and content-safe-area insets the client reports (px). */
+  readonly safeArea?: Partial<Insets>
+  readonly contentSafeArea?: Partial<Insets>
+}
+
+export interface Insets {
+  top: number
+  right: number
+  bottom: number
+  left: number
+}
+
+const insets = (partial: Partial<Insets> = {}): Insets => ({ top: 0, right: 0, bottom: 0, left: 0, ...partial })
+
+/** Numeric comparison of dotted versions ("9.0" >= "8.0"). */
+const atLeast = (version: string, minimum: string) => {
+  const a = version.split(".").map(Number)
+  const b = minimum.split(".").map(Number)
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0)
+  return true
 }
 
 const hiddenButton = (): ButtonState => ({ text: "", is_visible: false, is_active: true, is_progress_visible: false })
@@ -58,6 +80,15 @@ export class FakeTelegram {
   /** The client's CloudStorage and DeviceStorage contents. */
   readonly cloudStorage = new Map<string, string>()
   readonly deviceStorage = new Map<string, string>()
+  /** The client's SecureStorage (OS keychain / keystore; 9.0+). */
+  readonly secureStorage = new Map<string, string>()
+  readonly version: string
+  safeArea: Insets
+  contentSafeArea: Insets
+  /** The invoice the app opened and is waiting for (answer it with `answerInvoice`). */
+  invoice: { slug: string } | null = null
+  /** Whether the app asked to confirm closing. */
+  closingConfirmation = false
   backButtonVisible = false
   settingsButtonVisible = false
   mainButton: ButtonState = hiddenButton()
@@ -94,6 +125,9 @@ export class FakeTelegram {
   constructor(options: FakeTelegramOptions) {
     this.options = options
     this.theme = options.theme
+    this.version = options.version ?? "8.0"
+    this.safeArea = insets(options.safeArea)
+    this.contentSafeArea = insets(options.contentSafeArea)
     if (!document.getElementById("ftg-style")) {
       const style = document.createElement("style")
       style.id = "ftg-style"
@@ -136,6 +170,21 @@ export class FakeTelegram {
     this.render()
   }
   callsOf = (method: string) => this.calls.filter((c) => c.method === method)
+  /** Moves the safe area (as a device rotation or the status bar would) and tells the app. */
+  setSafeArea = (next: Partial<Insets>) => {
+    this.safeArea = insets(next)
+    this.emit("safe_area_changed", this.safeArea)
+  }
+  setContentSafeArea = (next: Partial<Insets>) => {
+    this.contentSafeArea = insets(next)
+    this.emit("content_safe_area_changed", this.contentSafeArea)
+  }
+  answerInvoice = (status: "paid" | "cancelled" | "failed" | "pending") => {
+    const slug = this.invoice?.slug ?? ""
+    this.invoice = null
+    this.emit("invoice_closed", { slug, status })
+    this.render()
+  }
 
   dispose(): void {
     window.removeEventListener("message", this.onMessage)
@@ -207,6 +256,47 @@ export class FakeTelegram {
       case "web_app_request_viewport":
         this.emit("viewport_changed", this.viewport())
         break
+      case "web_app_request_safe_area":
+        this.emit("safe_area_changed", this.safeArea)
+        break
+      case "web_app_request_content_safe_area":
+        this.emit("content_safe_area_changed", this.contentSafeArea)
+        break
+      case "web_app_setup_closing_behavior":
+        this.closingConfirmation = params.need_confirmation === true
+        break
+      case "web_app_open_invoice":
+        this.invoice = { slug: String(params.slug ?? "") }
+        break
+      case "web_app_secure_storage_save_key":
+      case "web_app_secure_storage_get_key":
+      case "web_app_secure_storage_restore_key":
+      case "web_app_secure_storage_clear": {
+        const { req_id, key, value } = params as { req_id: string; key?: string; value?: string | null }
+        // Clients before 9.0 have no SecureStorage.
+        if (!atLeast(this.version, "9.0")) {
+          this.emit("secure_storage_failed", { req_id, error: "UNSUPPORTED" })
+          break
+        }
+        if (method === "web_app_secure_storage_save_key" && key !== undefined) {
+          if (value === null || value === undefined) this.secureStorage.delete(key)
+          else this.secureStorage.set(key, value)
+          this.emit("secure_storage_key_saved", { req_id })
+        } else if (method === "web_app_secure_storage_get_key" && key !== undefined) {
+          this.emit("secure_storage_key_received", { req_id, value: this.secureStorage.get(key) ?? null, can_restore: false })
+        } else if (method === "web_app_secure_storage_restore_key") {
+          this.emit("secure_storage_key_restored", { req_id, value: null })
+        } else if (method === "web_app_secure_storage_clear") {
+          this.secureStorage.clear()
+          this.emit("secure_storage_cleared", { req_id })
+        } else this.emit("secure_storage_failed", { req_id, error: "KEY_INVALID" })
+        break
+      }
+      case "web_app_device_storage_clear": {
+        this.deviceStorage.clear()
+        this.emit("device_storage_cleared", { req_id: (params as { req_id?: string }).req_id })
+        break
+      }
       case "web_app_request_theme":
         this.emit("theme_changed", { theme_params: THEMES[this.theme] })
         break

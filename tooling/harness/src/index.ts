@@ -1,2 +1,2 @@
-export { FakeTelegram, type BridgeCall, type ButtonState, type FakeTelegramOptions } from "./fake-telegram.ts"
+export { FakeTelegram, type BridgeCall, type ButtonState, type FakeTelegramOptions, type Insets } from "./fake-telegram.ts"
 export { THEMES, type ThemeName } from "./themes.ts"

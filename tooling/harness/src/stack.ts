@@ -93,9 +93,11 @@ export interface LaunchOptions {
   readonly user: "new" | "balances" | "restricted" | "no_custody" | "blocked"
   readonly platform?: "ios" | "android"
   readonly theme?: ThemeName
-  readonly language?: "en" | "ru"
+  readonly language?: "en" | "ru" | "hi" | "bn" | "zh-TW"
   readonly startParam?: string
   readonly tamper?: "signature" | "expired"
+  /** The fake client: its Mini Apps version ("8.0" by default) and the safe-area insets it reports (px). */
+  readonly client?: { readonly version?: string; readonly safeTop?: number; readonly safeRight?: number; readonly safeBottom?: number; readonly safeLeft?: number; readonly contentSafeTop?: number }
   /** Runs before the launch page loads (e.g. installing a fake clock). */
   readonly before?: (page: Page) => Promise<void>
 }
@@ -131,6 +133,7 @@ export async function launch(stack: Stack, options: LaunchOptions): Promise<Laun
     lang: options.language ?? "en",
     ...(options.startParam ? { startParam: options.startParam } : {}),
     ...(options.tamper ? { tamper: options.tamper } : {}),
+    ...Object.fromEntries(Object.entries(options.client ?? {}).map(([name, value]) => [name, String(value)])),
   })
   await page.goto(`${stack.appUrl}/launch.html?${query}`)
   await page.waitForFunction(() => window.fakeTelegram?.ready === true, undefined, { timeout: 30_000 })

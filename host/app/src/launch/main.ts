@@ -5,7 +5,8 @@ import "./launch.css"
 /**
  * The dev launch page: pick a demo user, a platform, a theme and a language; the server signs
  * initData with the dev bot token exactly as Telegram would, and the app opens inside the fake
- * Telegram client. Query params (?user=&platform=&theme=&lang=&startParam=&autostart=1) make it
+ * Telegram client. Query params (?user=&platform=&theme=&lang=&startParam=&autostart=1, and
+ * version=9.0, safeTop= / safeRight= / safeBottom= / safeLeft= / contentSafeTop= in px) make it
  * scriptable for the browser tests.
  */
 interface DemoUser {
@@ -52,7 +53,7 @@ async function main() {
     select("user", "Demo user", users.map((u) => [String(u.id), `${u.name} — ${u.description}`]), params.get("user") ?? String(users.find((u) => u.kind === "balances")?.id ?? users[0]?.id)),
     select("platform", "Platform", [["ios", "iOS"], ["android", "Android"]], params.get("platform") ?? "ios"),
     select("theme", "Theme", [["light", "Light"], ["dark", "Dark"]], params.get("theme") ?? "light"),
-    select("lang", "Language", [["en", "English"], ["ru", "Русский"]], params.get("lang") ?? "en"),
+    select("lang", "Language", [["en", "English"], ["ru", "Русский"], ["hi", "हिन्दी"], ["bn", "বাংলা"], ["zh-TW", "繁體中文"]], params.get("lang") ?? "en"),
     el("label", { className: "field" }, el("span", { textContent: "Start param (optional)" }), el("input", { name: "startParam", id: "startParam", value: params.get("startParam") ?? "", placeholder: "e.g. settings_language", pattern: "[\\w-]{0,512}" })),
     el("button", { type: "submit", textContent: "Open mini-app" }),
     status,
@@ -79,8 +80,24 @@ async function main() {
     }
     const { launchParams } = (await response.json()) as { launchParams: string }
     status.textContent = ""
+    // ?version=9.0 opens a newer (or older) client: the app reads it from tgWebAppVersion, the fake gates on it.
+    const launch = new URLSearchParams(launchParams)
+    const version = params.get("version") ?? launch.get("tgWebAppVersion") ?? "8.0"
+    launch.set("tgWebAppVersion", version)
+    const inset = (name: string) => {
+      const value = Number(params.get(name) ?? "0")
+      return Number.isFinite(value) && value > 0 ? value : 0
+    }
     window.fakeTelegram?.dispose()
-    window.fakeTelegram = new FakeTelegram({ container: stage, appUrl: `/#${launchParams}`, platform: body.platform, theme: body.theme as ThemeName })
+    window.fakeTelegram = new FakeTelegram({
+      container: stage,
+      appUrl: `/#${launch.toString()}`,
+      platform: body.platform,
+      theme: body.theme as ThemeName,
+      version,
+      safeArea: { top: inset("safeTop"), right: inset("safeRight"), bottom: inset("safeBottom"), left: inset("safeLeft") },
+      contentSafeArea: { top: inset("contentSafeTop"), bottom: inset("contentSafeBottom") },
+    })
   }
   form.addEventListener("submit", (event) => {
     event.preventDefault()

@@ -4,6 +4,7 @@ import { tabTooltipToShow } from "@wallet/kernel"
 import { defaultBackTarget, Icon, OverlayHost, useKernel, useT, useTabBarHiddenByScreens } from "@wallet/kernel-react"
 import { SnackbarProvider, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
 import { SHELL } from "./screens.tsx"
+import { LanguageHints } from "./LanguageHints.tsx"
 
 /** Pages where Telegram's back button stays hidden: homes and the top-level status pages. */
 const NO_BACK = ["/", "/main", "/scw", "/error", "/unsupported_region", "/unsupported_app_store", "/unavailable", "/client-connection-error", "/attach-private-chats-error", "/wallet-onboarding"]
@@ -124,6 +125,7 @@ export function RootLayout() {
     <SnackbarProvider onDuplicate={() => kernel.telegram.haptic({ type: "notification", kind: "error" })}>
       <Outlet />
       <Chrome />
+      <LanguageHints />
       <OverlayHost />
     </SnackbarProvider>
   )

@@ -97,7 +97,7 @@ export const ViewSettingsGroup = authenticated(
 
 // --- profile: languages ----------------------------------------------------------------------
 
-export const LanguageCode = Schema.Literals(["en", "ru"]);
+export const LanguageCode = Schema.Literals(["en", "ru", "hi", "bn", "zh-TW"]);
 export type LanguageCode = typeof LanguageCode.Type;
 
 export const ProfileLanguages = Schema.Struct({

@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { memoryBackend } from "../storage.ts"
-import { biometricManagerFromTelegram, type TelegramEvents, vaultStoreFromBackend, vaultStoreFromTelegram } from "./adapters.ts"
+import { recordingBridge, Telegram } from "../telegram.ts"
+import { biometricManagerFromTelegram, type TelegramEvents, vaultStoreForTelegram, vaultStoreFromBackend, vaultStoreFromTelegram } from "./adapters.ts"
 
 /** A Telegram client double answering biometry methods with the Bot API 7.2 events. */
 const fakeTelegram = (options: { supported?: boolean; available?: boolean; grant?: boolean; approve?: boolean } = {}) => {
@@ -91,4 +92,55 @@ describe("keyvault adapters", () => {
       assert.deepStrictEqual([error._tag, error.message, error.key], ["SecureStorageFailed", "Failed to save secureStorage value", "keyvault.blob"])
     }),
   )
+
+  describe("the vault's store on the Telegram client (decision 0330)", () => {
+    const client = (version: string) => {
+      const recorder = recordingBridge()
+      // SecureStorage from 9.0 on, as the SDK's gate says.
+      const supports = (method: string, v: string) => v >= "9.0" || !method.startsWith("web_app_secure_storage")
+      const telegram = Telegram.make({ platform: "ios", version, themeParams: {} }, { ...recorder.client, supports })
+      const backend = memoryBackend()
+      return { recorder, backend, store: vaultStoreForTelegram(telegram, vaultStoreFromBackend(backend, "wallet:tonSpace."), { secureKeyPrefix: "tonSpace." }) }
+    }
+
+    it.effect("a 9.0 client keeps the vault in SecureStorage, not in local storage", () =>
+      Effect.gen(function* () {
+        const { recorder, backend, store } = client("9.0")
+        yield* store.set("keyvault.blob", "v2:sealed")
+        assert.strictEqual(recorder.values.secure.get("tonSpace_keyvault_blob"), "v2:sealed")
+        assert.isFalse(backend.entries.has("wallet:tonSpace.keyvault.blob"))
+        assert.strictEqual(yield* store.get("keyvault.blob"), "v2:sealed")
+        yield* store.remove("keyvault.blob")
+        assert.isFalse(recorder.values.secure.has("tonSpace_keyvault_blob"))
+      }),
+    )
+
+    it.effect("an older client keeps today's local storage", () =>
+      Effect.gen(function* () {
+        const { recorder, backend, store } = client("8.0")
+        yield* store.set("keyvault.blob", "v2:sealed")
+        assert.strictEqual(backend.entries.get("wallet:tonSpace.keyvault.blob"), "v2:sealed")
+        assert.strictEqual(recorder.values.secure.size, 0)
+      }),
+    )
+
+    it.effect("a 9.0 client finds a vault written before the upgrade and moves it on the next write; a refused write stays local", () =>
+      Effect.gen(function* () {
+        const { recorder, backend, store } = client("9.0")
+        backend.setItem("wallet:tonSpace.keyvault.blob", "v2:old")
+        assert.strictEqual(yield* store.get("keyvault.blob"), "v2:old")
+        yield* store.set("keyvault.blob", "v2:new")
+        assert.strictEqual(recorder.values.secure.get("tonSpace_keyvault_blob"), "v2:new")
+        assert.isFalse(backend.entries.has("wallet:tonSpace.keyvault.blob"))
+
+        const refusing = recordingBridge()
+        const telegram = Telegram.make({ platform: "tdesktop", version: "9.0", themeParams: {} }, { ...refusing.client, stores: { ...refusing.client.stores, secure: { get: async () => null, set: async () => false, remove: async () => false } } })
+        const local = memoryBackend()
+        const desktop = vaultStoreForTelegram(telegram, vaultStoreFromBackend(local, "wallet:tonSpace."))
+        yield* desktop.set("keyvault.blob", "v2:sealed")
+        assert.strictEqual(local.entries.get("wallet:tonSpace.keyvault.blob"), "v2:sealed")
+        assert.strictEqual(yield* desktop.get("keyvault.blob"), "v2:sealed")
+      }),
+    )
+  })
 })

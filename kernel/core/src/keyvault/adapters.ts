@@ -94,3 +94,39 @@ export const vaultStoreFromBackend = (backend: KeyValueBackend, prefix = "wallet
     set: (key, value) => Effect.try({ try: () => backend.setItem(prefix + key, value), catch: () => new SecureStorageFailed({ message: MESSAGES.saveFailed, key }) }),
     remove: (key) => Effect.try({ try: () => backend.removeItem(prefix + key), catch: () => new SecureStorageFailed({ message: MESSAGES.saveFailed, key }) }),
   })
+
+/** What the vault needs of the Telegram service to pick its store. */
+export type TelegramSecureStorage = Pick<Telegram["Service"], "supports" | "secureStorage">
+
+/**
+ * Where the self-custody vault lives (decision 0330): Telegram SecureStorage (the OS keychain /
+ * keystore) on a client that has it (9.0+), else `fallback` (today's local storage). On a 9.0 client
+ * a vault still in the fallback (written before the upgrade) is read from there and moved into
+ * SecureStorage on its next write; a client that refuses SecureStorage (a desktop 9.0 client answers
+ * "unsupported") keeps using the fallback, so the words are never lost to a failed write.
+ */
+export const vaultStoreForTelegram = (telegram: TelegramSecureStorage, fallback: VaultStore["Service"], options: { readonly secureKeyPrefix?: string } = {}) => {
+  if (!telegram.supports("web_app_secure_storage_save_key") || !telegram.supports("web_app_secure_storage_get_key")) return fallback
+  // SecureStorage keys: letters, digits, "_" and "-" only (as CloudStorage's).
+  const secureKey = (key: string) => `${options.secureKeyPrefix ?? ""}${key}`.replace(/[^\w-]/g, "_")
+  const backing = vaultStoreFromTelegram(telegram.secureStorage)
+  const secure = VaultStore.of({
+    get: (key) => backing.get(secureKey(key)),
+    set: (key, value) => backing.set(secureKey(key), value),
+    remove: (key) => backing.remove(secureKey(key)),
+  })
+  return VaultStore.of({
+    get: (key) =>
+      secure.get(key).pipe(
+        Effect.catch(() => Effect.succeed(null)),
+        Effect.flatMap((value) => (value !== null ? Effect.succeed(value) : fallback.get(key))),
+      ),
+    set: (key, value) =>
+      secure.set(key, value).pipe(
+        Effect.flatMap(() => fallback.remove(key).pipe(Effect.catch(() => Effect.void))),
+        Effect.catch(() => fallback.set(key, value)),
+      ),
+    remove: (key) =>
+      Effect.all([secure.remove(key).pipe(Effect.catch(() => Effect.void)), fallback.remove(key)], { discard: true }),
+  })
+}

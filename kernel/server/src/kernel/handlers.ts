@@ -106,6 +106,9 @@ export const profileLanguages: ProfileLanguages = {
   available: [
     { code: "en", name: "English", translation: "English" },
     { code: "ru", name: "Russian", translation: "Русский" },
+    { code: "hi", name: "Hindi", translation: "हिन्दी" },
+    { code: "bn", name: "Bengali", translation: "বাংলা" },
+    { code: "zh-TW", name: "Chinese (Traditional)", translation: "繁體中文" },
   ],
 };
 

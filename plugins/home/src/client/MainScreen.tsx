@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from "react"
 import { useNavigate } from "@tanstack/react-router"
 import { PreferencesStore } from "@wallet/kernel"
-import { Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, registerPrefetch, runEffect, useKernel, useT } from "@wallet/kernel-react"
 import { Button, IconButton, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
-import { useMainData } from "./wallet/accounts.ts"
+import { prefetchNextScreens, useMainData } from "./wallet/accounts.ts"
 import { formatFiatAmount } from "./wallet/format.ts"
 import styles from "./main.module.css"
 
@@ -13,6 +13,8 @@ import styles from "./main.module.css"
  */
 const loadContent = () => import("./wallet/MainContent.tsx")
 const MainContent = lazy(loadContent)
+
+registerPrefetch(prefetchNextScreens)
 
 /** Session key of the toggle's expanded state (spec 1 §2: "lives in the session"). */
 const HIDDEN_ASSETS_EXPANDED_KEY = "wallet:main:hidden-assets-expanded"

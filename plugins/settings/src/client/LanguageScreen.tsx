@@ -1,11 +1,9 @@
 import { useState } from "react"
 import { Effect } from "effect"
-import { LANGUAGES, PreferencesStore, type Language } from "@wallet/kernel"
+import { LANGUAGE_NAMES, LANGUAGES, PreferencesStore, type Language } from "@wallet/kernel"
 import { Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import styles from "./settings.module.css"
-
-const NATIVE_NAMES: Record<Language, string> = { en: "English", ru: "Русский" }
 
 /** /settings/language: changes the interface language at once, on the device and on the server. */
 export default function LanguageScreen() {
@@ -41,7 +39,7 @@ export default function LanguageScreen() {
               role="radio"
               aria-checked={language === current}
               lang={language}
-              title={NATIVE_NAMES[language]}
+              title={LANGUAGE_NAMES[language]}
               after={language === current ? <Icon name="check" label={t("selected")} /> : undefined}
               disabled={saving !== null}
               onClick={() => void choose(language)}

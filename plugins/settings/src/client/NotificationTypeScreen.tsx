@@ -30,13 +30,13 @@ export default function NotificationTypeScreen() {
     kernel.telegram.haptic({ type: "selection_change" })
     setSaving(true)
     // Shown at once; put back if the server does not take it.
-    setSettings(new Map(settings).set(type, next))
+    await setSettings(new Map(settings).set(type, next))
     try {
       const saved = await saveNotificationSetting(kernel, type, next)
-      setSettings(new Map(settings).set(type, saved))
+      await setSettings(new Map(settings).set(type, saved))
       snackbar.show({ id: "settings-notifications", text: saved ? t("notifications.turnedOn") : t("notifications.turnedOff") })
     } catch {
-      setSettings(new Map(settings).set(type, !next))
+      await setSettings(new Map(settings).set(type, !next))
       snackbar.show({ id: "settings-notifications", text: t("notifications.saveError") })
     } finally {
       setSaving(false)

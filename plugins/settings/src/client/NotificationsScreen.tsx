@@ -1,29 +1,33 @@
-import { useCallback, useEffect, useState } from "react"
+import { useCallback } from "react"
+import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useNavigate } from "@tanstack/react-router"
 import { useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
 import type { NotificationType } from "@wallet/plugin-custody/api"
 import { loadNotificationSettings, NOTIFICATION_TYPES } from "./notifications.ts"
+import { settingsKeys } from "./queryKeys.ts"
 import styles from "./settings.module.css"
 
-/** Loads the notification settings; `reload` asks again (after an error). */
+/**
+ * The notification settings as a query (decision 0320; not persisted). `reload` asks again (after an
+ * error); `setSettings` shows a change at once (a fetch still under way is cancelled first, so its
+ * older answer cannot overwrite it).
+ */
 export function useNotificationSettings() {
   const kernel = useKernel()
-  const [settings, setSettings] = useState<ReadonlyMap<NotificationType, boolean> | "loading" | "error">("loading")
-  useEffect(() => {
-    let current = true
-    loadNotificationSettings(kernel).then(
-      (loaded) => current && setSettings(loaded),
-      () => current && setSettings("error"),
-    )
-    return () => {
-      current = false
-    }
-  }, [kernel])
-  const reload = useCallback(() => {
-    setSettings("loading")
-    loadNotificationSettings(kernel).then(setSettings, () => setSettings("error"))
-  }, [kernel])
+  const client = useQueryClient()
+  const query = useQuery({ queryKey: settingsKeys.notifications(), queryFn: () => loadNotificationSettings(kernel) })
+  const settings: ReadonlyMap<NotificationType, boolean> | "loading" | "error" =
+    query.data !== undefined ? query.data : query.status === "error" && !query.isFetching ? "error" : "loading"
+  const setSettings = useCallback(
+    async (next: ReadonlyMap<NotificationType, boolean>) => {
+      await client.cancelQueries({ queryKey: settingsKeys.notifications() })
+      client.setQueryData(settingsKeys.notifications(), next)
+    },
+    [client],
+  )
+  const { refetch } = query
+  const reload = useCallback(() => void refetch(), [refetch])
   return { settings, setSettings, reload }
 }
 

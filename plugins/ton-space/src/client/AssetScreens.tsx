@@ -13,10 +13,12 @@ import { formatDisplay } from "../core/amount.ts"
 import { buildAssetList, eventsOfAsset, type Asset } from "../core/assets.ts"
 import { CHART_PERIODS, CHART_REQUEST_POINTS, mergeSeries, summarize, type ChartPeriod } from "../core/chart.ts"
 import { HISTORY_PAGE_SIZE } from "../core/history.ts"
-import { computePnl, fiatValue, fixedRate, formatBps, formatFiat, jettonFlows, priceFlows, tonFlows } from "../core/pnl.ts"
+import { computePnl, fiatValue, fixedRate, formatBps, jettonFlows, priceFlows, tonFlows } from "../core/pnl.ts"
+import { fiatText } from "./AssetScreens.format.ts"
 import { chartToken, useChart, useExtraCurrencies, useExtraHistory, useFiat, useRate, useWalletData, type ExtraTransferRow } from "./data.ts"
 import { displayAddress, EventRow } from "./events.tsx"
-import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
+import { chainFor, NS, useChainQuery, useWallet } from "./hooks.ts"
+import { tonSpaceKeys } from "./queryKeys.ts"
 import { useTon } from "./ton.ts"
 import styles from "./assets.module.css"
 import screen from "./ton.module.css"
@@ -27,18 +29,6 @@ const CHART_HEIGHT = 140
 const ASSET_HISTORY_ROWS = 20
 
 // ---------------------------------------------------------------- shared pieces
-
-/** `12.34` fiat nanos as "$12.34" (narrow symbol of the user's fiat; the amount itself is formatted from bigint). */
-const fiatText = (nanos: bigint, fiat: string, language: string) => {
-  let symbol = fiat
-  try {
-    symbol = new Intl.NumberFormat(language, { style: "currency", currency: fiat, currencyDisplay: "narrowSymbol" }).formatToParts(0).find((p) => p.type === "currency")?.value ?? fiat
-  } catch {
-    symbol = fiat
-  }
-  const text = formatFiat(nanos)
-  return text.startsWith("-") ? `-${symbol}${text.slice(1)}` : `${symbol}${text}`
-}
 
 const sameAddress = (a: string, b: string, ton: ReturnType<typeof useTon>) => {
   if (a.toLowerCase() === b.toLowerCase()) return true
@@ -379,7 +369,7 @@ export function PnlScreen() {
   }
   const rate = useRate(token, fiat)
   const chain = chainFor(kernel, state.walletNetwork)
-  const jettonHistory = useLoad(asset?.kind === "jetton" && state.raw ? `${state.raw}:${asset.address}:jetton-history` : null, () =>
+  const jettonHistory = useChainQuery(asset?.kind === "jetton" && state.raw ? tonSpaceKeys.jettonHistory(state.walletNetwork, state.raw, asset.address) : null, () =>
     chain.getJettonHistory(state.raw!, { limit: HISTORY_PAGE_SIZE, jettonId: asset!.address }).pipe(Effect.map((r) => r.operations)),
   )
   useHideTabBar()

@@ -9,7 +9,8 @@ import { addPending } from "../core/pending.ts"
 import { Hero } from "./common.tsx"
 import { SendSuccessScreen } from "./SendScreens.tsx"
 import { vaultErrorText, wordsForOperation } from "./flows.ts"
-import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
+import { chainFor, NS, useChainQuery, useWallet } from "./hooks.ts"
+import { tonSpaceKeys } from "./queryKeys.ts"
 import { useTon } from "./ton.ts"
 import { emulateSend, resolveReceiver, signAndSend, type EmulationOutcome, type Receiver, type SendRequest, type WalletRef } from "./transfer.ts"
 import styles from "./ton.module.css"
@@ -32,7 +33,7 @@ export function NftCell({ item }: { readonly item: NftItem }) {
 export function useNfts(raw: string | undefined, network: "mainnet" | "testnet") {
   const kernel = useKernel()
   const chain = chainFor(kernel, network)
-  return useLoad(raw ? `${network}:${raw}:nfts` : null, () => chain.getNfts(raw!, { limit: 100 }))
+  return useChainQuery(raw ? tonSpaceKeys.nfts(network, raw) : null, () => chain.getNfts(raw!, { limit: 100 }))
 }
 
 /** /scw/collectibles */
@@ -67,7 +68,7 @@ const useNft = (address: string) => {
   const kernel = useKernel()
   const [state] = useWallet()
   const chain = chainFor(kernel, state.walletNetwork)
-  return useLoad(`${state.walletNetwork}:nft:${address}`, () => chain.getNft(address))
+  return useChainQuery(tonSpaceKeys.nft(state.walletNetwork, address), () => chain.getNft(address))
 }
 
 /** /scw/collectible/{address}: the item, and send. */

@@ -3,7 +3,8 @@ import { useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
 import { formatAmount, TON_DECIMALS } from "../core/amount.ts"
 import { displayAddress, viewAction } from "./events.tsx"
-import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
+import { chainFor, NS, useChainQuery, useWallet } from "./hooks.ts"
+import { tonSpaceKeys } from "./queryKeys.ts"
 import { useTon } from "./ton.ts"
 import styles from "./ton.module.css"
 
@@ -17,7 +18,7 @@ export default function TxScreen() {
   useHideTabBar()
   const raw = state.raw
   const chain = chainFor(kernel, state.walletNetwork)
-  const event = useLoad(raw ? `${raw}:${eventId}` : null, () => chain.getAccountEvent(raw!, eventId))
+  const event = useChainQuery(raw ? tonSpaceKeys.event(state.walletNetwork, raw, eventId) : null, () => chain.getAccountEvent(raw!, eventId))
   return (
     <main className={styles.screen}>
       <h1 className={styles.title}>{t("tx.title")}</h1>

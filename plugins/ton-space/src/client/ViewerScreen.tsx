@@ -17,7 +17,8 @@ import { visibleEvents } from "../core/history.ts"
 import { loadAccount } from "./data.ts"
 import { EventRow } from "./events.tsx"
 import { TonBalance } from "./common.tsx"
-import { chainFor, NS, useLoad, useWallet } from "./hooks.ts"
+import { chainFor, NS, useChainQuery, useWallet } from "./hooks.ts"
+import { tonSpaceKeys } from "./queryKeys.ts"
 import { useTon, type TonModule } from "./ton.ts"
 import styles from "./ton.module.css"
 
@@ -133,10 +134,9 @@ function ViewedWallet({
   const t = useT(NS)
   const kernel = useKernel()
   const chain = chainFor(kernel, target.network)
-  const key = `${target.network}:${target.raw}`
-  const account = useLoad(key, () => loadAccount(chain, target.raw))
-  const jettons = useLoad(key, () => chain.getJettonBalances(target.raw, { currencies: ["ton", "usd"] }))
-  const events = useLoad(key, () => chain.getEvents(target.raw, { limit: HISTORY_PAGE_SIZE }).pipe(Effect.map((r): ReadonlyArray<AccountEvent> => r.events)))
+  const account = useChainQuery(tonSpaceKeys.viewer(target.network, target.raw, "account"), () => loadAccount(chain, target.raw))
+  const jettons = useChainQuery(tonSpaceKeys.viewer(target.network, target.raw, "jettons"), () => chain.getJettonBalances(target.raw, { currencies: ["ton", "usd"] }))
+  const events = useChainQuery(tonSpaceKeys.viewer(target.network, target.raw, "events"), () => chain.getEvents(target.raw, { limit: HISTORY_PAGE_SIZE }).pipe(Effect.map((r): ReadonlyArray<AccountEvent> => r.events)))
   const assets = useMemo(
     () => (account.data ? buildAssetList({ network: target.network, tonBalance: account.data.balance, jettons: jettons.data ?? [] }) : undefined),
     [account.data, jettons.data, target.network],

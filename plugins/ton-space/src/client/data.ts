@@ -9,7 +9,8 @@ import { chartWindow, downsample, normalizePoints, type ChartPeriod, type ChartP
 import { HISTORY_PAGE_SIZE } from "../core/history.ts"
 import { applyObservation, observe, PENDING_CHECK_INTERVAL_MS } from "../core/pending.ts"
 import type { TonSpaceConfig } from "../manifest.ts"
-import { chainFor, useLoad, useWallet, type Loaded } from "./hooks.ts"
+import { chainFor, useChainQuery, useWallet, type Loaded } from "./hooks.ts"
+import { tonSpaceKeys } from "./queryKeys.ts"
 
 export const loadAccount = (chain: ChainShape, raw: string) =>
   chain.getAccount(raw).pipe(
@@ -23,10 +24,10 @@ export function useWalletData(raw: string | undefined) {
   const kernel = useKernel()
   const [state] = useWallet()
   const chain = chainFor(kernel, state.walletNetwork)
-  const key = raw ? `${state.walletNetwork}:${raw}` : null
-  const account = useLoad(key, () => loadAccount(chain, raw!))
-  const jettons = useLoad(key, () => chain.getJettonBalances(raw!, { currencies: ["ton", "usd"] }))
-  const events = useLoad(key, () => chain.getEvents(raw!, { limit: HISTORY_PAGE_SIZE }).pipe(Effect.map((r): ReadonlyArray<AccountEvent> => r.events)))
+  const network = state.walletNetwork
+  const account = useChainQuery(raw ? tonSpaceKeys.account(network, raw) : null, () => loadAccount(chain, raw!))
+  const jettons = useChainQuery(raw ? tonSpaceKeys.jettons(network, raw) : null, () => chain.getJettonBalances(raw!, { currencies: ["ton", "usd"] }))
+  const events = useChainQuery(raw ? tonSpaceKeys.events(network, raw) : null, () => chain.getEvents(raw!, { limit: HISTORY_PAGE_SIZE }).pipe(Effect.map((r): ReadonlyArray<AccountEvent> => r.events)))
   return { account, jettons, events }
 }
 
@@ -132,7 +133,7 @@ export function useExtraCurrencies(raw: string | undefined) {
   const kernel = useKernel()
   const [state] = useWallet()
   const base = chainBaseUrl(kernel, state.walletNetwork)
-  return useLoad(raw ? `${state.walletNetwork}:${raw}:extra` : null, () => loadExtraCurrencies(base, raw!))
+  return useChainQuery(raw ? tonSpaceKeys.extraCurrencies(state.walletNetwork, raw) : null, () => loadExtraCurrencies(base, raw!))
 }
 
 export interface ExtraTransferRow {
@@ -176,7 +177,7 @@ export function useExtraHistory(raw: string | undefined, id: number) {
   const kernel = useKernel()
   const [state] = useWallet()
   const base = chainBaseUrl(kernel, state.walletNetwork)
-  return useLoad(raw ? `${state.walletNetwork}:${raw}:extra-history:${id}` : null, () => loadExtraHistory(base, raw!, id))
+  return useChainQuery(raw ? tonSpaceKeys.extraHistory(state.walletNetwork, raw, id) : null, () => loadExtraHistory(base, raw!, id))
 }
 
 /** The user's fiat currency (kernel preferences; USD when unknown). */
@@ -201,28 +202,26 @@ export const chartToken = (address: string) => (address === "TON" ? "ton" : addr
 
 /** The price series of `token` in `fiat` over `period`, ascending and downsampled (core/chart.ts). */
 export function useChart(token: string | undefined, fiat: string, period: ChartPeriod, target?: number): Loaded<ReadonlyArray<ChartPoint>> {
-  const chain = useChainForWallet()
+  const kernel = useKernel()
+  const [state] = useWallet()
+  const chain = chainFor(kernel, state.walletNetwork)
   const key = token ? `${token}:${fiat}:${period}:${target ?? ""}` : null
-  const loaded = useLoad(key, () => {
+  const loaded = useChainQuery(token ? tonSpaceKeys.chart(state.walletNetwork, token, fiat, period, target) : null, () => {
     const span = chartWindow(period, Date.now() / 1000)
     return chain
       .getChart(token!, { currency: fiat.toLowerCase(), startDate: span.startDate, endDate: span.endDate, pointsCount: span.pointsCount })
       .pipe(Effect.map((raw) => ({ key, points: target === undefined ? downsample(normalizePoints(raw)) : downsample(normalizePoints(raw), target) })))
   })
-  // useLoad keeps the last data when a load fails, even another period's: only this key's series counts.
+  // Only this key's series counts (a guard kept from the hand-written loader: never another period's points).
   return { ...loaded, data: loaded.data?.key === key ? loaded.data.points : undefined }
 }
 
 /** Today's rate of `token` in `fiat` (a float for display and fixed-point conversion only). */
 export function useRate(token: string | undefined, fiat: string) {
-  const chain = useChainForWallet()
-  return useLoad(token ? `${token}:${fiat}:rate` : null, () =>
-    chain.getRates([token!], [fiat.toLowerCase()]).pipe(Effect.map((rates): number | undefined => Object.values(rates)[0]?.prices?.[fiat.toUpperCase()])),
-  )
-}
-
-function useChainForWallet(): ChainShape {
   const kernel = useKernel()
   const [state] = useWallet()
-  return chainFor(kernel, state.walletNetwork)
+  const chain = chainFor(kernel, state.walletNetwork)
+  return useChainQuery(token ? tonSpaceKeys.rate(state.walletNetwork, token, fiat) : null, () =>
+    chain.getRates([token!], [fiat.toLowerCase()]).pipe(Effect.map((rates): number | undefined => Object.values(rates)[0]?.prices?.[fiat.toUpperCase()])),
+  )
 }

@@ -1,14 +1,16 @@
 import { act, render } from "@testing-library/react"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { useLoad, type Loaded } from "./hooks.ts"
+import { QueryClientProvider } from "@tanstack/react-query"
+import { makeQueryClient } from "@wallet/kernel-react"
+import { useChainQuery, type Loaded } from "./hooks.ts"
 
-/** Renders useLoad with loads answered by the test, one deferred promise per call. */
+/** Renders useChainQuery (on the kernel's query client defaults) with loads answered by the test, one deferred promise per call. */
 const harness = () => {
   const calls: Array<{ key: string; settle: (outcome: { ok: string } | { fail: string }) => void }> = []
   let latest: Loaded<string> | undefined
   function Probe({ loadKey }: { readonly loadKey: string }) {
-    latest = useLoad(loadKey, () =>
+    latest = useChainQuery(["test", loadKey], () =>
       Effect.flatMap(
         Effect.promise(() => new Promise<{ ok: string } | { fail: string }>((settle) => calls.push({ key: loadKey, settle }))),
         (outcome) => ("ok" in outcome ? Effect.succeed(outcome.ok) : Effect.fail(new Error(outcome.fail))),
@@ -16,12 +18,22 @@ const harness = () => {
     )
     return null
   }
-  return { calls, Probe, state: () => latest! }
+  const client = makeQueryClient()
+  const Wrapped = ({ loadKey }: { readonly loadKey: string }) => (
+    <QueryClientProvider client={client}>
+      <Probe loadKey={loadKey} />
+    </QueryClientProvider>
+  )
+  return { calls, Probe: Wrapped, state: () => latest! }
 }
 
-const flush = () => act(async () => await new Promise((resolve) => setTimeout(resolve, 0)))
+/** Lets the answer through the effect, the query and TanStack's batched notifications (a few macrotasks). */
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0))
+  })
 
-describe("useLoad", () => {
+describe("useChainQuery", () => {
   it("keeps the last data of the same key when its reload fails", async () => {
     const h = harness()
     render(<h.Probe loadKey="day" />)

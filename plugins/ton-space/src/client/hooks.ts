@@ -1,5 +1,6 @@
 /** Shared client plumbing of the TON space: the wallet state, the Chain client, small data hooks. */
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react"
+import { useCallback, useSyncExternalStore } from "react"
+import { useQuery, type QueryKey } from "@tanstack/react-query"
 import { Effect } from "effect"
 import { makeChainClient, type ChainError, type ChainShape } from "@wallet/kernel/chain"
 import { useKernel, type Kernel } from "@wallet/kernel-react"
@@ -46,33 +47,19 @@ export interface Loaded<A> {
 }
 
 /**
- * Runs `load` when `key` changes (and on reload). While reloading the same key, and when that reload
- * fails, the last data of that key stays; data of another key never shows under this one.
+ * One chain read as a query of the kernel's client (decision 0320), under `queryKey` (from
+ * queryKeys.ts; null: nothing to load). While reloading the same key, and when that reload fails,
+ * the last data of that key stays; data of another key never shows under this one. Not persisted.
  */
-export function useLoad<A>(key: string | null, load: () => Effect.Effect<A, ChainError | Error>): Loaded<A> {
-  const [result, setResult] = useState<{ readonly key: string; readonly request: string; readonly data?: A; readonly error?: ChainError | Error } | undefined>(undefined)
-  const [tick, setTick] = useState(0)
-  const loadRef = useRef(load)
-  useEffect(() => {
-    loadRef.current = load
+export function useChainQuery<A>(queryKey: QueryKey | null, load: () => Effect.Effect<A, ChainError | Error>): Loaded<A> {
+  const query = useQuery<A, ChainError | Error>({
+    queryKey: queryKey ?? ["tonSpace", "idle"],
+    queryFn: () =>
+      Effect.runPromise(Effect.result(load())).then((outcome) => (outcome._tag === "Success" ? outcome.success : Promise.reject(outcome.failure))),
+    enabled: queryKey !== null,
   })
-  const request = key === null ? null : `${key}#${tick}`
-  useEffect(() => {
-    if (key === null || request === null) return
-    let alive = true
-    void Effect.runPromise(Effect.result(loadRef.current())).then((outcome) => {
-      if (!alive) return
-      setResult((previous) => {
-        if (outcome._tag === "Success") return { key, request, data: outcome.success }
-        const kept = previous?.key === key ? previous.data : undefined
-        return { key, request, error: outcome.failure, ...(kept !== undefined ? { data: kept } : {}) }
-      })
-    })
-    return () => {
-      alive = false
-    }
-  }, [key, request])
-  const reload = useCallback(() => setTick((t) => t + 1), [])
-  const current = result !== undefined && result.key === key ? result : undefined
-  return { data: current?.data, error: current?.error, loading: request !== null && result?.request !== request, reload }
+  const refetch = query.refetch
+  const reload = useCallback(() => void refetch(), [refetch])
+  if (queryKey === null) return { data: undefined, error: undefined, loading: false, reload }
+  return { data: query.data, error: query.error ?? undefined, loading: query.isFetching || query.isPending, reload }
 }

@@ -4,6 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { defineStore, type Storage } from "@wallet/kernel"
+import { schemaCheck } from "@wallet/kernel/schema"
 import { emptyPendingState, PendingState } from "../core/pending.ts"
 
 export const WalletClassSchema = Schema.Literals(["v5r1", "v5beta", "v4r2", "v3r2", "v3r1"])
@@ -42,7 +43,7 @@ export const initialWalletState: WalletState = {
   minorAssetsVisible: false,
 }
 
-export const WalletStore = defineStore({ key: "tonSpace.wallet", version: 1, schema: WalletState, initial: initialWalletState })
+export const WalletStore = defineStore({ key: "tonSpace.wallet", version: 1, schema: schemaCheck(WalletState), initial: initialWalletState })
 
 /**
  * Spec 2 §4 "Backup completeness": the backend flag, the local flag or a local manual setup for the

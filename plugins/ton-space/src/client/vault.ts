@@ -19,6 +19,7 @@ import {
   biometricManagerFromTelegram,
   toCredentials,
   vaultStoreFromBackend,
+  vaultStoreForTelegram,
   type DeviceKeyError,
 } from "@wallet/kernel/keyvault"
 import type { Kernel } from "@wallet/kernel-react"
@@ -89,7 +90,15 @@ const vaultRuntime = async (kernel: Kernel) => {
   const http = await kernelHttp(kernel)
   const deps = Layer.mergeAll(
     Layer.succeed(DeviceKeyServer, deviceKeyServerHttp(http, window.location.origin)),
-    Layer.succeed(VaultStore, vaultStoreFromBackend({ getItem: (k) => localStorage.getItem(k), setItem: (k, v) => localStorage.setItem(k, v), removeItem: (k) => localStorage.removeItem(k) }, "wallet:tonSpace.")),
+    // Telegram SecureStorage on clients 9.0+, local storage before (decision 0330).
+    Layer.succeed(
+      VaultStore,
+      vaultStoreForTelegram(
+        kernel.telegram,
+        vaultStoreFromBackend({ getItem: (k) => localStorage.getItem(k), setItem: (k, v) => localStorage.setItem(k, v), removeItem: (k) => localStorage.removeItem(k) }, "wallet:tonSpace."),
+        { secureKeyPrefix: "tonSpace." },
+      ),
+    ),
     Layer.succeed(BiometricManager, biometricManagerFromTelegram(kernel.telegram)),
     Layer.succeed(VaultLogger, quietLogger),
   )

@@ -24,7 +24,7 @@ import {
   type MessageRow,
   type RequestErrorKey,
 } from "./logic.ts"
-import { ErrorCode, forgetEntry, friendlyAddress, requestEntry, subscribe, tonConnect } from "./runtime.ts"
+import { forgetEntry, SEND_TRANSACTION_ERROR_CODES, friendlyAddress, requestEntry, subscribe, tonConnect } from "./runtime.ts"
 import styles from "./tc.module.css"
 
 const NS = "tonconnect"
@@ -132,7 +132,7 @@ function PendingView({ pending, onDone }: { readonly pending: PendingRequest; re
   const expiredOpen = expired && state.kind === "open"
   useEffect(() => {
     if (!expiredOpen) return
-    void tonConnect(kernel).then((runtime) => runtime && Effect.runPromise(Effect.result(runtime.engine.reject(pending, ErrorCode.BadRequest, "the request expired (valid_until has passed)"))))
+    void tonConnect(kernel).then((runtime) => runtime && Effect.runPromise(Effect.result(runtime.engine.reject(pending, SEND_TRANSACTION_ERROR_CODES.BAD_REQUEST_ERROR, "the request expired (valid_until has passed)"))))
   }, [expiredOpen, kernel, pending])
 
   const approve = async () => {

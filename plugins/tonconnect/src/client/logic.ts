@@ -9,7 +9,7 @@ export { BUFFER_INSTALLED } from "../engine/buffer-shim.ts"
 import { Effect } from "effect"
 import type { MessageConsequences } from "@wallet/kernel/chain"
 import { decodeStartParam, MISSING_PARAMS_MESSAGE, parseConnectParams, type ConnectLink, type ConnectParams } from "../engine/links.ts"
-import { ErrorCode } from "../engine/protocol.ts"
+import { CONNECT_EVENT_ERROR_CODES, SEND_TRANSACTION_ERROR_CODES } from "@tonconnect/protocol"
 import type { TransactionRequest } from "../engine/transaction.ts"
 import { walletConnectAvailability, type WalletConnectAvailability } from "../engine/availability.ts"
 
@@ -49,7 +49,7 @@ export type ConnectErrorKey = "missingParams" | "badLink" | "manifestNotFound" |
 export const linkErrorKey = (reason: string): ConnectErrorKey => (reason === "MissingParams" ? "missingParams" : "badLink")
 
 export const manifestErrorKey = (code: number): ConnectErrorKey =>
-  code === ErrorCode.ManifestNotFound ? "manifestNotFound" : code === ErrorCode.ManifestContent ? "manifestContent" : "unknown"
+  code === CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR ? "manifestNotFound" : code === CONNECT_EVENT_ERROR_CODES.MANIFEST_CONTENT_ERROR ? "manifestContent" : "unknown"
 
 /** Any failure of prepare / approve, by its tag and fields. */
 export const connectErrorKey = (error: unknown): ConnectErrorKey => {
@@ -60,7 +60,7 @@ export const connectErrorKey = (error: unknown): ConnectErrorKey => {
     case "ManifestError":
       return manifestErrorKey(e.code ?? -1)
     case "RequestError":
-      return e.code === ErrorCode.BadRequest ? "network" : "unknown"
+      return e.code === SEND_TRANSACTION_ERROR_CODES.BAD_REQUEST_ERROR ? "network" : "unknown"
     case "BridgeError":
       return "bridge"
     default:
@@ -250,7 +250,7 @@ export const requestErrorKey = (error: unknown): RequestErrorKey => {
     if (/wrong from/.test(message)) return "from"
     if (/too many/i.test(message)) return "tooMany"
     if (/already answered/.test(message)) return "gone"
-    return e.code === ErrorCode.BadRequest ? "badRequest" : "unknown"
+    return e.code === SEND_TRANSACTION_ERROR_CODES.BAD_REQUEST_ERROR ? "badRequest" : "unknown"
   }
   if (e?._tag === "SignerError") return "unavailable"
   if (e?._tag === "ChainError") return "refused"

@@ -1,12 +1,12 @@
 /**
  * TonConnect in the running mini-app: one engine for the current self-custody wallet and network,
  * its bridge listener, and the requests waiting for the user. Loaded lazily (it pulls the engine,
- * @ton/core and tweetnacl); never part of the first screen.
+ * @tonconnect/protocol, @ton/ton and @ton/core); never part of the first screen.
  */
 // The engine's entry first: it installs the Buffer global before @ton/core loads.
 import {
-  ErrorCode,
   keyValueStoreFrom,
+  SEND_TRANSACTION_ERROR_CODES,
   makeEngine,
   SignerError,
   tonConnectPlatform,
@@ -185,4 +185,4 @@ export const dropEntriesOf = (sessionId: string) => {
   notify()
 }
 
-export { ErrorCode }
+export { SEND_TRANSACTION_ERROR_CODES }

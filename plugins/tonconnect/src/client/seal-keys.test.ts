@@ -1,4 +1,4 @@
-import { recordingBridge, Telegram, webBridge } from "@wallet/kernel"
+import { methodSupported, recordingBridge, Telegram } from "@wallet/kernel"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { sealedStore } from "../engine/sealed-store.ts"
@@ -10,7 +10,7 @@ const client = (version: string, secure: "ok" | "unsupported" | "silent" = "ok",
   const recorder = recordingBridge()
   const bridge = {
     ...recorder.bridge,
-    supports: webBridge.supports,
+    supports: methodSupported,
     postEvent: (method: string, params?: Record<string, unknown>) => {
       recorder.bridge.postEvent(method, params)
       const reqId = params?.req_id

@@ -1,8 +1,10 @@
 /**
- * Byte helpers without Node's Buffer (the engine also runs in the mini-app): hex, base64 (standard
- * and url-safe), UTF-8, big/little-endian integers, SHA-256 and CRC-32.
+ * Byte helpers the proofs need without Node's Buffer (the engine also runs in the mini-app): UTF-8,
+ * big/little-endian integers, SHA-256 and CRC-32. Hex and base64 come from `@tonconnect/protocol`
+ * (`toHexString`, `hexToByteArray`, `Base64`); `base64Bytes` only widens what its decoder accepts.
  */
 import { sha256_sync } from "@ton/crypto"
+import { Base64 } from "@tonconnect/protocol"
 import { Buffer } from "buffer"
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
@@ -18,51 +20,17 @@ export const concat = (...parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   return out
 }
 
-export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
-
 export const isHex = (text: string, bytes?: number): boolean =>
   /^(?:[0-9a-fA-F]{2})*$/.test(text) && (bytes === undefined || text.length === bytes * 2)
 
-export const fromHex = (hex: string): Uint8Array => {
-  if (!isHex(hex)) throw new Error("not a hex string")
-  const out = new Uint8Array(hex.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16)
-  return out
-}
-
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-export const toBase64 = (bytes: Uint8Array): string => {
-  let out = ""
-  for (let i = 0; i < bytes.length; i += 3) {
-    const a = bytes[i]!
-    const b = bytes[i + 1]
-    const c = bytes[i + 2]
-    out += B64[a >> 2]
-    out += B64[((a & 3) << 4) | ((b ?? 0) >> 4)]
-    out += b === undefined ? "=" : B64[((b & 15) << 2) | ((c ?? 0) >> 6)]
-    out += c === undefined ? "=" : B64[c & 63]
-  }
-  return out
-}
-
-/** Standard or url-safe base64, padding optional; throws on anything else. */
-export const fromBase64 = (text: string): Uint8Array => {
+/**
+ * Base64 from dApps into bytes through the protocol package's `Base64`: standard or url-safe,
+ * padding optional (dApps send all four); throws on anything else.
+ */
+export const base64Bytes = (text: string): Uint8Array => {
   const clean = text.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "")
   if (!/^[A-Za-z0-9+/]*$/.test(clean) || clean.length % 4 === 1) throw new Error("not a base64 string")
-  const out = new Uint8Array(Math.floor((clean.length * 3) / 4))
-  let bits = 0
-  let value = 0
-  let at = 0
-  for (const ch of clean) {
-    value = (value << 6) | B64.indexOf(ch)
-    bits += 6
-    if (bits >= 8) {
-      bits -= 8
-      out[at++] = (value >> bits) & 0xff
-    }
-  }
-  return out
+  return Base64.decode(clean + "=".repeat((4 - (clean.length % 4)) % 4)).toUint8Array()
 }
 
 export const u32be = (n: number): Uint8Array => {

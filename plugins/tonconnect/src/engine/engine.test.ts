@@ -1,16 +1,20 @@
-import { SessionCrypto } from "@tonconnect/protocol"
 import { ChainError, type ChainShape } from "@wallet/kernel/chain"
 import { Effect } from "effect"
 import nacl from "tweetnacl"
-import { afterEach, describe, expect, it } from "vitest"
-import { fromBase64, toBase64 } from "./bytes.ts"
+import { Base64, SessionCrypto } from "@tonconnect/protocol"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { makeEngine, type PendingRequest, type TonConnectEngine } from "./engine.ts"
 import type { ConnectLink } from "./links.ts"
 import { type KeyValueStore, memoryStore } from "./session.ts"
 import { keyPairSigner, SignerError, type TonNetwork, type WalletSigner } from "./signer.ts"
+import { walletContractOf } from "./transaction.ts"
+
+const toBase64 = (bytes: Uint8Array): string => Base64.encode(bytes)
+const fromBase64 = (text: string): Uint8Array => Base64.decode(text).toUint8Array()
 
 const keys = nacl.sign.keyPair.fromSeed(new Uint8Array(32).fill(4))
-const address = `0:${"5a".repeat(32)}`
+// The standard W5R1 contract of the key: transfers are built by its own contract code (@ton/ton).
+const address = walletContractOf({ publicKey: keys.publicKey, network: "-239" }).address.toRawString()
 const MANIFEST_URL = "https://dapp.example/tonconnect-manifest.json"
 const goodManifest = { url: "https://dapp.example", name: "Demo", iconUrl: "https://dapp.example/icon.png" }
 
@@ -55,7 +59,9 @@ afterEach(() => {
   for (const engine of engines.splice(0)) engine.stop()
 })
 
-const setup = (options: { net?: ReturnType<typeof fakeNet>; storage?: KeyValueStore; network?: TonNetwork; signer?: WalletSigner; chain?: Partial<ChainShape> } = {}) => {
+const setup = (
+  options: { net?: ReturnType<typeof fakeNet>; storage?: KeyValueStore; network?: TonNetwork; signer?: WalletSigner; chain?: Partial<ChainShape>; onProblem?: (message: string) => void } = {},
+) => {
   const net = options.net ?? fakeNet()
   const dapp = new SessionCrypto()
   const requests: Array<PendingRequest> = []
@@ -70,6 +76,7 @@ const setup = (options: { net?: ReturnType<typeof fakeNet>; storage?: KeyValueSt
     fetch: net.fetch,
     onRequest: (r) => requests.push(r),
     reconnectDelaysMs: [10],
+    ...(options.onProblem ? { onProblem: options.onProblem } : {}),
   })
   engines.push(engine)
   const link = (items: ConnectLink["request"]["items"] = [{ name: "ton_addr" }]): ConnectLink => ({
@@ -87,6 +94,8 @@ const setup = (options: { net?: ReturnType<typeof fakeNet>; storage?: KeyValueSt
     const data = JSON.stringify({ from: dapp.sessionId, message: toBase64(dapp.encrypt(JSON.stringify(message), Buffer.from(walletId, "hex"))) })
     stream.push(`id: ${++eventId}\ndata: ${data}\n\n`)
   }
+  /** A raw bridge event from the dApp's client id (any message text). */
+  const sendRaw = (message: string) => net.streams.at(-1)!.push(`id: ${++eventId}\ndata: ${JSON.stringify({ from: dapp.sessionId, message })}\n\n`)
   const connect = async (items?: ConnectLink["request"]["items"]) => {
     await Effect.runPromise(engine.start())
     const proposal = await Effect.runPromise(engine.prepareConnect(link(items)))
@@ -94,7 +103,7 @@ const setup = (options: { net?: ReturnType<typeof fakeNet>; storage?: KeyValueSt
     await waitFor(() => net.streams.find((s) => s.ids.includes(session.id)), "the listener")
     return session
   }
-  return { net, dapp, engine, requests, link, received, send, connect, signer }
+  return { net, dapp, engine, requests, link, received, send, sendRaw, connect, signer }
 }
 
 const failure = async <A, E>(effect: Effect.Effect<A, E>) => {
@@ -334,5 +343,50 @@ describe("disconnect and the bridge cursor", () => {
     await waitFor(() => (changes.length === 2 ? true : undefined), "the change")
     expect(changes).toEqual([1, 0])
     expect(t.received().at(-1)).toEqual({ result: {}, id: "0" })
+  })
+})
+
+/** Every way a secret key could be written: hex (both cases), base64 (both alphabets), and the decimal list `Uint8Array#toString` gives. */
+export const keyForms = (secretHex: string): Array<string> => {
+  const bytes = Buffer.from(secretHex, "hex")
+  return [secretHex, secretHex.toUpperCase(), bytes.toString("base64"), bytes.toString("base64url"), Array.from(bytes).join(","), Array.from(bytes.subarray(0, 8)).join(",")]
+}
+
+describe("issue 13: SessionCrypto's decrypt error carries the secret key; none of it leaves the engine", () => {
+  it("an undecryptable bridge message reaches no error, log or problem report with key material", async () => {
+    const storage = new Map<string, string>()
+    const problems: Array<string> = []
+    const logged: Array<string> = []
+    const spies = (["log", "info", "warn", "error", "debug", "trace"] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: Array<unknown>) => void logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" "))),
+    )
+    const reported: Array<string> = []
+    const report = (e: unknown) => void reported.push(e instanceof Error ? `${e.message} ${e.stack}` : String(e))
+    process.on("unhandledRejection", report)
+    process.on("uncaughtException", report)
+    try {
+      const t = setup({ storage: memoryStore(storage), onProblem: (m) => problems.push(m) })
+      const session = await t.connect()
+      const stored = JSON.parse([...storage.values()][0]!) as { sessions: Array<{ id: string; secretKey: string }> }
+      const secret = stored.sessions.find((s) => s.id === session.id)!.secretKey
+      // Tampered (box.open fails: the library's error lists the secret key), too short, not base64, foreign.
+      const good = t.dapp.encrypt(JSON.stringify({ method: "signData", params: [], id: "1" }), Buffer.from(session.id, "hex"))
+      good[good.length - 1]! ^= 1
+      t.sendRaw(Base64.encode(good))
+      t.sendRaw(Base64.encode(new Uint8Array(10)))
+      t.sendRaw("%%%")
+      t.sendRaw(Base64.encode(new SessionCrypto().encrypt("x", Buffer.from(session.id, "hex"))))
+      await waitFor(() => (problems.filter((p) => /does not decrypt/.test(p)).length === 4 ? true : undefined), "four refusals")
+      // The engine is still serving the session afterwards.
+      t.send(session.id, { method: "signData", params: [JSON.stringify({ type: "text", text: "hi" })], id: "2" })
+      await waitFor(() => (t.requests.length === 1 ? true : undefined), "the next request")
+      const everything = [...problems, ...logged, ...reported].join("\n")
+      for (const form of keyForms(secret)) expect(everything).not.toContain(form)
+      expect(reported).toEqual([])
+    } finally {
+      process.off("unhandledRejection", report)
+      process.off("uncaughtException", report)
+      for (const spy of spies) spy.mockRestore()
+    }
   })
 })

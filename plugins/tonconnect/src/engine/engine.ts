@@ -7,12 +7,19 @@ import { Address, Cell } from "@ton/core"
 import { Buffer } from "buffer"
 import type { ChainError, ChainShape, MessageConsequences } from "@wallet/kernel/chain"
 import { Effect, Schedule, Schema, Semaphore } from "effect"
-import { fromBase64, toBase64, toHex, utf8 } from "./bytes.ts"
+import {
+  Base64,
+  CONNECT_EVENT_ERROR_CODES,
+  CONNECT_ITEM_ERROR_CODES,
+  SEND_TRANSACTION_ERROR_CODES as RPC,
+  toHexString,
+} from "@tonconnect/protocol"
+import { base64Bytes, utf8 } from "./bytes.ts"
 import { type BridgeClient, BridgeError, makeBridgeClient } from "./bridge.ts"
 import type { ConnectLink } from "./links.ts"
 import { type AppInfo, fetchManifest, ManifestError } from "./manifest.ts"
 import { tonProofDigest, signDataDigest } from "./proof.ts"
-import { AppRequestFromJson, BridgeIncomingFromJson, ErrorCode, PROTOCOL_VERSION, type SignDataPayload, SignDataPayloadFromJson } from "./protocol.ts"
+import { AppRequestFromJson, BridgeIncomingFromJson, type ConnectItemReply, type DeviceInfoReply, PROTOCOL_VERSION, type SignDataPayload, SignDataPayloadFromJson, type WalletMessage } from "./protocol.ts"
 import {
   decryptFrom,
   encryptFor,
@@ -27,7 +34,7 @@ import {
   type StoredState,
 } from "./session.ts"
 import { maxMessagesOf, SignerError, type WalletSigner } from "./signer.ts"
-import { buildSignedTransfer, buildUnsignedTransfer, decodeTransaction, RequestError, type TransactionRequest } from "./transaction.ts"
+import { buildSignedTransfer, buildUnsignedTransfer, decodeTransaction, RequestError, type RpcErrorCode, type TransactionRequest } from "./transaction.ts"
 
 export interface DeviceInfo {
   readonly platform: "iphone" | "ipad" | "android" | "windows" | "mac" | "linux" | "browser"
@@ -79,7 +86,7 @@ export interface RefusedRequest {
   readonly id: string
   readonly method: string
   readonly session: SessionInfo
-  readonly code: ErrorCode
+  readonly code: RpcErrorCode
   readonly message: string
 }
 
@@ -112,7 +119,7 @@ export interface TonConnectEngine {
   ) => Effect.Effect<{ readonly boc: string }, RequestError | SignerError | ChainError>
   readonly approveSignData: (request: PendingRequest & { readonly kind: "signData" }) => Effect.Effect<SignDataResult, RequestError | SignerError>
   /** Replies with an error (default 300, user declined). */
-  readonly reject: (request: PendingRequest, code?: ErrorCode, message?: string) => Effect.Effect<void, BridgeError>
+  readonly reject: (request: PendingRequest, code?: RpcErrorCode, message?: string) => Effect.Effect<void, BridgeError>
   /** Opens the bridge listener for the stored sessions (idempotent). */
   readonly start: () => Effect.Effect<void>
   readonly stop: () => void
@@ -120,7 +127,7 @@ export interface TonConnectEngine {
 
 const ALREADY_ANSWERED = "the request was already answered"
 
-const ITEM_NOT_SUPPORTED = { code: ErrorCode.NotSupported, message: "Method not supported" }
+const ITEM_NOT_SUPPORTED = { code: CONNECT_ITEM_ERROR_CODES.METHOD_NOT_SUPPORTED, message: "Method not supported" }
 
 export const makeEngine = (options: EngineOptions): TonConnectEngine => {
   const { signer, storage, chain } = options
@@ -172,16 +179,16 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
       return id
     })
 
-  const post = (session: { readonly id: string; readonly secretKey: string }, to: string, message: object) =>
+  const post = (session: { readonly id: string; readonly secretKey: string }, to: string, message: WalletMessage) =>
     bridge.send(session.id, to, encryptFor(session, to, JSON.stringify(message)))
 
-  const connectError = (clientId: string, code: ErrorCode, message: string) => {
+  const connectError = (clientId: string, code: CONNECT_EVENT_ERROR_CODES, message: string) => {
     // A throwaway session: the dApp learns nothing but the answer.
     const keys = newSessionKeys()
     return post(keys, clientId, { event: "connect_error", id: now(), payload: { code, message } })
   }
 
-  const deviceInfo = () => ({
+  const deviceInfo = (): DeviceInfoReply => ({
     platform: options.device.platform,
     appName: options.device.appName,
     appVersion: options.device.appVersion,
@@ -215,7 +222,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
   const answeredProposals = new WeakSet<ConnectProposal>()
   const claimProposal = (proposal: ConnectProposal) =>
     Effect.suspend(() => {
-      if (answeredProposals.has(proposal)) return Effect.fail(new RequestError({ code: ErrorCode.Unknown, message: ALREADY_ANSWERED }))
+      if (answeredProposals.has(proposal)) return Effect.fail(new RequestError({ code: RPC.UNKNOWN_ERROR, message: ALREADY_ANSWERED }))
       answeredProposals.add(proposal)
       return Effect.void
     })
@@ -233,15 +240,15 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
     Effect.gen(function* () {
       if (proposal.networkMismatch !== undefined) {
         const message = `the wallet is on ${signer.network}, the dApp asked for ${proposal.networkMismatch}`
-        yield* connectError(proposal.link.clientId, ErrorCode.BadRequest, message).pipe(Effect.ignore)
-        return yield* new RequestError({ code: ErrorCode.BadRequest, message })
+        yield* connectError(proposal.link.clientId, CONNECT_EVENT_ERROR_CODES.BAD_REQUEST_ERROR, message).pipe(Effect.ignore)
+        return yield* new RequestError({ code: RPC.BAD_REQUEST_ERROR, message })
       }
-      const items: Array<object> = [
+      const items: Array<ConnectItemReply> = [
         {
           name: "ton_addr",
           address: signer.address,
           network: signer.network,
-          publicKey: toHex(signer.publicKey),
+          publicKey: toHexString(signer.publicKey),
           walletStateInit: signer.stateInit,
         },
       ]
@@ -251,7 +258,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
           tonProofDigest({ address: signer.address, domain: proposal.app.domain, timestamp, payload: proposal.proofPayload! }),
         )
         const signature = yield* signer.signRaw(digest).pipe(
-          Effect.tapError((e) => (e.cancelled ? connectError(proposal.link.clientId, ErrorCode.UserDeclined, "User declined the connection").pipe(Effect.ignore) : Effect.void)),
+          Effect.tapError((e) => (e.cancelled ? connectError(proposal.link.clientId, CONNECT_EVENT_ERROR_CODES.USER_REJECTS_ERROR, "User declined the connection").pipe(Effect.ignore) : Effect.void)),
         )
         items.push({
           name: "ton_proof",
@@ -259,11 +266,12 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
             timestamp,
             domain: { lengthBytes: utf8(proposal.app.domain).length, value: proposal.app.domain },
             payload: proposal.proofPayload,
-            signature: toBase64(signature),
+            signature: Base64.encode(signature),
           },
         })
       }
-      for (const name of proposal.unknownItems) items.push({ name, error: ITEM_NOT_SUPPORTED })
+      // The package types only its two items; any other item is answered "not supported" as the protocol says.
+      for (const name of proposal.unknownItems) items.push({ name, error: ITEM_NOT_SUPPORTED } as unknown as ConnectItemReply)
       const keys = newSessionKeys()
       const { app } = proposal
       const session: StoredSession = {
@@ -284,7 +292,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
 
   const declineConnect: TonConnectEngine["declineConnect"] = (proposal) =>
     claimProposal(proposal).pipe(
-      Effect.andThen(connectError(proposal.link.clientId, ErrorCode.UserDeclined, "User declined the connection")),
+      Effect.andThen(connectError(proposal.link.clientId, CONNECT_EVENT_ERROR_CODES.USER_REJECTS_ERROR, "User declined the connection")),
       Effect.tapError((e) => (e instanceof RequestError ? Effect.void : reopenOn(proposal)(e))),
     )
 
@@ -303,7 +311,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
       if (!session) return
       const id = yield* nextEventId(session.id)
       // The session goes even when the bridge is unreachable: the dApp then finds out on its next request.
-      yield* post(session, session.dappClientId, { event: "disconnect", id, payload: {} }).pipe(
+      yield* post(session, session.dappClientId, { event: "disconnect", id: id ?? session.nextEventId, payload: {} }).pipe(
         Effect.catch((e) => Effect.sync(() => onProblem(`disconnect not delivered: ${e.message}`))),
       )
       yield* removeSession(session.id)
@@ -319,7 +327,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
   const pendingKey = (request: PendingRequest) => `${request.session.id}:${request.id}`
 
   /** Answers a request; a failed post is retried (a sent transaction must reach the dApp). */
-  const reply = (request: PendingRequest, message: object) =>
+  const reply = (request: PendingRequest, message: WalletMessage) =>
     Effect.gen(function* () {
       const session = yield* sessionOf(request)
       pendingIds.delete(pendingKey(request))
@@ -330,11 +338,11 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
   /** One answer per request: a second approve (a double tap) fails without answering again. */
   const claim = (request: PendingRequest) =>
     Effect.suspend(() =>
-      pendingIds.delete(pendingKey(request)) ? Effect.void : Effect.fail(new RequestError({ code: ErrorCode.Unknown, message: ALREADY_ANSWERED })),
+      pendingIds.delete(pendingKey(request)) ? Effect.void : Effect.fail(new RequestError({ code: RPC.UNKNOWN_ERROR, message: ALREADY_ANSWERED })),
     )
   const unclaim = (request: PendingRequest) => Effect.sync(() => void pendingIds.add(pendingKey(request)))
 
-  const reject: TonConnectEngine["reject"] = (request, code = ErrorCode.UserDeclined, message = "User declined the request") =>
+  const reject: TonConnectEngine["reject"] = (request, code = RPC.USER_REJECTS_ERROR, message = "User declined the request") =>
     reply(request, { error: { code, message }, id: request.id })
 
   /**
@@ -348,7 +356,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
       Effect.tapError((e) => {
         if (e instanceof RequestError) return e.message === ALREADY_ANSWERED ? Effect.void : reject(request, e.code, e.message).pipe(Effect.ignore)
         if (e instanceof SignerError && e.cancelled) return reject(request).pipe(Effect.ignore)
-        if (isChainRefusal(e)) return reject(request, ErrorCode.Unknown, `the chain refused the message: ${(e as { message: string }).message}`).pipe(Effect.ignore)
+        if (isChainRefusal(e)) return reject(request, RPC.UNKNOWN_ERROR, `the chain refused the message: ${(e as { message: string }).message}`).pipe(Effect.ignore)
         return unclaim(request)
       }),
     )
@@ -366,7 +374,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
   const emulate: TonConnectEngine["emulate"] = (pending) =>
     Effect.gen(function* () {
       const input = yield* transferContext(pending.request)
-      return yield* chain.emulate(buildUnsignedTransfer(input))
+      return yield* chain.emulate(yield* buildUnsignedTransfer(input))
     })
 
   const approveTransaction: TonConnectEngine["approveTransaction"] = (pending) =>
@@ -374,7 +382,7 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
       pending,
       Effect.gen(function* () {
         if (pending.request.validUntil !== undefined && pending.request.validUntil <= nowSeconds()) {
-          return yield* new RequestError({ code: ErrorCode.BadRequest, message: "the request expired (valid_until has passed)" })
+          return yield* new RequestError({ code: RPC.BAD_REQUEST_ERROR, message: "the request expired (valid_until has passed)" })
         }
         const input = yield* transferContext(pending.request)
         const { boc } = yield* buildSignedTransfer(input)
@@ -393,26 +401,26 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
         const domain = pending.session.app.domain
         const digest = yield* Effect.tryPromise({
           try: () => signDataDigest({ address: signer.address, domain, timestamp, payload: pending.payload }),
-          catch: () => new RequestError({ code: ErrorCode.BadRequest, message: "the data to sign is malformed" }),
+          catch: () => new RequestError({ code: RPC.BAD_REQUEST_ERROR, message: "the data to sign is malformed" }),
         })
         const signature = yield* signer.signRaw(digest)
-        const result: SignDataResult = { signature: toBase64(signature), address: signer.address, timestamp, domain, payload: pending.payload }
+        const result: SignDataResult = { signature: Base64.encode(signature), address: signer.address, timestamp, domain, payload: pending.payload }
         yield* reply(pending, { result, id: pending.id }).pipe(Effect.catch((e) => Effect.sync(() => onProblem(`data signed, answer not delivered: ${e.message}`))))
         return result
       }),
     )
 
   const checkTarget = (network: string | undefined, from: string | undefined): RequestError | undefined => {
-    if (network !== undefined && network !== signer.network) return new RequestError({ code: ErrorCode.BadRequest, message: `wrong network: ${network}` })
+    if (network !== undefined && network !== signer.network) return new RequestError({ code: RPC.BAD_REQUEST_ERROR, message: `wrong network: ${network}` })
     if (from !== undefined && from !== "") {
       let same: boolean
       try {
         // Compared as addresses: raw and friendly forms of one wallet are the same.
         same = addressEquals(from, signer.address)
       } catch {
-        return new RequestError({ code: ErrorCode.BadRequest, message: "wrong from: not an address" })
+        return new RequestError({ code: RPC.BAD_REQUEST_ERROR, message: "wrong from: not an address" })
       }
-      if (!same) return new RequestError({ code: ErrorCode.BadRequest, message: "wrong from: the request is for another wallet" })
+      if (!same) return new RequestError({ code: RPC.BAD_REQUEST_ERROR, message: "wrong from: the request is for another wallet" })
     }
     return undefined
   }
@@ -439,8 +447,8 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
         if (!fresh) return
       }
       const info = sessionInfo(session)
-      const answer = (message: object) => post(session, session.dappClientId, message).pipe(Effect.catch((e) => Effect.sync(() => onProblem(e.message))))
-      const fail = (code: ErrorCode, message: string) =>
+      const answer = (message: WalletMessage) => post(session, session.dappClientId, message).pipe(Effect.catch((e) => Effect.sync(() => onProblem(e.message))))
+      const fail = (code: RpcErrorCode, message: string) =>
         answer({ error: { code, message }, id }).pipe(Effect.tap(() => Effect.sync(() => options.onRefused?.({ id, method: request.method, session: info, code, message }))))
       switch (request.method) {
         case "disconnect": {
@@ -456,20 +464,20 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
         }
         case "signData": {
           const payload = Schema.decodeUnknownOption(SignDataPayloadFromJson)(request.params[0])
-          if (payload._tag === "None") return yield* fail(ErrorCode.BadRequest, "bad signData payload")
+          if (payload._tag === "None") return yield* fail(RPC.BAD_REQUEST_ERROR, "bad signData payload")
           const problem = checkTarget(payload.value.network, payload.value.from) ?? checkSignDataContent(payload.value)
           if (problem) return yield* fail(problem.code, problem.message)
           return announce({ kind: "signData", id, session: info, payload: payload.value })
         }
         default:
-          return yield* fail(ErrorCode.NotSupported, `Method not supported: ${request.method}`)
+          return yield* fail(RPC.METHOD_NOT_SUPPORTED, `Method not supported: ${request.method}`)
       }
     })
 
   const announce = (pending: PendingRequest) => {
     pendingIds.add(pendingKey(pending))
     if (options.onRequest) options.onRequest(pending)
-    else Effect.runFork(reject(pending, ErrorCode.Unknown, "the wallet cannot show requests now").pipe(Effect.ignore))
+    else Effect.runFork(reject(pending, RPC.UNKNOWN_ERROR, "the wallet cannot show requests now").pipe(Effect.ignore))
   }
 
   const handleEvent = async (data: string, eventId: string | undefined): Promise<void> => {
@@ -535,11 +543,11 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
 /** The bytes of a binary payload must be base64 and a cell payload one BoC, before the user sees them. */
 const checkSignDataContent = (payload: SignDataPayload): RequestError | undefined => {
   try {
-    if (payload.type === "binary") fromBase64(payload.bytes)
-    if (payload.type === "cell" && Cell.fromBoc(Buffer.from(fromBase64(payload.cell))).length !== 1) throw new Error("not one root")
+    if (payload.type === "binary") base64Bytes(payload.bytes)
+    if (payload.type === "cell" && Cell.fromBoc(Buffer.from(base64Bytes(payload.cell))).length !== 1) throw new Error("not one root")
     return undefined
   } catch {
-    return new RequestError({ code: ErrorCode.BadRequest, message: `bad signData payload: the ${payload.type} data does not decode` })
+    return new RequestError({ code: RPC.BAD_REQUEST_ERROR, message: `bad signData payload: the ${payload.type} data does not decode` })
   }
 }
 

@@ -4,10 +4,11 @@
  * (manifest content error). The connect screen shows its icon, name and short host.
  */
 import { Effect, Schema } from "effect"
-import { DappManifest, ErrorCode } from "./protocol.ts"
+import { CONNECT_EVENT_ERROR_CODES } from "@tonconnect/protocol"
+import { DappManifest } from "./protocol.ts"
 
 export class ManifestError extends Schema.TaggedError<ManifestError>()("ManifestError", {
-  code: Schema.Literals([ErrorCode.ManifestNotFound, ErrorCode.ManifestContent]),
+  code: Schema.Literals([CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, CONNECT_EVENT_ERROR_CODES.MANIFEST_CONTENT_ERROR]),
   message: Schema.String,
 }) {}
 
@@ -43,14 +44,14 @@ export const shortHost = (url: string): string => {
 export const validateManifest = (manifestUrl: string, body: unknown): Effect.Effect<AppInfo, ManifestError> =>
   Effect.gen(function* () {
     const manifest = yield* Schema.decodeUnknownEffect(DappManifest)(body).pipe(
-      Effect.mapError((e) => new ManifestError({ code: ErrorCode.ManifestContent, message: `manifest content error: ${e.message}` })),
+      Effect.mapError((e) => new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_CONTENT_ERROR, message: `manifest content error: ${e.message}` })),
     )
     const url = httpUrl(manifest.url)
-    if (!url) return yield* new ManifestError({ code: ErrorCode.ManifestContent, message: "manifest url is not an http(s) URL" })
+    if (!url) return yield* new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_CONTENT_ERROR, message: "manifest url is not an http(s) URL" })
     const name = manifest.name.trim()
-    if (name === "") return yield* new ManifestError({ code: ErrorCode.ManifestContent, message: "manifest name is empty" })
+    if (name === "") return yield* new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_CONTENT_ERROR, message: "manifest name is empty" })
     const icon = httpUrl(manifest.iconUrl) ?? (manifest.iconUrl.startsWith("data:image/") ? new URL(manifest.iconUrl) : undefined)
-    if (!icon) return yield* new ManifestError({ code: ErrorCode.ManifestContent, message: "manifest iconUrl is not a URL" })
+    if (!icon) return yield* new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_CONTENT_ERROR, message: "manifest iconUrl is not a URL" })
     const optionalUrl = (value: string | undefined) => (value !== undefined && httpUrl(value) ? value : undefined)
     const terms = optionalUrl(manifest.termsOfUseUrl)
     const privacy = optionalUrl(manifest.privacyPolicyUrl)
@@ -73,25 +74,25 @@ export const fetchManifest = (
 ): Effect.Effect<AppInfo, ManifestError> =>
   Effect.gen(function* () {
     const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
-    if (!httpUrl(manifestUrl)) return yield* new ManifestError({ code: ErrorCode.ManifestNotFound, message: "manifestUrl is not an http(s) URL" })
+    if (!httpUrl(manifestUrl)) return yield* new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, message: "manifestUrl is not an http(s) URL" })
     const response = yield* Effect.tryPromise({
       try: (signal) =>
         doFetch(manifestUrl, {
           headers: { accept: "application/json" },
           signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs ?? 10_000)]),
         }),
-      catch: (e) => new ManifestError({ code: ErrorCode.ManifestNotFound, message: `manifest not found: ${e instanceof Error ? e.message : "network error"}` }),
+      catch: (e) => new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, message: `manifest not found: ${e instanceof Error ? e.message : "network error"}` }),
     })
-    if (!response.ok) return yield* new ManifestError({ code: ErrorCode.ManifestNotFound, message: `manifest not found: HTTP ${response.status}` })
+    if (!response.ok) return yield* new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, message: `manifest not found: HTTP ${response.status}` })
     const text = yield* Effect.tryPromise({
       try: () => response.text(),
-      catch: () => new ManifestError({ code: ErrorCode.ManifestNotFound, message: "manifest not found: the body could not be read" }),
+      catch: () => new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, message: "manifest not found: the body could not be read" }),
     })
     let body: unknown
     try {
       body = JSON.parse(text)
     } catch {
-      return yield* new ManifestError({ code: ErrorCode.ManifestContent, message: "manifest content error: not JSON" })
+      return yield* new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_CONTENT_ERROR, message: "manifest content error: not JSON" })
     }
     return yield* validateManifest(manifestUrl, body)
   })

@@ -4,7 +4,7 @@
  * appDomain:^(SnakeData) payload:^Cell`, domain in the TEP-81 DNS form, signature over the cell hash).
  */
 import { Address, beginCell, Cell } from "@ton/core"
-import { concat, crc32, fromBase64, i32be, sha256, u32be, u32le, u64be, u64le, utf8 } from "./bytes.ts"
+import { base64Bytes, concat, crc32, i32be, sha256, u32be, u32le, u64be, u64le, utf8 } from "./bytes.ts"
 import type { SignDataPayload } from "./protocol.ts"
 
 export interface ProofInput {
@@ -56,7 +56,7 @@ export const signDataMessage = (input: SignDataInput & { readonly payload: { rea
   const address = Address.parse(input.address)
   const domain = utf8(input.domain)
   const payload = input.payload
-  const data = payload.type === "text" ? utf8(payload.text) : payload.type === "binary" ? fromBase64(payload.bytes) : new Uint8Array()
+  const data = payload.type === "text" ? utf8(payload.text) : payload.type === "binary" ? base64Bytes(payload.bytes) : new Uint8Array()
   return concat(
     new Uint8Array([0xff, 0xff]),
     utf8("ton-connect/sign-data/"),

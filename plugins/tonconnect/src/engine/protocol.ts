@@ -1,21 +1,13 @@
 /**
- * TonConnect v2 wire shapes the wallet reads (Effect Schema) and the error codes it answers with
- * (PROTOCOLS.md "TonConnect v2"). What the wallet writes is built as plain objects in engine.ts.
+ * Run-time checks of what the wallet reads from dApps (Effect Schema): the shapes are
+ * `@tonconnect/protocol`'s types (checked below at compile time), the error codes its enums
+ * (CONNECT_EVENT_ERROR_CODES, SEND_TRANSACTION_ERROR_CODES, SIGN_DATA_ERROR_CODES). The package
+ * itself only has types, so untrusted JSON still goes through these decoders before use.
  */
+import type * as Protocol from "@tonconnect/protocol"
 import { Schema } from "effect"
 
-/** Error codes of connect events and RPC answers. */
-export const ErrorCode = {
-  Unknown: 0,
-  BadRequest: 1,
-  ManifestNotFound: 2,
-  ManifestContent: 3,
-  UnknownApp: 100,
-  UserDeclined: 300,
-  NotSupported: 400,
-} as const
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
-
+/** The highest protocol version the wallet speaks (DeviceInfo.maxProtocolVersion). */
 export const PROTOCOL_VERSION = 2
 
 export const TonAddressItem = Schema.Struct({ name: Schema.Literal("ton_addr"), network: Schema.optionalKey(Schema.String) })
@@ -90,3 +82,16 @@ export type DappManifest = typeof DappManifest.Type
 /** The bridge's SSE data line. */
 export const BridgeIncoming = Schema.Struct({ from: Schema.String, message: Schema.String, trace_id: Schema.optionalKey(Schema.String) })
 export const BridgeIncomingFromJson = Schema.fromJsonString(BridgeIncoming)
+
+// The decoders above produce the protocol package's shapes (a drift in either fails the type check).
+type Assignable<A extends B, B> = A
+export type ProtocolChecks = [
+  Assignable<typeof SignDataPayload.Type, Protocol.SignDataPayload>,
+  Assignable<typeof TonAddressItem.Type, Protocol.TonAddressItem>,
+  Assignable<typeof TonProofItem.Type, Protocol.TonProofItem>,
+]
+
+/** What the wallet writes, typed by the package. */
+export type WalletMessage = Protocol.WalletMessage
+export type ConnectItemReply = Protocol.ConnectItemReply
+export type DeviceInfoReply = Protocol.DeviceInfo

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { hasStoredSessions } from "../listener.ts"
-import { fromHex, toBase64 } from "./bytes.ts"
+import { Base64, hexToByteArray } from "@tonconnect/protocol"
 import { sealedStore, storedSessionCount, type SealingKeys, type SealKeyId } from "./sealed-store.ts"
 import { keyValueStoreFrom, loadState, newSessionKeys, saveState, sessionsKey, type StoredState } from "./session.ts"
 
@@ -43,7 +43,7 @@ const stateWith = (secretKey: string, id: string): StoredState => ({
 })
 
 /** Every form a leaked secret key could take in a dump. */
-const forms = (hex: string) => [hex, hex.toUpperCase(), toBase64(fromHex(hex)), toBase64(fromHex(hex)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")]
+const forms = (hex: string) => [hex, hex.toUpperCase(), Base64.encode(hexToByteArray(hex)), Base64.encode(hexToByteArray(hex)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")]
 
 const KEY = sessionsKey("-239", `0:${"5a".repeat(32)}`)
 const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect)

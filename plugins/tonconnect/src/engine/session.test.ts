@@ -1,8 +1,11 @@
-import { SessionCrypto } from "@tonconnect/protocol"
+import { hexToByteArray, SessionCrypto } from "@tonconnect/protocol"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { fromBase64, toBase64 } from "./bytes.ts"
-import { decryptFrom, encryptFor, keyValueStoreFrom, loadState, memoryStore, newSessionKeys, saveState, sessionsKey } from "./session.ts"
+import { Base64 } from "@tonconnect/protocol"
+import { decryptFrom, encryptFor, keyValueStoreFrom, loadState, memoryStore, newSessionKeys, openMessage, saveState, sessionsKey, UndecryptableMessage } from "./session.ts"
+
+const toBase64 = (bytes: Uint8Array): string => Base64.encode(bytes)
+const fromBase64 = (text: string): Uint8Array => Base64.decode(text).toUint8Array()
 
 describe("session crypto", () => {
   it("speaks the dApp SDK's SessionCrypto format both ways", () => {
@@ -23,6 +26,52 @@ describe("session crypto", () => {
     const stranger = new SessionCrypto()
     expect(decryptFrom(wallet, stranger.sessionId, toBase64(dapp.encrypt("hello", Buffer.from(wallet.id, "hex"))))).toBeUndefined()
     expect(decryptFrom(wallet, dapp.sessionId, "AAAA")).toBeUndefined()
+  })
+})
+
+describe("issue 13: decrypt errors carry no key material", () => {
+  const forms = (hex: string) => {
+    const bytes = Buffer.from(hex, "hex")
+    return [hex, hex.toUpperCase(), bytes.toString("base64"), bytes.toString("base64url"), Array.from(bytes).join(",")]
+  }
+  const everythingOf = (e: unknown): string => {
+    const error = e as Error & { cause?: unknown }
+    return [String(error), error.message, error.stack ?? "", JSON.stringify(error), JSON.stringify(Object.getOwnPropertyDescriptors(error)), String(error.cause ?? "")].join("\n")
+  }
+
+  it("the library's own error would leak it (why the one call site replaces it)", () => {
+    const wallet = newSessionKeys()
+    const bytes = new SessionCrypto().encrypt("hello", Buffer.from(wallet.id, "hex"))
+    bytes[bytes.length - 1]! ^= 1
+    let raw: unknown
+    try {
+      new SessionCrypto({ publicKey: wallet.id, secretKey: wallet.secretKey }).decrypt(bytes, hexToByteArray(new SessionCrypto().sessionId))
+    } catch (e) {
+      raw = e
+    }
+    expect((raw as Error).message).toContain(Array.from(Buffer.from(wallet.secretKey, "hex")).join(","))
+  })
+
+  it("openMessage throws UndecryptableMessage without the key, the ciphertext or a cause", () => {
+    const wallet = newSessionKeys()
+    const dapp = new SessionCrypto()
+    const tampered = dapp.encrypt("hello", Buffer.from(wallet.id, "hex"))
+    tampered[tampered.length - 1]! ^= 1
+    const cases = [toBase64(tampered), toBase64(new Uint8Array(24)), "not base64!", toBase64(new SessionCrypto().encrypt("x", Buffer.from(wallet.id, "hex")))]
+    for (const message of cases) {
+      let caught: unknown
+      try {
+        openMessage(wallet, dapp.sessionId, message)
+      } catch (e) {
+        caught = e
+      }
+      expect(caught).toBeInstanceOf(UndecryptableMessage)
+      expect((caught as Error).cause).toBeUndefined()
+      const text = everythingOf(caught)
+      for (const form of forms(wallet.secretKey)) expect(text).not.toContain(form)
+      expect(text).not.toContain(message)
+    }
+    expect(() => openMessage(wallet, "zz", toBase64(tampered))).toThrow(UndecryptableMessage)
   })
 })
 

@@ -1,12 +1,12 @@
 /**
- * Sessions: one nacl box key pair per connected dApp (the wallet's client id is its public key in
+ * Sessions: one SessionCrypto key pair (@tonconnect/protocol; nacl box) per connected dApp (the wallet's client id is its public key in
  * hex), kept per wallet address and network in an injected string store, with the bridge cursor
  * (last event id), the next wallet event id and the last dApp request id.
  */
 import { type KeyValueBackend, STORAGE_PREFIX } from "@wallet/kernel"
 import { Effect, Schema } from "effect"
-import nacl from "tweetnacl"
-import { concat, fromBase64, fromHex, toBase64, toHex, utf8 } from "./bytes.ts"
+import { Base64, hexToByteArray, SessionCrypto } from "@tonconnect/protocol"
+import { base64Bytes, isHex } from "./bytes.ts"
 import type { AppInfo } from "./manifest.ts"
 import type { TonNetwork } from "./signer.ts"
 
@@ -99,27 +99,51 @@ export interface SessionInfo {
 
 export const sessionInfo = (session: StoredSession): SessionInfo => ({ id: session.id, app: session.app, connectedAt: session.connectedAt })
 
-/** A fresh nacl box key pair for a new session. */
+/** A fresh session key pair (SessionCrypto's nacl box pair, hex; `id` is the public key, the wallet's client id). */
 export const newSessionKeys = (): { readonly id: string; readonly secretKey: string } => {
-  const pair = nacl.box.keyPair()
-  return { id: toHex(pair.publicKey), secretKey: toHex(pair.secretKey) }
+  const pair = new SessionCrypto().stringifyKeypair()
+  return { id: pair.publicKey, secretKey: pair.secretKey }
+}
+
+/** The stored record as SessionCrypto's key pair (its `stringifyKeypair` format: hex public and secret key). */
+const cryptoOf = (session: { readonly id: string; readonly secretKey: string }): SessionCrypto =>
+  new SessionCrypto({ publicKey: session.id, secretKey: session.secretKey })
+
+/** nonce || box(message, nonce, peer, mine) in base64, for the bridge (SessionCrypto.encrypt). */
+export const encryptFor = (session: { readonly id: string; readonly secretKey: string }, to: string, message: string): string =>
+  Base64.encode(cryptoOf(session).encrypt(message, hexToByteArray(to)))
+
+/** Why a bridge message was not opened; never carries key material or the message. */
+export class UndecryptableMessage extends Error {
+  constructor() {
+    super("tonconnect: a bridge message did not decrypt")
+    this.name = "UndecryptableMessage"
+  }
+}
+
+/**
+ * Opens a bridge message from `from`: the ONE call site of `SessionCrypto.decrypt`. Its own error
+ * message spells out the session's secret key (and the ciphertext), so whatever it throws is
+ * dropped here and replaced by `UndecryptableMessage`, which says nothing about keys.
+ */
+export const openMessage = (session: { readonly id: string; readonly secretKey: string }, from: string, base64: string): string => {
+  try {
+    if (!isHex(from, 32)) throw new UndecryptableMessage()
+    const bytes = base64Bytes(base64)
+    if (bytes.length <= NONCE_LENGTH + 16) throw new UndecryptableMessage()
+    return cryptoOf(session).decrypt(bytes, hexToByteArray(from))
+  } catch {
+    // Deliberately not chained as `cause`: the library's error text holds the secret key.
+    throw new UndecryptableMessage()
+  }
 }
 
 const NONCE_LENGTH = 24
 
-/** nonce || box(message, nonce, peer, mine) in base64, for the bridge (the dApp SDK's SessionCrypto format). */
-export const encryptFor = (session: { readonly secretKey: string }, to: string, message: string): string => {
-  const nonce = nacl.randomBytes(NONCE_LENGTH)
-  return toBase64(concat(nonce, nacl.box(utf8(message), nonce, fromHex(to), fromHex(session.secretKey))))
-}
-
-/** Opens a bridge message from `from`; undefined when it does not open (never an error carrying key material). */
-export const decryptFrom = (session: { readonly secretKey: string }, from: string, base64: string): string | undefined => {
+/** `openMessage`, undefined when the message does not open. */
+export const decryptFrom = (session: { readonly id: string; readonly secretKey: string }, from: string, base64: string): string | undefined => {
   try {
-    const bytes = fromBase64(base64)
-    if (bytes.length <= NONCE_LENGTH) return undefined
-    const opened = nacl.box.open(bytes.subarray(NONCE_LENGTH), bytes.subarray(0, NONCE_LENGTH), fromHex(from), fromHex(session.secretKey))
-    return opened ? new TextDecoder("utf-8", { fatal: true }).decode(opened) : undefined
+    return openMessage(session, from, base64)
   } catch {
     return undefined
   }

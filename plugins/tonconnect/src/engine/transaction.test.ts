@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import nacl from "tweetnacl"
 import { describe, expect, it } from "vitest"
 import { keyPairSigner, type TonNetwork } from "./signer.ts"
-import { buildSignedTransfer, decodeBody, decodeTransaction, type DecodedMessage, validateTransaction, w5r1WalletId } from "./transaction.ts"
+import { buildSignedTransfer, decodeBody, decodeTransaction, type DecodedMessage, validateTransaction, walletContractOf } from "./transaction.ts"
 
 const keys = nacl.sign.keyPair.fromSeed(new Uint8Array(32).fill(9))
 const w5 = (networkGlobalId: -239 | -3) => WalletContractV5R1.create({ workchain: 0, publicKey: Buffer.from(keys.publicKey), walletId: { networkGlobalId } })
@@ -147,7 +147,9 @@ describe("the signed external message", () => {
   })
 
   it("uses the network's wallet id and carries the state init on the first transfer", async () => {
-    expect(w5r1WalletId("-239")).toBe(2147483409)
+    const mainnet = walletContractOf({ publicKey: keys.publicKey, network: "-239" })
+    expect(mainnet.address.toRawString()).toBe(me)
+    expect(walletContractOf({ publicKey: keys.publicKey, network: "-3" }).address.equals(mainnet.address)).toBe(false)
     const stateInit = b64(beginCell().store(storeStateInit(wallet.init)).endCell())
     const signer = keyPairSigner({ secretKey: keys.secretKey, address: me, stateInit, network: "-239" })
     const { cell } = await Effect.runPromise(buildSignedTransfer({ signer, seqno: 0, deploy: true, request, nowSeconds: now }))

@@ -1,22 +1,31 @@
 /**
  * sendTransaction: decode and validate the dApp's payload (every message: TON with a comment, a
  * TEP-74 jetton transfer, a TEP-62 NFT transfer, any other call), then build the wallet's external
- * message (W5R1, or v4R2) and have the signer sign it.
+ * message with @ton/ton's wallet contracts (W5R1, or v4R2: `createTransfer`) and have the signer sign it.
  */
-import { Address, beginCell, Cell, external, internal, type MessageRelaxed, SendMode, storeMessage, storeMessageRelaxed, storeOutList } from "@ton/core"
+import { Address, beginCell, Cell, external, internal, loadStateInit, type MessageRelaxed, SendMode, storeMessage } from "@ton/core"
+import { WalletContractV4 } from "@ton/ton/dist/wallets/WalletContractV4.js"
+import { WalletContractV5R1 } from "@ton/ton/dist/wallets/WalletContractV5R1.js"
+import { Base64, SEND_TRANSACTION_ERROR_CODES as RPC } from "@tonconnect/protocol"
 import { Buffer } from "buffer"
 import { Effect, Schema } from "effect"
-import { fromBase64, toBase64 } from "./bytes.ts"
-import { ErrorCode, type TransactionPayload, TransactionPayloadFromJson } from "./protocol.ts"
-import { globalIdOf, maxMessagesOf, type SignerError, type TonNetwork, type WalletSigner, type WalletVersion } from "./signer.ts"
+import { base64Bytes } from "./bytes.ts"
+import { type TransactionPayload, TransactionPayloadFromJson } from "./protocol.ts"
+import { globalIdOf, maxMessagesOf, SignerError, type TonNetwork, type WalletSigner, type WalletVersion } from "./signer.ts"
+
+/**
+ * An RPC answer's error code. SEND_TRANSACTION_ERROR_CODES is used for signData and disconnect
+ * answers too: SIGN_DATA_ERROR_CODES and DISCONNECT_ERROR_CODES give the same names the same numbers.
+ */
+export type RpcErrorCode = RPC
 
 /** Why a request is refused before or while it is handled; `code` is the protocol's error code. */
 export class RequestError extends Schema.TaggedError<RequestError>()("RequestError", {
-  code: Schema.Literals([ErrorCode.Unknown, ErrorCode.BadRequest, ErrorCode.UnknownApp, ErrorCode.UserDeclined, ErrorCode.NotSupported]),
+  code: Schema.Enum(RPC),
   message: Schema.String,
 }) {}
 
-const bad = (message: string) => new RequestError({ code: ErrorCode.BadRequest, message })
+const bad = (message: string) => new RequestError({ code: RPC.BAD_REQUEST_ERROR, message })
 
 export const OP_TEXT_COMMENT = 0
 export const OP_ENCRYPTED_COMMENT = 0x2167da4b
@@ -130,7 +139,7 @@ export const decodeBody = (payload: Cell | undefined): MessageAction => {
 const parseCell = (boc: string, what: string): Effect.Effect<Cell, RequestError> =>
   Effect.try({
     try: () => {
-      const cells = Cell.fromBoc(Buffer.from(fromBase64(boc)))
+      const cells = Cell.fromBoc(Buffer.from(base64Bytes(boc)))
       if (cells.length !== 1) throw new Error("not one root")
       return cells[0]!
     },
@@ -212,80 +221,23 @@ export const decodeTransaction = (params0: unknown, wallet: WalletContext, nowSe
     Effect.flatMap((payload) => validateTransaction(payload, wallet, nowSeconds)),
   )
 
-/** StateInit `split_depth:(Maybe (## 5)) special:(Maybe TickTock) code:(Maybe ^Cell) data:(Maybe ^Cell) library:(Maybe ^Cell)`. */
-const loadStateInitParts = (cell: Cell): { code: Cell | null; data: Cell | null } => {
-  const slice = cell.beginParse()
-  if (slice.loadBit()) slice.loadUint(5)
-  if (slice.loadBit()) slice.loadUint(2)
-  return { code: slice.loadMaybeRef(), data: slice.loadMaybeRef() }
-}
-
-const internalOf = (message: DecodedMessage): MessageRelaxed => {
-  const { code, data } = message.stateInit ? loadStateInitParts(message.stateInit) : { code: null, data: null }
-  return internal({
+const internalOf = (message: DecodedMessage): MessageRelaxed =>
+  internal({
     to: Address.parseRaw(message.to),
     value: message.amount,
     bounce: message.bounce,
     ...(message.payload ? { body: message.payload } : {}),
-    ...(message.stateInit ? { init: { ...(code ? { code } : {}), ...(data ? { data } : {}) } } : {}),
+    ...(message.stateInit ? { init: loadStateInit(message.stateInit.beginParse()) } : {}),
   })
-}
-
-/** W5R1 wallet_id for the default client context (workchain 0, subwallet 0): global_id XOR context. */
-export const w5r1WalletId = (network: TonNetwork, workchain = 0, subwallet = 0): number => {
-  const context = ((1 << 31) | ((workchain & 0xff) << 23) | (0 << 15) | (subwallet & 0x7fff)) | 0
-  return globalIdOf(network) ^ context
-}
-/** v4R2 default subwallet id. */
-export const v4r2WalletId = (workchain = 0): number => 698983191 + workchain
 
 const SEND_MODE = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS
 
-/** The part of the external body the wallet key signs (its hash is what `signRaw` gets). */
-export const signingMessage = (options: {
-  readonly version: WalletVersion
-  readonly network: TonNetwork
-  readonly seqno: number
-  readonly validUntil: number
-  readonly messages: ReadonlyArray<DecodedMessage>
-}): Cell => {
-  const outs = options.messages.map(internalOf)
-  if (options.version === "v4r2") {
-    const builder = beginCell().storeUint(v4r2WalletId(), 32).storeUint(options.validUntil, 32).storeUint(options.seqno, 32).storeUint(0, 8)
-    for (const out of outs) builder.storeUint(SEND_MODE, 8).storeRef(beginCell().store(storeMessageRelaxed(out)))
-    return builder.endCell()
-  }
-  const actions = outs.map((outMsg) => ({ type: "sendMsg" as const, mode: SEND_MODE, outMsg }))
-  return beginCell()
-    .storeUint(0x7369676e, 32)
-    .storeInt(w5r1WalletId(options.network), 32)
-    .storeUint(options.validUntil, 32)
-    .storeUint(options.seqno, 32)
-    .storeMaybeRef(beginCell().store(storeOutList(actions)).endCell())
-    .storeUint(0, 1)
-    .endCell()
-}
-
-/** Puts the signature where the wallet expects it (W5R1 at the tail, v4R2 in front) and wraps the external message. */
-export const externalMessage = (options: {
-  readonly version: WalletVersion
-  readonly wallet: string
-  readonly stateInit?: string
-  readonly signing: Cell
-  readonly signature: Uint8Array
-}): Cell => {
-  const signature = Buffer.from(options.signature)
-  const body =
-    options.version === "v4r2"
-      ? beginCell().storeBuffer(signature).storeSlice(options.signing.beginParse()).endCell()
-      : beginCell().storeSlice(options.signing.beginParse()).storeBuffer(signature).endCell()
-  const init = options.stateInit ? loadStateInitParts(Cell.fromBase64(options.stateInit)) : undefined
-  const message = external({
-    to: Address.parse(options.wallet),
-    body,
-    ...(init ? { init: { ...(init.code ? { code: init.code } : {}), ...(init.data ? { data: init.data } : {}) } } : {}),
-  })
-  return beginCell().store(storeMessage(message)).endCell()
+/** The standard wallet contract (@ton/ton) of the signer's key: W5R1 (the network's wallet id, workchain 0, subwallet 0) or v4R2. */
+export const walletContractOf = (signer: Pick<WalletSigner, "publicKey" | "network" | "version">): WalletContractV5R1 | WalletContractV4 => {
+  const publicKey = Buffer.from(signer.publicKey)
+  return signer.version === "v4r2"
+    ? WalletContractV4.create({ workchain: 0, publicKey })
+    : WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId: globalIdOf(signer.network) } })
 }
 
 /** Default lifetime of the external message when the dApp allows longer (spec: message validity 60 s). */
@@ -305,32 +257,48 @@ const validUntilOf = (input: BuildTransferInput): number => {
   return input.request.validUntil !== undefined ? Math.min(input.request.validUntil, cap) : cap
 }
 
+/**
+ * The external message through the wallet contract's own `createTransfer`: `sign` gets the
+ * signing cell (the key signs its hash) and gives the 64-byte signature.
+ */
+const transfer = (input: BuildTransferInput, sign: (signing: Cell) => Promise<Buffer>): Promise<Cell> => {
+  const contract = walletContractOf(input.signer)
+  const args = { seqno: input.seqno, sendMode: SEND_MODE, timeout: validUntilOf(input), messages: input.request.messages.map(internalOf), signer: sign }
+  const body = contract instanceof WalletContractV4 ? contract.createTransfer(args) : contract.createTransfer(args)
+  return body.then((cell) => {
+    const message = external({ to: contract.address, body: cell, ...(input.deploy ? { init: contract.init } : {}) })
+    return beginCell().store(storeMessage(message)).endCell()
+  })
+}
+
+/** The signer's address must be the standard contract of its key, or the message would go to another wallet. */
+const checkWallet = (signer: WalletSigner): Effect.Effect<void, SignerError> =>
+  Effect.suspend(() =>
+    sameAddress(walletContractOf(signer).address.toRawString(), signer.address)
+      ? Effect.void
+      : Effect.fail(new SignerError({ cancelled: false, message: "the wallet is not the standard contract of its key" })),
+  )
+
 /** Builds and signs the external message; the BoC goes to the chain and back to the dApp. */
 export const buildSignedTransfer = (input: BuildTransferInput): Effect.Effect<{ readonly boc: string; readonly cell: Cell }, SignerError> =>
   Effect.gen(function* () {
-    const version = input.signer.version ?? "v5r1"
-    const signing = signingMessage({ version, network: input.signer.network, seqno: input.seqno, validUntil: validUntilOf(input), messages: input.request.messages })
-    const signature = yield* input.signer.signRaw(new Uint8Array(signing.hash()))
-    const cell = externalMessage({
-      version,
-      wallet: input.signer.address,
-      signing,
-      signature,
-      ...(input.deploy ? { stateInit: input.signer.stateInit } : {}),
+    yield* checkWallet(input.signer)
+    let failure: SignerError | undefined
+    const cell = yield* Effect.tryPromise({
+      try: () =>
+        transfer(input, (signing) =>
+          Effect.runPromise(
+            input.signer.signRaw(new Uint8Array(signing.hash())).pipe(
+              Effect.tapError((e) => Effect.sync(() => void (failure = e))),
+              Effect.map((signature) => Buffer.from(signature)),
+            ),
+          ),
+        ),
+      catch: () => failure ?? new SignerError({ cancelled: false, message: "the transfer could not be signed" }),
     })
-    return { boc: toBase64(new Uint8Array(cell.toBoc())), cell }
+    return { boc: Base64.encode(new Uint8Array(cell.toBoc())), cell }
   })
 
 /** The same message with a zero signature, for emulation (the emulator skips the signature check). */
-export const buildUnsignedTransfer = (input: BuildTransferInput): string => {
-  const version = input.signer.version ?? "v5r1"
-  const signing = signingMessage({ version, network: input.signer.network, seqno: input.seqno, validUntil: validUntilOf(input), messages: input.request.messages })
-  const cell = externalMessage({
-    version,
-    wallet: input.signer.address,
-    signing,
-    signature: new Uint8Array(64),
-    ...(input.deploy ? { stateInit: input.signer.stateInit } : {}),
-  })
-  return toBase64(new Uint8Array(cell.toBoc()))
-}
+export const buildUnsignedTransfer = (input: BuildTransferInput): Effect.Effect<string> =>
+  Effect.promise(() => transfer(input, async () => Buffer.alloc(64))).pipe(Effect.map((cell) => Base64.encode(new Uint8Array(cell.toBoc()))))

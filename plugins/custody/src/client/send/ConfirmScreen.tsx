@@ -1,13 +1,16 @@
 import { useState } from "react"
 import { useNavigate, useSearch } from "@tanstack/react-router"
-import { MainButton, useKernel, useT, type Kernel } from "@wallet/kernel-react"
+import { invalidateBalances, kernelQueryClient, MainButton, useKernel, useT, type Kernel } from "@wallet/kernel-react"
 import { Button, Cell, CellSkeleton, List, Placeholder, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo } from "../../currencies.ts"
 import { toClientAddressError, type CreateWithdrawRequest } from "../../chain-api.ts"
 import { withdrawalOperation } from "../../operations.ts"
 import { call, chainClient, custodyClient, errorCode, errorTag, idempotencyKey } from "./clients.ts"
 import { operationGate, operationTokenErrorKey } from "./gate.ts"
-import { networkLabel, useLoad } from "./hooks.ts"
+import { networkLabel } from "./hooks.ts"
+import { useQuery } from "@tanstack/react-query"
+import { asLoad, FRESH_EACH_VISIT, unwrap } from "../query.ts"
+import { custodyKeys } from "../queryKeys.ts"
 import { formatAmount, toMinor } from "./logic.ts"
 import { cleanSearch, qrFallbackSearch, type SendParams } from "./search.ts"
 import styles from "./send.module.css"
@@ -42,19 +45,20 @@ export default function ConfirmScreen() {
   const complete = currency !== undefined && info !== undefined && network !== undefined && info.networks.includes(network) && search.address !== undefined && amount !== undefined && amount > 0n
   const maxValue = search.maxBalanceUsedAmount !== undefined && search.maxBalanceUsedAmount === search.value
 
-  const details = useLoad(
-    async () => {
-      const client = await chainClient(kernel)
-      const [limits, address] = await Promise.all([
-        call(kernel, client.custodyChain.withdrawLimits({ query: { currency: currency!, network: network! } })),
-        call(kernel, client.custodyChain.validateAddress({ query: { currency: currency!, network: network!, address: search.address! } })),
-      ])
-      if (!limits.ok) return limits
-      if (!address.ok) return address
-      return { ok: true as const, value: { limits: limits.value, address: address.value } }
-    },
-    [currency, network, search.address],
-    complete,
+  const details = asLoad(
+    useQuery({
+      queryKey: custodyKeys.withdrawCheck(currency ?? "", network ?? "", search.address ?? ""),
+      queryFn: async () => {
+        const client = await chainClient(kernel)
+        const [limits, address] = await Promise.all([
+          call(kernel, client.custodyChain.withdrawLimits({ query: { currency: currency!, network: network! } })),
+          call(kernel, client.custodyChain.validateAddress({ query: { currency: currency!, network: network!, address: search.address! } })),
+        ])
+        return { limits: unwrap(limits), address: unwrap(address) }
+      },
+      enabled: complete,
+      ...FRESH_EACH_VISIT,
+    }),
   )
 
   const backToForm = (withQr: boolean) =>
@@ -98,6 +102,8 @@ export default function ConfirmScreen() {
       const result = await call(kernel, client.custodyChain.createWithdraw({ headers: gate.headers, payload }))
       if (result.ok && result.value.kind === "transaction") {
         kernel.telegram.haptic({ type: "notification", kind: "success" })
+        // Money moved: every balances query (wallet main's included) is stale now.
+        void invalidateBalances(kernelQueryClient(kernel))
         const id = result.value.transaction.id
         if (await isFirstWithdrawal(kernel)) await navigate({ to: "/first-transaction", search: { withdrawTransactionId: id }, replace: true } as never)
         else await navigate({ to: "/assets/send-request-status", search: cleanSearch({ transactionId: id }), replace: true } as never)

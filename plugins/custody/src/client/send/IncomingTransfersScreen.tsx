@@ -4,7 +4,9 @@ import { Icon, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Button, Cell, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
 import { currencyInfo, parseAmount } from "../../currencies.ts"
 import { call, custodyClient } from "./clients.ts"
-import { useLoad } from "./hooks.ts"
+import { useQuery } from "@tanstack/react-query"
+import { asLoad, FRESH_EACH_VISIT, unwrap } from "../query.ts"
+import { custodyKeys } from "../queryKeys.ts"
 import { daysLeft, formatAmount } from "./logic.ts"
 import styles from "./send.module.css"
 
@@ -14,10 +16,16 @@ export default function IncomingTransfersScreen() {
   const kernel = useKernel()
   const navigate = useNavigate()
   const language = kernel.i18n.language()
-  const { load, reload } = useLoad(async () => {
-    const client = await custodyClient(kernel)
-    return call(kernel, client.custodyTransfers.list({ query: { tg_transfer_status: "new" } }))
-  }, [])
+  const { load, reload } = asLoad(
+    useQuery({
+      queryKey: custodyKeys.incomingTransfers(),
+      queryFn: async () => {
+        const client = await custodyClient(kernel)
+        return unwrap(await call(kernel, client.custodyTransfers.list({ query: { tg_transfer_status: "new" } })))
+      },
+      ...FRESH_EACH_VISIT,
+    }),
+  )
   const [now] = useState(() => new Date())
   return (
     <main className={styles.screen}>

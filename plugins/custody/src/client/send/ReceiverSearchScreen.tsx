@@ -2,7 +2,8 @@ import { useEffect, useState } from "react"
 import { Schema } from "effect"
 import { useNavigate, useSearch } from "@tanstack/react-router"
 import { defineStore } from "@wallet/kernel"
-import { Icon, MainButton, runEffect, useKernel, useT } from "@wallet/kernel-react"
+import { schemaCheck } from "@wallet/kernel/schema"
+import { Icon, invalidateBalances, kernelQueryClient, MainButton, runEffect, useKernel, useT } from "@wallet/kernel-react"
 import {
   Avatar,
   BottomSheet,
@@ -22,7 +23,11 @@ import type { Asset, Receiver } from "../../api.ts"
 import { transferOperation } from "../../operations.ts"
 import { call, custodyClient, errorCode, errorTag, idempotencyKey } from "./clients.ts"
 import { operationGate, operationTokenErrorKey } from "./gate.ts"
-import { useDebounced, useLoad } from "./hooks.ts"
+import { useDebounced } from "./hooks.ts"
+import { useQuery } from "@tanstack/react-query"
+import { asLoad, FRESH_EACH_VISIT, freshLoadedOf, unwrap } from "../query.ts"
+import { custodyKeys } from "../queryKeys.ts"
+import { accountsQuery } from "../wallet/data.ts"
 import { amountProblem, formatAmount, pushRecent, RECENT_RECEIVERS_MAX, toDecimal } from "./logic.ts"
 import { AmountField } from "./AmountField.tsx"
 import { cleanSearch } from "./search.ts"
@@ -40,7 +45,7 @@ const ReceiverSchema = Schema.Struct({
 export const RecentReceiversStore = defineStore({
   key: "custody.recentReceivers",
   version: 1,
-  schema: Schema.Array(ReceiverSchema),
+  schema: schemaCheck(Schema.Array(ReceiverSchema)),
   initial: [] as ReadonlyArray<Receiver>,
 })
 
@@ -100,13 +105,16 @@ function SearchStep({ recent, onChoose, t }: { readonly recent: ReadonlyArray<Re
   const [query, setQuery] = useState("")
   const trimmed = query.trim().replace(/^@/, "")
   const debounced = useDebounced(trimmed, 300)
-  const results = useLoad(
-    async () => {
-      const client = await custodyClient(kernel)
-      return call(kernel, client.custodyTransfers.searchReceivers({ query: { query: debounced } }))
-    },
-    [debounced],
-    debounced !== "",
+  const results = asLoad(
+    useQuery({
+      queryKey: custodyKeys.receivers(debounced),
+      queryFn: async () => {
+        const client = await custodyClient(kernel)
+        return unwrap(await call(kernel, client.custodyTransfers.searchReceivers({ query: { query: debounced } })))
+      },
+      enabled: debounced !== "",
+      ...FRESH_EACH_VISIT,
+    }),
   )
   const searching = trimmed !== "" && (trimmed !== debounced || results.load.state === "loading")
   return (
@@ -168,10 +176,8 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
   const navigate = useNavigate()
   const snackbar = useSnackbar()
   const language = kernel.i18n.language()
-  const accounts = useLoad(async () => {
-    const client = await custodyClient(kernel)
-    return call(kernel, client.custodyAccounts.accounts({ query: {} }))
-  }, [])
+  const accountsQ = useQuery(accountsQuery(kernel, ""))
+  const accounts = { load: freshLoadedOf(accountsQ), reload: () => void accountsQ.refetch() }
   const sendable = (assets: ReadonlyArray<Asset>) => assets.filter((a) => a.category === "onchain" && a.actions.send.isEnabled)
   const [chosen, setCurrency] = useState<string | undefined>(initialCurrency)
   const [picking, setPicking] = useState(false)
@@ -207,6 +213,8 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
       const result = await call(kernel, client.custodyTransfers.create({ headers: gate.headers, payload }))
       if (result.ok) {
         kernel.telegram.haptic({ type: "notification", kind: "success" })
+        // Money moved: every balances query (wallet main's included) is stale now.
+        void invalidateBalances(kernelQueryClient(kernel))
         await onSent(receiver)
         await navigate({ to: "/transfers/$transferId", params: { transferId: result.value.id }, replace: true } as never)
         return

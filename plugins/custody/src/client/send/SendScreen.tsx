@@ -5,7 +5,10 @@ import { Avatar, Button, Cell, List, Placeholder, Section, SegmentedControl, Ske
 import { CURRENCIES, currencyInfo, type NetworkCode } from "../../currencies.ts"
 import { toClientAddressError } from "../../chain-api.ts"
 import { call, chainClient, errorCode, errorTag } from "./clients.ts"
-import { networkLabel, sendableCurrencies, useDebounced, useLoad } from "./hooks.ts"
+import { networkLabel, sendableCurrencies, useDebounced } from "./hooks.ts"
+import { useQuery } from "@tanstack/react-query"
+import { asLoad, FRESH_EACH_VISIT, unwrap } from "../query.ts"
+import { custodyKeys } from "../queryKeys.ts"
 import { amountProblem, formatAmount, toDecimal } from "./logic.ts"
 import { AmountField } from "./AmountField.tsx"
 import { cleanSearch, type SendParams } from "./search.ts"
@@ -51,24 +54,30 @@ function SendScreen({ search }: { readonly search: SendParams }) {
     void navigate({ to: "/assets/send", search: cleanSearch({ ...search, assetCurrency: code, assetNetwork: next?.networks[0], value: undefined }), replace: true } as never)
   }
 
-  const limits = useLoad(
-    async () => {
-      const client = await chainClient(kernel)
-      return call(kernel, client.custodyChain.withdrawLimits({ query: { currency: currency!, network: network! } }))
-    },
-    [currency, network],
-    currency !== undefined && network !== undefined,
+  const limits = asLoad(
+    useQuery({
+      queryKey: custodyKeys.withdrawLimits(currency ?? "", network ?? ""),
+      queryFn: async () => {
+        const client = await chainClient(kernel)
+        return unwrap(await call(kernel, client.custodyChain.withdrawLimits({ query: { currency: currency!, network: network! } })))
+      },
+      enabled: currency !== undefined && network !== undefined,
+      ...FRESH_EACH_VISIT,
+    }),
   )
 
   const typed = address.trim()
   const debounced = useDebounced(typed, 400)
-  const check = useLoad(
-    async () => {
-      const client = await chainClient(kernel)
-      return call(kernel, client.custodyChain.validateAddress({ query: { currency: currency!, network: network!, address: debounced } }))
-    },
-    [currency, network, debounced],
-    currency !== undefined && network !== undefined && debounced !== "",
+  const check = asLoad(
+    useQuery({
+      queryKey: custodyKeys.addressCheck(currency ?? "", network ?? "", debounced),
+      queryFn: async () => {
+        const client = await chainClient(kernel)
+        return unwrap(await call(kernel, client.custodyChain.validateAddress({ query: { currency: currency!, network: network!, address: debounced } })))
+      },
+      enabled: currency !== undefined && network !== undefined && debounced !== "",
+      ...FRESH_EACH_VISIT,
+    }),
   )
   const checking = typed !== "" && (typed !== debounced || check.load.state === "loading")
   const addressError = (() => {

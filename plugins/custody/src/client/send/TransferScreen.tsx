@@ -1,11 +1,14 @@
 import { useEffect, useState } from "react"
 import { useNavigate, useParams } from "@tanstack/react-router"
-import { MainButton, useKernel, useT } from "@wallet/kernel-react"
+import { invalidateBalances, kernelQueryClient, MainButton, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Button, Cell, CellSkeleton, List, Placeholder, Section, Skeleton, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo, parseAmount } from "../../currencies.ts"
 import type { CustodyTransfer } from "../../api.ts"
 import { call, custodyClient, errorCode, errorTag } from "./clients.ts"
-import { useLoad } from "./hooks.ts"
+import { useQuery } from "@tanstack/react-query"
+import { accountsQuery } from "../wallet/data.ts"
+import { asLoad, FRESH_EACH_VISIT, freshLoadedOf, unwrap } from "../query.ts"
+import { custodyKeys } from "../queryKeys.ts"
 import { daysLeft, formatAmount, mapTransferStatus, transferView } from "./logic.ts"
 import styles from "./send.module.css"
 
@@ -26,26 +29,27 @@ export default function TransferScreen() {
   const [acting, setActing] = useState(false)
   const [now] = useState(() => new Date())
   const valid = transferId !== undefined && /^[1-9][0-9]{0,18}$/.test(transferId)
-  const { load, reload, setLoad } = useLoad(
-    async () => {
-      const client = await custodyClient(kernel)
-      return call(kernel, client.custodyTransfers.get({ params: { transfer_id: transferId! } }))
-    },
-    [transferId],
-    valid,
+  const queryClient = kernelQueryClient(kernel)
+  const transferKey = custodyKeys.transfer(transferId ?? "")
+  const { load, reload } = asLoad(
+    useQuery({
+      queryKey: transferKey,
+      queryFn: async () => {
+        const client = await custodyClient(kernel)
+        return unwrap(await call(kernel, client.custodyTransfers.get({ params: { transfer_id: transferId! } })))
+      },
+      enabled: valid,
+      ...FRESH_EACH_VISIT,
+    }),
   )
+  const setTransfer = (value: CustodyTransfer) => queryClient.setQueryData(transferKey, value)
   const transfer: CustodyTransfer | undefined = load.state === "ok" ? load.value : undefined
   const status = transfer ? mapTransferStatus(transfer.tg_transfer_status) : undefined
   // Once the receiver has it (or the sender has it back), show where the balance stands now.
   const settled = transfer !== undefined && ((transfer.role === "receiver" && status === "accepted") || (transfer.role === "sender" && status === "rejected"))
-  const balance = useLoad(
-    async () => {
-      const client = await custodyClient(kernel)
-      return call(kernel, client.custodyAccounts.accounts({ query: {} }))
-    },
-    [settled, transfer?.currency],
-    settled,
-  )
+  // The balances query (refetched: the accept or cancel made it stale); the old balance never shows.
+  const balanceQuery = useQuery({ ...accountsQuery(kernel, ""), enabled: settled })
+  const balance = { load: freshLoadedOf(balanceQuery) }
 
   // Follow a pending transfer quietly: the other side may accept or cancel it meanwhile.
   useEffect(() => {
@@ -53,12 +57,12 @@ export default function TransferScreen() {
     const timer = setInterval(() => {
       void custodyClient(kernel).then((client) =>
         call(kernel, client.custodyTransfers.get({ params: { transfer_id: transferId! } })).then((result) => {
-          if (result.ok && result.value.tg_transfer_status !== "new") setLoad({ state: "ok", value: result.value })
+          if (result.ok && result.value.tg_transfer_status !== "new") queryClient.setQueryData(custodyKeys.transfer(transferId!), result.value)
         }),
       )
     }, TRANSFER_POLL_MS)
     return () => clearInterval(timer)
-  }, [valid, status, kernel, transferId, setLoad])
+  }, [valid, status, kernel, transferId, queryClient])
 
   if (!valid || (load.state === "error" && errorTag(load.error) === "CustodyNotFound")) {
     return (
@@ -136,7 +140,9 @@ export default function TransferScreen() {
       )
       if (result.ok) {
         kernel.telegram.haptic({ type: "notification", kind: "success" })
-        setLoad({ state: "ok", value: result.value })
+        setTransfer(result.value)
+        // An accepted or cancelled transfer changes balances: wallet main refetches them.
+        void invalidateBalances(kernelQueryClient(kernel))
         snackbar.show({ id: "custody-transfer-done", text: t(action === "approve" ? "send.transferPage.accepted" : "send.transferPage.canceled", { amount }) })
         return
       }

@@ -2,6 +2,7 @@
  * Pure rules of the send screens (spec 1 §4 status mapping, §9 recent list size; spec 2 §5 address
  * check, §"Escrow" 14-day expiry). Amounts are bigint minor units or canonical decimal strings.
  */
+import { numberLocale } from "@wallet/kernel"
 import { formatAmount as minorToDecimal, parseAmount } from "../../currencies.ts"
 
 // --- statuses ----------------------------------------------------------------------------------
@@ -124,8 +125,8 @@ export const maxAmount = (limits: AmountLimits): bigint => {
 export const formatAmount = (minor: bigint, decimals: number, currency: string, language: string): string => {
   const decimal = minorToDecimal(minor, decimals)
   const [int = "0", frac] = decimal.split(".")
-  const grouped = new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(BigInt(int))
-  const separator = new Intl.NumberFormat(language).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? "."
+  const grouped = new Intl.NumberFormat(numberLocale(language), { maximumFractionDigits: 0 }).format(BigInt(int))
+  const separator = new Intl.NumberFormat(numberLocale(language)).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? "."
   return `${grouped}${frac ? `${separator}${frac}` : ""}\u00a0${currency}`
 }
 

@@ -1,8 +1,8 @@
-import { Schema } from "effect"
+import { decodeSearch } from "@wallet/kernel"
 import { describe, expect, it } from "vitest"
 import { qrFallbackSearch, SendSearch } from "./search.ts"
 
-const decode = Schema.decodeUnknownSync(SendSearch as never) as (raw: unknown) => Record<string, unknown>
+const decode = (raw: unknown): Record<string, unknown> => decodeSearch(SendSearch, raw)
 
 describe("send search params", () => {
   it("drops wrong-typed values and unknown networks instead of failing", () => {

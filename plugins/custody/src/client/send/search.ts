@@ -2,13 +2,12 @@
  * Search params of the send screens (spec 1 §2 /assets/send and friends). Lenient: a wrong-typed
  * value is dropped, an unknown enum value becomes the default or is dropped.
  */
-import { Schema } from "effect"
-import { booleanParam, optionalEnumParam, stringParam } from "@wallet/kernel"
+import { booleanParam, optionalEnumParam, searchParams, stringParam } from "@wallet/kernel"
 import type { NetworkCode } from "../../currencies.ts"
 
 const NETWORKS = ["ton", "tron", "ethereum", "solana", "bitcoin"] as const
 
-export const SendSearch = Schema.Struct({
+export const SendSearch = searchParams({
   assetCurrency: stringParam,
   address: stringParam,
   assetNetwork: optionalEnumParam(NETWORKS),
@@ -34,10 +33,10 @@ export interface SendParams {
   readonly qr?: boolean
 }
 
-export const StatusSearch = Schema.Struct({ transactionId: stringParam, qr: booleanParam })
-export const FirstTransactionSearch = Schema.Struct({ withdrawTransactionId: stringParam })
-export const ReceiverSearchSearch = Schema.Struct({ assetCurrency: stringParam, receiverId: stringParam, value: stringParam })
-export const SendOptionsSearch = Schema.Struct({ assetCurrency: stringParam })
+export const StatusSearch = searchParams({ transactionId: stringParam, qr: booleanParam })
+export const FirstTransactionSearch = searchParams({ withdrawTransactionId: stringParam })
+export const ReceiverSearchSearch = searchParams({ assetCurrency: stringParam, receiverId: stringParam, value: stringParam })
+export const SendOptionsSearch = searchParams({ assetCurrency: stringParam })
 
 /** Drops undefined and empty values so URLs stay short. */
 export const cleanSearch = (search: Record<string, unknown>): Record<string, unknown> =>

@@ -1,11 +1,14 @@
 import { useEffect, useState } from "react"
+import { useQuery } from "@tanstack/react-query"
 import { useNavigate, useParams } from "@tanstack/react-router"
 import { Effect } from "effect"
 import { Icon, useKernel, useT } from "@wallet/kernel-react"
 import { Button, List, Placeholder, Section, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
 import type { AccountsData, Asset, Transaction } from "../../api.ts"
 import { ACCESS_FLAG_OF, actionAvailability } from "./availability.ts"
-import { ASSETS_REFRESH_MS, callWallet, loadFiat, useLoaded } from "./data.ts"
+import { loadedOf, type Loaded } from "../query.ts"
+import { custodyKeys } from "../queryKeys.ts"
+import { accountsQuery, callWallet, useFiat } from "./data.ts"
 import { formatCryptoAmount, formatFiatValue, formatPercent, formatPrice } from "./format.ts"
 import { PriceChart } from "./PriceChart.tsx"
 import { TransactionRow } from "./TransactionRow.tsx"
@@ -22,13 +25,16 @@ export interface AssetPageData {
 }
 
 /** The accounts in the user's fiat and the asset of the route (undefined when unknown). */
-export const useAssetPage = (currency: string) => {
+export const useAssetPage = (currency: string): { readonly loaded: Loaded<AssetPageData>; readonly reload: () => void } => {
   const kernel = useKernel()
-  return useLoaded(async (): Promise<AssetPageData> => {
-    const fiat = await loadFiat(kernel)
-    const accounts = await callWallet(kernel, (c) => c.custody.custodyAccounts.accounts({ query: { fiatCurrency: fiat } }))
-    return { fiat, accounts, asset: accounts.assets.find((a) => a.currency.toLowerCase() === currency.toLowerCase()) }
-  }, [currency])
+  const fiat = useFiat(kernel).data
+  const query = useQuery({ ...accountsQuery(kernel, fiat ?? ""), enabled: fiat !== undefined })
+  const accounts = loadedOf(query)
+  const loaded: Loaded<AssetPageData> =
+    accounts.state !== "ok" || fiat === undefined
+      ? accounts.state === "error" ? accounts : { state: "loading" }
+      : { state: "ok", value: { fiat, accounts: accounts.value, asset: accounts.value.assets.find((a) => a.currency.toLowerCase() === currency.toLowerCase()) } }
+  return { loaded, reload: () => void query.refetch() }
 }
 
 /** /assets/{assetCurrency}: balance, its fiat value, actions, price chart and the last transactions. */
@@ -38,12 +44,9 @@ export default function AssetScreen() {
   const navigate = useNavigate()
   const nameOf = useAssetName()
   const { assetCurrency = "" } = useParams({ strict: false }) as { assetCurrency?: string }
-  const { loaded, reload, refresh } = useAssetPage(assetCurrency)
+  // No polling (spec 1 §7: asset polling is off): the balance is refetched once it is 60 s old.
+  const { loaded, reload } = useAssetPage(assetCurrency)
   const [now] = useState(() => new Date())
-  useEffect(() => {
-    const timer = setInterval(refresh, ASSETS_REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [refresh])
   const language = kernel.i18n.language()
 
   const asset = loaded.state === "ok" ? loaded.value.asset : undefined
@@ -96,10 +99,12 @@ function LastTransactions({ currency }: { readonly currency: string }) {
   const t = useT(NS)
   const kernel = useKernel()
   const navigate = useNavigate()
-  const { loaded, reload } = useLoaded(
-    () => callWallet(kernel, (c) => c.custody.custodyTransactions.list({ query: { currency, limit: LAST_TRANSACTIONS } })),
-    [currency],
-  )
+  const query = useQuery({
+    queryKey: custodyKeys.lastTransactions(currency, LAST_TRANSACTIONS),
+    queryFn: () => callWallet(kernel, (c) => c.custody.custodyTransactions.list({ query: { currency, limit: LAST_TRANSACTIONS } })),
+  })
+  const loaded = loadedOf(query)
+  const reload = () => void query.refetch()
   const open = (tx: Transaction) => void navigate({ to: "/transactions", search: { transactionId: tx.id } } as never)
   return (
     <Section header={t("asset.lastTransactions")}>

@@ -2,7 +2,9 @@ import { useState } from "react"
 import { useNavigate, useParams } from "@tanstack/react-router"
 import { useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Placeholder, SearchInput, Section, SkeletonList } from "@wallet/kernel-react/ui"
-import { callWallet, loadFiat, useLoaded } from "./data.ts"
+import { useQuery } from "@tanstack/react-query"
+import { loadedOf } from "../query.ts"
+import { accountsQuery, useFiat } from "./data.ts"
 import { formatCryptoAmount } from "./format.ts"
 import { afterAssetChosen } from "./networks.ts"
 import { AssetAvatar, LoadError, NS, Screen, useAssetName } from "./ui.tsx"
@@ -17,10 +19,10 @@ export default function ChooseAssetScreen() {
   const { type = "receive" } = useParams({ strict: false }) as { type?: string }
   const [query, setQuery] = useState("")
   const language = kernel.i18n.language()
-  const { loaded, reload } = useLoaded(async () => {
-    const fiat = await loadFiat(kernel)
-    return callWallet(kernel, (c) => c.custody.custodyAccounts.accounts({ query: { fiatCurrency: fiat } }))
-  }, [])
+  const fiat = useFiat(kernel).data
+  const accounts = useQuery({ ...accountsQuery(kernel, fiat ?? ""), enabled: fiat !== undefined })
+  const loaded = loadedOf(accounts)
+  const reload = () => void accounts.refetch()
 
   const q = query.trim().toLowerCase()
   const assets = loaded.state === "ok" ? loaded.value.assets.filter((a) => a.networks.length > 0 && (q === "" || a.currency.toLowerCase().includes(q) || nameOf(a).toLowerCase().includes(q))) : []

@@ -2,7 +2,10 @@ import { useState } from "react"
 import { useKernel, useT } from "@wallet/kernel-react"
 import { SegmentedControl, Skeleton } from "@wallet/kernel-react/ui"
 import { CHART_PERIODS, chartGeometry, type ChartPeriod } from "./chart.ts"
-import { callWallet, useLoaded } from "./data.ts"
+import { useQuery } from "@tanstack/react-query"
+import { loadedOf } from "../query.ts"
+import { custodyKeys } from "../queryKeys.ts"
+import { callWallet } from "./data.ts"
 import { formatPercent, formatPrice } from "./format.ts"
 import styles from "./wallet.module.css"
 import { NS } from "./ui.tsx"
@@ -16,7 +19,12 @@ export function PriceChart({ crypto, fiat }: { readonly crypto: string; readonly
   const kernel = useKernel()
   const language = kernel.i18n.language()
   const [period, setPeriod] = useState<ChartPeriod>("day")
-  const { loaded } = useLoaded(() => callWallet(kernel, (c) => c.custody.custodyRates.chart({ params: { crypto, fiat }, query: { period } })), [crypto, fiat, period])
+  const loaded = loadedOf(
+    useQuery({
+      queryKey: custodyKeys.chart(crypto, fiat, period),
+      queryFn: () => callWallet(kernel, (c) => c.custody.custodyRates.chart({ params: { crypto, fiat }, query: { period } })),
+    }),
+  )
 
   const chart = loaded.state === "ok" ? loaded.value : undefined
   // Prices are only drawn here; the labels below are formatted from the exact strings.

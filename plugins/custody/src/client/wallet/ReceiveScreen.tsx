@@ -3,7 +3,10 @@ import { useNavigate, useSearch } from "@tanstack/react-router"
 import { useKernel, useT } from "@wallet/kernel-react"
 import { Banner, Button, Spinner, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo, type NetworkCode } from "../../currencies.ts"
-import { callWallet, useLoaded } from "./data.ts"
+import { useQuery } from "@tanstack/react-query"
+import { loadedOf } from "../query.ts"
+import { custodyKeys } from "../queryKeys.ts"
+import { callWallet } from "./data.ts"
 import { getOrCreateAddress } from "./deposit.ts"
 import { shortAddress } from "./format.ts"
 import { networkName } from "./networks.ts"
@@ -37,14 +40,19 @@ export default function ReceiveScreen() {
     if (needsChoice === "network" && info && info.networks.length > 1) void navigate({ to: `/choose-network/receive/${info.code}`, replace: true } as never)
   }, [needsChoice, info, search.assetCurrency, navigate])
 
-  const { loaded, reload } = useLoaded(async () => {
-    if (!info || !network || needsChoice) return undefined
-    return getOrCreateAddress(
-      () => callWallet(kernel, (c) => c.chain.custodyChain.getOrCreateWallet({ params: { currency: info.code }, query: { network } })),
-      network,
-      sleep,
-    )
-  }, [info?.code, network, needsChoice])
+  const currency = info?.code ?? ""
+  const query = useQuery({
+    queryKey: custodyKeys.depositAddress(currency, network ?? ""),
+    queryFn: () =>
+      getOrCreateAddress(
+        () => callWallet(kernel, (c) => c.chain.custodyChain.getOrCreateWallet({ params: { currency }, query: { network: network! } })),
+        network!,
+        sleep,
+      ),
+    enabled: info !== undefined && network !== undefined && needsChoice === undefined,
+  })
+  const loaded = loadedOf(query)
+  const reload = () => void query.refetch()
 
   if (needsChoice || !info || !network) {
     return search.assetCurrency && (!info || info.networks.length === 0) ? (

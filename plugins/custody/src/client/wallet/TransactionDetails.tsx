@@ -3,7 +3,10 @@ import { useNavigate } from "@tanstack/react-router"
 import { Icon, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, List, Placeholder, Section, Skeleton, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo } from "../../currencies.ts"
-import { callWallet, errorTag, useLoaded } from "./data.ts"
+import { useQuery } from "@tanstack/react-query"
+import { loadedOf } from "../query.ts"
+import { custodyKeys } from "../queryKeys.ts"
+import { callWallet, errorTag } from "./data.ts"
 import { formatCryptoAmount, formatDateTime, formatFiatValue } from "./format.ts"
 import { networkName } from "./networks.ts"
 import { gatewayLabelKey, mapStatus, rowAppearance } from "./status.ts"
@@ -19,7 +22,12 @@ export function TransactionDetails({ transactionId }: { readonly transactionId: 
   const navigate = useNavigate()
   const snackbar = useSnackbar()
   const language = kernel.i18n.language()
-  const { loaded, reload } = useLoaded(() => callWallet(kernel, (c) => c.custody.custodyTransactions.get({ params: { transaction_id: transactionId } })), [transactionId])
+  const query = useQuery({
+    queryKey: custodyKeys.transaction(transactionId),
+    queryFn: () => callWallet(kernel, (c) => c.custody.custodyTransactions.get({ params: { transaction_id: transactionId } })),
+  })
+  const loaded = loadedOf(query)
+  const reload = () => void query.refetch()
 
   if (loaded.state === "loading") {
     return (

@@ -1,16 +1,17 @@
 /**
  * The wallet screens' data access: the typed clients of the custody contracts (effect's
- * HttpApiClient over the kernel's Http policy), built once per kernel on first use, and a small
- * load hook with retry. These screens are lazy routes, so the HttpApi machinery stays off main.
+ * HttpApiClient over the kernel's Http policy), built once per kernel on first use, and the queries
+ * several screens share (keys in `../queryKeys.ts`). These screens are lazy routes, so the HttpApi machinery stays off main.
  */
-import { useCallback, useEffect, useRef, useState } from "react"
+import { queryOptions, useQuery } from "@tanstack/react-query"
 import { Effect } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { Http, PreferencesStore } from "@wallet/kernel"
-import { runEffect, type Kernel } from "@wallet/kernel-react"
-import { CustodyApi } from "../../api.ts"
+import { BALANCES_META, kernelQueryClient, noteBalances, runEffect, STALE_TIME, type Kernel } from "@wallet/kernel-react"
+import { CustodyApi, type AccountsData } from "../../api.ts"
 import { CustodyChainApi } from "../../chain-api.ts"
+import { custodyKeys } from "../queryKeys.ts"
 
 export type CustodyClient = HttpApiClient.ForApi<typeof CustodyApi>
 export type ChainClient = HttpApiClient.ForApi<typeof CustodyChainApi>
@@ -54,40 +55,28 @@ export const loadFiat = (kernel: Kernel): Promise<string> =>
     () => "USD",
   )
 
-export type Loaded<A> = { readonly state: "loading" } | { readonly state: "ok"; readonly value: A } | { readonly state: "error"; readonly error: unknown }
+export type { Loaded } from "../query.ts"
+
+/** The user's fiat as a query (a local read, asked on every visit: settings may have changed it). */
+export const useFiat = (kernel: Kernel) => useQuery({ queryKey: custodyKeys.fiat(), queryFn: () => loadFiat(kernel), gcTime: 0 })
 
 /**
- * Loads while mounted; the answer of an older input is dropped. `reload` runs it again from the
- * loading state (retry); `refresh` runs it again keeping the shown value until the answer (polling).
+ * The accounts in `fiat` ("" for the server's default): custody's balances query, persisted, kept
+ * forever and stale after 60 s (spec 1 §9), no polling. What it fetches is reported to the kernel,
+ * so a deposit seen here makes wallet main's balances stale too (decision 0320).
  */
-export function useLoaded<A>(run: () => Promise<A>, deps: ReadonlyArray<unknown>): { readonly loaded: Loaded<A>; readonly reload: () => void; readonly refresh: () => void } {
-  const [loaded, setLoaded] = useState<Loaded<A>>({ state: "loading" })
-  const [tick, setTick] = useState(0)
-  const generation = useRef(0)
-  const keep = useRef(false)
-  const runRef = useRef(run)
-  runRef.current = run
-  useEffect(() => {
-    const mine = ++generation.current
-    const keepValue = keep.current
-    keep.current = false
-    if (!keepValue) setLoaded((current) => (current.state === "loading" ? current : { state: "loading" }))
-    runRef.current().then(
-      (value) => generation.current === mine && setLoaded({ state: "ok", value }),
-      (error: unknown) => generation.current === mine && !keepValue && setLoaded({ state: "error", error }),
-    )
-    // oxlint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, tick])
-  const reload = useCallback(() => setTick((n) => n + 1), [])
-  const refresh = useCallback(() => {
-    keep.current = true
-    setTick((n) => n + 1)
-  }, [])
-  return { loaded, reload, refresh }
-}
-
-/** Spec 1 §9: asset data is stale after 60 s; open screens refresh it on that beat. */
-export const ASSETS_REFRESH_MS = 60_000
+export const accountsQuery = (kernel: Kernel, fiat: string) =>
+  queryOptions({
+    queryKey: custodyKeys.accounts(fiat),
+    queryFn: async (): Promise<AccountsData> => {
+      const accounts = await callWallet(kernel, (c) => c.custody.custodyAccounts.accounts({ query: fiat === "" ? {} : { fiatCurrency: fiat } }))
+      noteBalances(kernelQueryClient(kernel), custodyKeys.accounts(fiat), accounts.assets)
+      return accounts
+    },
+    staleTime: STALE_TIME.assets,
+    gcTime: Number.POSITIVE_INFINITY,
+    meta: BALANCES_META,
+  })
 
 /** The error's `_tag` (contract errors are tagged), e.g. "CustodyForbidden". */
 export const errorTag = (error: unknown): string | undefined =>

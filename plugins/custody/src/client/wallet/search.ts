@@ -2,13 +2,12 @@
  * Search params of the wallet routes (spec 1 §2), lenient: a wrong-typed value is dropped and an
  * unknown enum value becomes the default (or is dropped when there is none).
  */
-import { Schema } from "effect"
-import { optionalEnumParam, stringParam } from "@wallet/kernel"
+import { optionalEnumParam, searchParams, stringParam } from "@wallet/kernel"
 
 export const RECEIVE_SOURCES = ["asset", "external_asset", "deposit_screen", "send", "asset_public", "main", "wallet_pay", "link"] as const
 export const NETWORKS = ["ton", "tron", "ethereum", "solana", "bitcoin"] as const
 
-export const ReceiveSearch = Schema.Struct({
+export const ReceiveSearch = searchParams({
   assetCurrency: stringParam,
   source: optionalEnumParam(RECEIVE_SOURCES),
   freeze: optionalEnumParam(["true"]),
@@ -16,7 +15,7 @@ export const ReceiveSearch = Schema.Struct({
 })
 export type ReceiveSearch = typeof ReceiveSearch.Type
 
-export const ChooseAssetSearch = Schema.Struct({
+export const ChooseAssetSearch = searchParams({
   assetCurrency: stringParam,
   fiatCurrency: stringParam,
   paymentMethod: stringParam,
@@ -25,7 +24,7 @@ export const ChooseAssetSearch = Schema.Struct({
   amount: stringParam,
 })
 
-export const PublicAssetSearch = Schema.Struct({
+export const PublicAssetSearch = searchParams({
   source: stringParam,
   category: stringParam,
   networks: stringParam,
@@ -35,7 +34,7 @@ export const PublicAssetSearch = Schema.Struct({
 
 export const TRANSACTIONS_FROM = ["history", "onboarding", "direct_messages", "exchange", "dialog"] as const
 
-export const TransactionsSearch = Schema.Struct({
+export const TransactionsSearch = searchParams({
   transactionId: stringParam,
   correspondingTransactionId: stringParam,
   withdrawTransactionId: stringParam,
@@ -43,4 +42,4 @@ export const TransactionsSearch = Schema.Struct({
 })
 export type TransactionsSearch = typeof TransactionsSearch.Type
 
-export const TransactionsListSearch = Schema.Struct({ assetCurrency: stringParam })
+export const TransactionsListSearch = searchParams({ assetCurrency: stringParam })

@@ -1,21 +1,23 @@
 /**
  * Wallet main's data: the custody accounts and frozen balances in the user's fiat, through the
- * kernel's Http policy and decoded with the custody contract's schemas. The contract module (and
+ * kernel's Http policy and decoded with the custody contract's schemas, as one persisted query
+ * (decision 0320: assets stale after 60 s and kept forever, no polling). The contract module (and
  * its HttpApi definitions) loads lazily, after the first paint, so it stays off the first screen.
  */
-import { useEffect, useSyncExternalStore } from "react"
+import { useQuery } from "@tanstack/react-query"
 import { Effect, type Schema } from "effect"
 import { Http } from "@wallet/kernel"
-import { runEffect, type Kernel } from "@wallet/kernel-react"
+import type { QueryClient } from "@tanstack/react-query"
+import { BALANCES_META, kernelQueryClient, noteBalances, runEffect, STALE_TIME, type Kernel } from "@wallet/kernel-react"
 import type { AccountsData, FrozenBalance } from "@wallet/plugin-custody/api"
-import { ACCOUNTS_STALE_MS, makeQueryCache, type Entry, type QueryCache } from "./cache.ts"
+import { homeKeys } from "../queryKeys.ts"
 
 export interface MainData {
   readonly accounts: AccountsData
   readonly frozen: ReadonlyArray<FrozenBalance>
 }
 
-const fetchMainData = async (kernel: Kernel, fiat: string): Promise<MainData> => {
+export const fetchMainData = async (kernel: Kernel, fiat: string): Promise<MainData> => {
   const contract = await import("@wallet/plugin-custody/api")
   const base = `${window.location.origin}${contract.CUSTODY_API_PREFIX}`
   const query = `?fiatCurrency=${encodeURIComponent(fiat)}`
@@ -28,34 +30,48 @@ const fetchMainData = async (kernel: Kernel, fiat: string): Promise<MainData> =>
       (): ReadonlyArray<FrozenBalance> => [],
     ),
   ])
+  // Money seen moving here (a deposit) makes custody's balances stale too, and the other way round.
+  noteBalances(kernelQueryClient(kernel), homeKeys.main(fiat), accounts.assets)
   return { accounts, frozen }
 }
 
-let cache: QueryCache<MainData> | undefined
-let cacheKernel: Kernel | undefined
-/** One cache per app (per kernel), kept while the app lives: going back to main shows data at once. */
-const cacheFor = (kernel: Kernel): QueryCache<MainData> => {
-  if (!cache || cacheKernel !== kernel) {
-    cache = makeQueryCache((fiat) => fetchMainData(kernel, fiat), { staleMs: ACCOUNTS_STALE_MS })
-    cacheKernel = kernel
-  }
-  return cache
+/** The options of main's query: persisted, balances (refreshed after money moves), kept forever. */
+export const mainDataQuery = (kernel: Kernel, fiat: string) => ({
+  queryKey: homeKeys.main(fiat),
+  queryFn: () => fetchMainData(kernel, fiat),
+  staleTime: STALE_TIME.assets,
+  gcTime: Number.POSITIVE_INFINITY,
+  meta: BALANCES_META,
+})
+
+export type MainEntry =
+  | { readonly status: "loading"; readonly data?: undefined }
+  | { readonly status: "error"; readonly data?: MainData }
+  | { readonly status: "ready"; readonly data: MainData }
+
+/**
+ * The accounts of `fiat` (null while the fiat is not known yet). A failed refetch keeps the last
+ * data beside the error (main shows it as possibly old); `refetch` is the retry button.
+ */
+export function useMainData(kernel: Kernel, fiat: string | null): { readonly entry: MainEntry; readonly refetch: () => void } {
+  const query = useQuery({ ...mainDataQuery(kernel, fiat ?? ""), enabled: fiat !== null })
+  const entry: MainEntry =
+    fiat === null || (query.data === undefined && (query.status !== "error" || query.isFetching))
+      ? { status: "loading" }
+      : query.status === "error"
+        ? query.data === undefined
+          ? { status: "error" }
+          : { status: "error", data: query.data }
+        : { status: "ready", data: query.data! }
+  return { entry, refetch: () => void query.refetch() }
 }
 
 /**
- * The accounts of `fiat` (null while the fiat is not known yet): loads when stale, polls every 60 s
- * while mounted, never on window focus. `refetch` forces a request (the retry button).
+ * The start-time prefetch of main's next screens (registered by main, run 1000 ms after load): custody
+ * gets the accounts main already holds, so "Receive" and the asset pages open without a request.
  */
-export function useMainData(kernel: Kernel, fiat: string | null): { readonly entry: Entry<MainData>; readonly refetch: () => void } {
-  const queries = cacheFor(kernel)
-  const entry = useSyncExternalStore(queries.subscribe, () => (fiat ? queries.get(fiat) : LOADING))
-  useEffect(() => {
-    if (!fiat) return
-    void queries.ensure(fiat)
-    const timer = setInterval(() => void queries.ensure(fiat), ACCOUNTS_STALE_MS)
-    return () => clearInterval(timer)
-  }, [queries, fiat])
-  return { entry, refetch: () => void (fiat && queries.ensure(fiat, true)) }
+export const prefetchNextScreens = (kernel: Kernel, client: QueryClient): Promise<void> => {
+  const [held] = client.getQueryCache().findAll({ queryKey: [...homeKeys.all, "main"] }).filter((query) => query.state.data !== undefined)
+  const seed = held && { fiat: String(held.queryKey[2]), accounts: (held.state.data as MainData).accounts, updatedAt: held.state.dataUpdatedAt }
+  return import("@wallet/plugin-custody/prefetch").then((custody) => custody.prefetchCustody(kernel, client, seed))
 }
-
-const LOADING: Entry<MainData> = { status: "loading" }

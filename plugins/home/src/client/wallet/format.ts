@@ -2,6 +2,8 @@
  * Money formatting from integer minor units and decimal strings: never through a float. Intl
  * formats a decimal string exactly (ECMA-402 accepts numeric strings).
  */
+import { numberLocale } from "@wallet/kernel"
+
 const asIntlNumber = (decimal: string) => decimal as unknown as number
 
 /** `123456n` with 2 decimals -> "1234.56"; negative values keep their sign. */
@@ -16,7 +18,7 @@ export const minorToDecimal = (minor: bigint, decimals: number): string => {
 
 /** Formats a fiat amount in minor units with the currency's own number of digits (JPY has none). */
 export const formatFiat = (minor: bigint, currency: string, language: string): string => {
-  const format = new Intl.NumberFormat(language, { style: "currency", currency })
+  const format = new Intl.NumberFormat(numberLocale(language), { style: "currency", currency })
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2
   return format.format(asIntlNumber(minorToDecimal(minor, digits)))
 }
@@ -24,7 +26,7 @@ export const formatFiat = (minor: bigint, currency: string, language: string): s
 /** A fiat price given as a decimal string ("3.2145"): two digits, more for prices under 1. */
 export const formatFiatDecimal = (decimal: string, currency: string, language: string): string => {
   const small = /^-?0(\.|$)/.test(decimal)
-  const format = new Intl.NumberFormat(language, { style: "currency", currency, ...(small ? { maximumSignificantDigits: 4 } : {}) })
+  const format = new Intl.NumberFormat(numberLocale(language), { style: "currency", currency, ...(small ? { maximumSignificantDigits: 4 } : {}) })
   return format.format(asIntlNumber(decimal))
 }
 
@@ -35,13 +37,13 @@ export const formatFiatDecimal = (decimal: string, currency: string, language: s
 export const formatCrypto = (minor: bigint, decimals: number, currency: string, language: string, maxFraction = 6): string => {
   const keep = Math.min(decimals, maxFraction)
   const cut = decimals > keep ? minor / 10n ** BigInt(decimals - keep) : minor
-  const format = new Intl.NumberFormat(language, { minimumFractionDigits: 0, maximumFractionDigits: keep })
+  const format = new Intl.NumberFormat(numberLocale(language), { minimumFractionDigits: 0, maximumFractionDigits: keep })
   return `${format.format(asIntlNumber(minorToDecimal(cut, keep)))} ${currency}`
 }
 
 /** A fiat value given as a decimal string ("12.30") with the currency's own digits. */
 export const formatFiatAmount = (decimal: string, currency: string, language: string): string =>
-  new Intl.NumberFormat(language, { style: "currency", currency }).format(asIntlNumber(decimal))
+  new Intl.NumberFormat(numberLocale(language), { style: "currency", currency }).format(asIntlNumber(decimal))
 
 /**
  * A 24h change in percent (a display ratio such as -1.25, not money), signed, two decimals. The
@@ -52,7 +54,7 @@ export const formatPercentChange = (percent: number, language: string): string =
   const negative = fixed.startsWith("-")
   const [whole = "0", fraction = "00"] = fixed.replace("-", "").split(".")
   const ratio = `${negative ? "-" : ""}${minorToDecimal(BigInt(whole + fraction), 4)}`
-  return new Intl.NumberFormat(language, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }).format(asIntlNumber(ratio))
+  return new Intl.NumberFormat(numberLocale(language), { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }).format(asIntlNumber(ratio))
 }
 
 /** The sign of a decimal string: -1, 0 or 1. */
