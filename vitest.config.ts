@@ -1,11 +1,24 @@
+import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+
+// The workspace packages export built files (`import`/`types`) and their TypeScript under a `source`
+// condition (decision 0110): tests resolve the sources (no build step), in Vite's transforms, in the
+// workers (Vitest passes `ssr.resolve.conditions` as `--conditions`) and in the Node processes the
+// tests spawn (NODE_OPTIONS, inherited: the API server, the devnet, the bridge children).
+const source = {
+  resolve: { conditions: ["source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
+};
+const env = { NODE_OPTIONS: [process.env.NODE_OPTIONS, "--conditions=source"].filter(Boolean).join(" ") };
 
 // Two projects: `unit` (beside the code; node or happy-dom per folder) and `e2e` (real Chromium).
 export default defineConfig({
   test: {
     projects: [
       {
+        ...source,
         test: {
+          env,
           name: "unit",
           include: ["kernel/*/src/**/*.test.ts", "plugins/*/src/**/*.test.ts", "plugins/*/test/**/*.test.ts", "host/*/src/**/*.test.ts", "host/*/test/**/*.test.ts", "host/regions/*.test.ts", "tooling/*/src/**/*.test.ts"],
           environment: "node",
@@ -15,7 +28,9 @@ export default defineConfig({
         },
       },
       {
+        ...source,
         test: {
+          env,
           name: "unit-dom",
           include: ["kernel/*/src/**/*.test.tsx", "plugins/*/src/**/*.test.tsx", "host/*/src/**/*.test.tsx"],
           environment: "happy-dom",
@@ -23,7 +38,9 @@ export default defineConfig({
         },
       },
       {
+        ...source,
         test: {
+          env,
           name: "e2e",
           include: ["tooling/e2e/**/*.e2e.ts"],
           environment: "node",

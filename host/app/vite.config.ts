@@ -1,7 +1,8 @@
 import react from "@vitejs/plugin-react"
 import { resolve } from "node:path"
-import { defineConfig } from "vite"
+import { defaultClientConditions, defineConfig } from "vite"
 import { securityHeadersPlugin } from "./src/server/security-headers.ts"
+import { walletPlugins } from "./src/build/plugins-vite.ts"
 
 const apiTarget = process.env.WALLET_API_URL ?? "http://127.0.0.1:8090"
 // The chain API (tonapi v2 paths): the local devnet by default; the self-custody wallet reads it same-origin.
@@ -10,7 +11,14 @@ const proxy = { "/api": apiTarget, "/bridge": apiTarget, "/v2": chainTarget }
 
 export default defineConfig({
   // CSP, nosniff and referrer policy on every answer of the dev and preview servers (decision 0207).
-  plugins: [react(), securityHeadersPlugin({ proxied: Object.keys(proxy) })],
+  plugins: [
+    react(),
+    securityHeadersPlugin({ proxied: Object.keys(proxy) }),
+    // virtual:wallet-plugins: the manifests of the packages the region files name, checked (decision 0120).
+    walletPlugins({ regionsEntry: resolve(import.meta.dirname, "../regions/index.ts") }),
+  ],
+  // Workspace packages resolve to their TypeScript sources, never to a stale dist/ (decision 0110).
+  resolve: { conditions: ["source", ...defaultClientConditions] },
   define: {
     // Parent frames the app may talk to besides Telegram Web and its own origin (the dev launch page
     // hosts the app from the same origin): comma-separated origins; never "*" (decision 0207).

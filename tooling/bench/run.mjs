@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process"
 import { readdirSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { sourceEnv } from "../scripts/lib.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "..", "..")
@@ -12,7 +13,7 @@ const suites = readdirSync(join(here, "suites")).filter((f) => f.endsWith(".ts")
 let failed = 0
 for (const suite of suites) {
   console.log(`\n=== ${suite} ===`)
-  const result = spawnSync(process.execPath, ["--import", "tsx", join(here, "suites", suite)], { stdio: "inherit", cwd: root })
+  const result = spawnSync(process.execPath, ["--import", "tsx", join(here, "suites", suite)], { stdio: "inherit", cwd: root, env: sourceEnv() })
   if (result.status !== 0) failed++
 }
 process.exit(failed === 0 ? 0 : 1)

@@ -4,10 +4,12 @@
 import { spawnSync } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { sourceEnv } from "./lib.mjs"
 
 const root = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..")
 const result = spawnSync(process.execPath, ["--import", "tsx", join(root, "kernel/server/src/ledger/audit-cli.ts"), ...process.argv.slice(2)], {
   cwd: root,
+  env: sourceEnv(),
   stdio: "inherit",
 })
 process.exit(result.status ?? 2)

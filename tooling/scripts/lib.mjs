@@ -8,6 +8,16 @@ import { fileURLToPath } from "node:url";
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const pnpmScript = join(root, "tooling", "scripts", "pnpm.mjs");
 
+/**
+ * The environment for Node processes that run the workspace from its TypeScript sources: the
+ * packages export built files and their sources under the `source` condition (decision 0110), and
+ * NODE_OPTIONS carries the condition on to every process those start.
+ */
+export const sourceEnv = (env = process.env) => ({
+  ...env,
+  NODE_OPTIONS: [env.NODE_OPTIONS, "--conditions=source"].filter(Boolean).join(" "),
+});
+
 export function pnpm(args, options = {}) {
   const result = spawnSync(process.execPath, [pnpmScript, ...args], { stdio: "inherit", cwd: root, ...options });
   return result.status ?? 1;

@@ -2,7 +2,7 @@
 // The README's start command: devnet, API server and mini-app on embedded defaults, one URL printed.
 import { spawn } from "node:child_process"
 import { join } from "node:path"
-import { ensureDependencies, root } from "./lib.mjs"
+import { ensureDependencies, root, sourceEnv } from "./lib.mjs"
 
 ensureDependencies()
 
@@ -60,7 +60,7 @@ process.on("SIGTERM", () => stop(0))
 
 const startService = (service) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, service.args, { cwd: service.cwd, env: { ...process.env, ...service.env, FORCE_COLOR: "0", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, service.args, { cwd: service.cwd, env: { ...sourceEnv(), ...service.env, FORCE_COLOR: "0", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] })
     children.push(child)
     let ready = false
     const onLine = (stream) => (chunk) => {

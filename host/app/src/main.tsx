@@ -31,7 +31,8 @@ import {
   type StartupFailure,
 } from "@wallet/kernel"
 import { buildRouter, createOverlayStore, KernelProvider, passcodeFromComposition, type Kernel, type ShellRoute } from "@wallet/kernel-react"
-import { installedPlugins, regionById } from "@wallet/regions"
+import { regionById } from "@wallet/regions"
+import { installedPlugins } from "virtual:wallet-plugins"
 import { RootLayout } from "./shell/RootLayout.tsx"
 import * as screens from "./shell/screens.tsx"
 import { startupTarget } from "./startup.ts"

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest"
 import { composePlugins, type SessionUser } from "@wallet/kernel"
-import { installedPlugins, regionById } from "@wallet/regions"
+import { loadInstalledPlugins, regionById } from "@wallet/regions"
 import { startupTarget } from "./startup.ts"
 
-const composition = composePlugins({ region: regionById("default"), installed: installedPlugins })
+const composition = composePlugins({ region: regionById("default"), installed: await loadInstalledPlugins() })
 const user = (overrides: Partial<SessionUser> = {}): SessionUser => ({
   id: 1, isNew: false, localCurrency: "USD", countryAlpha2Code: "DE", countryPhoneAlpha2Code: null, restrictionCode: null,
   subdivisionStatus: null, isCustodyAvailable: true, botUsername: "bot", botIsBlocked: false, abTests: {}, permissions: {}, createdAt: "",

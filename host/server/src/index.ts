@@ -5,7 +5,7 @@
 import { dirname, join } from "node:path";
 import { parseCorsOrigins, startServer as startKernelServer, type Db, type RateLimitsOption, type RunningServer, type ServerPlugin } from "@wallet/kernel-server";
 import { Chain } from "@wallet/kernel-server/chain";
-import { enabledPluginEntriesOfRegion, loadServerPlugins, repoRoot } from "./plugins.ts";
+import { regionFile, repoRoot, resolveRegionPlugins } from "./plugins.ts";
 
 /** The dev bot token: not a secret, only ever used with WALLET_DEV=1. */
 export const DEV_BOT_TOKEN = "7000000001:DEV-wallet-bot-token-not-a-secret";
@@ -27,8 +27,8 @@ export interface HostServerOptions {
   readonly dev?: boolean;
   readonly region?: string;
   /**
-   * The enabled plugin ids; default: those of `host/regions/<region>.ts` (none if it does not
-   * exist yet).
+   * Keeps only these of the region's plugins (ids or package names; tests, benchmarks); default:
+   * every plugin `host/regions/<region>.ts` enables (none if it does not exist yet).
    */
   readonly enabledPlugins?: ReadonlyArray<string>;
   /** Server modules given directly (tests); added to the loaded ones. */
@@ -86,16 +86,18 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
     : options.dataDir === "memory"
       ? { kind: "pglite" }
       : { kind: "pglite", dataDir: options.dataDir ?? defaultDataDir };
-  const entries = options.enabledPlugins?.map((id) => ({ id, config: undefined })) ?? (await enabledPluginEntriesOfRegion(region)) ?? [];
-  const pluginIds = entries.map((entry) => entry.id);
-  const pluginConfig = Object.fromEntries(entries.map((entry) => [entry.id, entry.config]));
+  // The region file names the plugins by package; their manifests and server modules are resolved
+  // and checked (kernel range, dependsOn, conflicts) before anything boots (decision 0120).
+  const regionConfig = (await regionFile(region)) ?? { id: region, plugins: {} };
+  const resolved = await resolveRegionPlugins(regionConfig, options.enabledPlugins !== undefined ? { only: options.enabledPlugins } : {});
+  const pluginConfig: Record<string, object | undefined> = { ...resolved.pluginConfig };
   // The passcode plugin's device-key encryption key lives beside the database, never in it
   // (`<data>/keys/device-keys.key`, made on first boot; WALLET_DEVICE_KEY_SECRET wins; decision 0540).
   // In-memory data gets a random key of the process.
   if (options.dataDir !== "memory") {
     pluginConfig.passcode = { ...pluginConfig.passcode, deviceKeyFile: join(dirname(options.dataDir ?? defaultDataDir), "keys", "device-keys.key") };
   }
-  const plugins = [...(await loadServerPlugins(pluginIds)), ...(options.plugins ?? [])];
+  const plugins = [...resolved.serverPlugins, ...(options.plugins ?? [])];
   const server = await startKernelServer({
     port: options.port ?? DEFAULT_PORT,
     host: options.host ?? "127.0.0.1",

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPostgres, type TestPostgres } from "@wallet/kernel-server/testing";
-import { enabledPluginEntriesOfRegion, enabledPluginsOfRegion, loadServerPlugins, repoRoot } from "../src/plugins.ts";
+import { regionFile, repoRoot, resolveRegionPlugins } from "../src/plugins.ts";
 import { startServer } from "../src/index.ts";
 
 interface Process {
@@ -91,15 +91,27 @@ describe.each(["pglite", "postgres"] as const)("the server process on %s", (kind
 });
 
 describe("the server process configuration", () => {
-  it("reads the enabled plugins of a region file and loads only server modules that exist", async () => {
-    const enabled = await enabledPluginsOfRegion("default");
-    expect(enabled).toContain("settings");
-    expect(await enabledPluginsOfRegion("no-such-region")).toBeUndefined();
-    const eu = await enabledPluginEntriesOfRegion("eu");
-    expect(eu?.find((entry) => entry.id === "settings")?.config).toMatchObject({ fiatCurrencies: expect.arrayContaining(["EUR"]) });
-    expect(await loadServerPlugins(["settings"])).toEqual([]);
-    await expect(loadServerPlugins(["not-a-plugin"])).rejects.toThrow("plugins/not-a-plugin/package.json does not exist");
-    await expect(enabledPluginsOfRegion("../etc")).rejects.toThrow("not a valid file name");
+  it("reads the plugins a region file names by package and loads only server modules that exist", async () => {
+    const region = (await regionFile("default"))!;
+    expect(Object.keys(region.plugins)).toContain("@wallet/plugin-settings");
+    expect(await regionFile("no-such-region")).toBeUndefined();
+    const eu = await resolveRegionPlugins((await regionFile("eu"))!);
+    expect(eu.pluginConfig.settings).toMatchObject({ fiatCurrencies: expect.arrayContaining(["EUR"]) });
+    expect(eu.serverPlugins.map((plugin) => plugin.id)).toEqual(["custody", "passcode", "ton-space"]);
+    const some = await resolveRegionPlugins(region, { only: ["custody", "@wallet/plugin-settings"] });
+    expect(some.composition.plugins.map((plugin) => plugin.id)).toEqual(["custody", "settings"]);
+    expect(some.serverPlugins.map((plugin) => plugin.id)).toEqual(["custody"]);
+    await expect(resolveRegionPlugins(region, { only: ["not-a-plugin"] })).rejects.toThrow('plugin "not-a-plugin" is not named in region "default"');
+    await expect(resolveRegionPlugins({ id: "x", plugins: { "@wallet/plugin-nope": { enabled: true } } })).rejects.toThrow(
+      "Cannot resolve '@wallet/plugin-nope/manifest' from host/regions",
+    );
+    await expect(regionFile("../etc")).rejects.toThrow("not a valid file name");
+  });
+
+  it("issue 14: refuses to boot when an enabled plugin's dependency is not enabled, naming both", async () => {
+    await expect(startServer({ port: 0, dataDir: "memory", dev: true, enabledPlugins: ["tonconnect"] })).rejects.toThrow(
+      "Plugin 'tonconnect' depends on 'ton-space', which is disabled in region 'default'",
+    );
   });
 
   it("refuses to start outside dev without BOT_TOKEN", async () => {

@@ -1,6 +1,6 @@
 import * as Check from "./check.ts"
 import { describe, expect, it } from "vitest"
-import { CompositionError, composePlugins } from "./compose.ts"
+import { checkComposition, CompositionError, composePlugins, manifestOfModule, type ServerPart } from "./compose.ts"
 import { definePlugin, ManifestError, type PluginManifest } from "./manifest.ts"
 import { defineRegion, type RegionConfig } from "./region.ts"
 
@@ -84,7 +84,7 @@ describe("composePlugins", () => {
     const p2p = plugin({ id: "p2p", dependsOn: ["kyc"] })
     const e = failure(() => composePlugins({ region: region({ p2p: { enabled: true } }), installed: [p2p] }))
     expect(e.reason).toBe("missing-dependency")
-    expect(e.message).toBe("Plugin 'p2p' depends on 'kyc', which is not installed")
+    expect(e.message).toBe("Plugin 'p2p' depends on 'kyc', which is not installed (no plugin listed in region 'test' has id 'kyc')")
   })
 
   it("fails on a dependency that the region disables", () => {
@@ -133,7 +133,7 @@ describe("composePlugins", () => {
 
   it("fails on an unknown plugin id and on a wrong-typed plugin config", () => {
     expect(failure(() => composePlugins({ region: region({ nope: { enabled: true } }), installed: [] })).message).toBe(
-      "Unknown plugin 'nope' in region 'test' config: no installed plugin has this id",
+      "Unknown plugin 'nope' in region 'test' config: no installed plugin has this package name or id",
     )
     const e = failure(() => composePlugins({ region: region({ settings: { enabled: true, config: { fiatCurrencies: "EUR" } } }), installed: [settings] }))
     expect(e.reason).toBe("invalid-plugin-config")
@@ -204,6 +204,94 @@ describe("composePlugins", () => {
     expect(loaded).toEqual([])
     await composed.hooks.afterStart[0]!.load()
     expect(loaded).toEqual(["listener"])
+  })
+})
+
+describe("checkComposition (issue 14: one check for the app build and the server boot)", () => {
+  const pkg = (manifest: PluginManifest, name = `@acme/plugin-${manifest.id}`) => ({ ...manifest, packageName: name })
+  const a = pkg(plugin({ id: "a", routes: [{ id: "home", parent: "root", path: "/a", component: screen }] }))
+  const b = pkg(plugin({ id: "b" }))
+  const byPackage = defineRegion({ id: "test", plugins: { "@acme/plugin-a": { enabled: true }, "@acme/plugin-b": { enabled: true } } })
+  const part = (pluginId: string, extra: Partial<ServerPart> = {}): ServerPart => ({ pluginId, apiPaths: [], migrations: [], ...extra })
+  const conflict = (options: Parameters<typeof checkComposition>[0]) => failure(() => checkComposition(options))
+
+  it("names plugins by package name in the region and keeps their config by plugin id", () => {
+    const c = checkComposition({ region: defineRegion({ id: "test", plugins: { "@acme/settings": { enabled: true, config: { fiatCurrencies: ["EUR"] } } } }), installed: [pkg(settings, "@acme/settings")] })
+    expect(c.pluginConfig.get("settings")).toEqual({ fiatCurrencies: ["EUR"] })
+    expect(c.routes.map((r) => r.fullPath)).toContain("/settings/language")
+  })
+
+  it("refuses a plugin listed twice (package name and id)", () => {
+    expect(conflict({ region: region({ "@acme/plugin-a": { enabled: true }, a: { enabled: false } }), installed: [a] }).message).toBe(
+      "Plugin 'a' is listed twice in region 'test' config (as '@acme/plugin-a' and 'a')",
+    )
+  })
+
+  it("route conflict", () => {
+    const other = pkg(plugin({ id: "b", routes: [{ id: "x", parent: "root", path: "/a", component: screen }] }))
+    const e = conflict({ region: byPackage, installed: [a, other] })
+    expect(e.reason).toBe("path-conflict")
+    expect(e.message).toBe("Path '/a' is claimed by plugin 'a' (route 'a/home') and plugin 'b' (route 'b/x')")
+  })
+
+  it("deep-link prefix conflict", () => {
+    const one = pkg(plugin({ id: "a", deepLinks: [{ prefix: "pay-", to: "/a" }] }))
+    const two = pkg(plugin({ id: "b", deepLinks: [{ prefix: "pay-", to: "/b" }] }))
+    expect(conflict({ region: byPackage, installed: [one, two] }).message).toBe("Deep-link prefix 'pay-' is claimed by plugin 'a' and plugin 'b'")
+  })
+
+  it("i18n namespace conflict", () => {
+    const i18n = { namespace: "shared", bundles: { en: async () => ({ default: {} }), ru: async () => ({ default: {} }) } }
+    const e = conflict({ region: byPackage, installed: [pkg(plugin({ id: "a", i18n })), pkg(plugin({ id: "b", i18n }))] })
+    expect(e.message).toBe("i18n namespace 'shared' is declared by plugin 'a' and plugin 'b'")
+  })
+
+  it("feature-flag key conflict", () => {
+    const featureFlags = [{ key: "beta", default: false, description: "beta" }]
+    const e = conflict({ region: byPackage, installed: [pkg(plugin({ id: "a", featureFlags })), pkg(plugin({ id: "b", featureFlags }))] })
+    expect(e.message).toBe("Feature flag 'beta' is declared by plugin 'a' and plugin 'b'")
+  })
+
+  it("API path conflict (server only), param names ignored", () => {
+    const e = conflict({
+      region: byPackage,
+      installed: [a, b],
+      serverParts: [part("a", { apiPaths: [{ method: "GET", path: "/api/items/:id" }] }), part("b", { apiPaths: [{ method: "get", path: "/api/items/:itemId" }] })],
+    })
+    expect(e.reason).toBe("api-path-conflict")
+    expect(e.message).toBe("API path 'GET /api/items/:itemId' is served by plugin 'a' and plugin 'b'")
+    expect(() => checkComposition({ region: byPackage, installed: [a, b], serverParts: [part("a", { apiPaths: [{ method: "GET", path: "/api/items/:id" }] }), part("b", { apiPaths: [{ method: "POST", path: "/api/items/:id" }] })] })).not.toThrow()
+  })
+
+  it("migration name conflict (server only)", () => {
+    const migrations = [{ id: 1, name: "create items" }]
+    const e = conflict({ region: byPackage, installed: [a, b], serverParts: [part("a", { migrations }), part("b", { migrations })] })
+    expect(e.reason).toBe("migration-conflict")
+    expect(e.message).toBe("Migration 'create items' is declared by plugin 'a' and plugin 'b'")
+  })
+
+  it("a server module without an enabled manifest", () => {
+    expect(conflict({ region: byPackage, installed: [a, b], serverParts: [part("c")] }).message).toBe(
+      "Server module 'c' has no enabled plugin manifest with this id in region 'test'",
+    )
+  })
+
+  it("kernel range and dependsOn are part of the same check", () => {
+    expect(conflict({ region: byPackage, installed: [a, pkg(plugin({ id: "b", kernel: "^9.0.0" }))] }).message).toBe("Plugin 'b' requires kernel ^9.0.0, but this kernel is 0.1.0")
+    expect(conflict({ region: byPackage, installed: [a, pkg(plugin({ id: "b", dependsOn: ["c"] }))] }).message).toBe(
+      "Plugin 'b' depends on 'c', which is not installed (no plugin listed in region 'test' has id 'c')",
+    )
+  })
+})
+
+describe("manifestOfModule", () => {
+  it("takes the default export, else the one manifest-shaped export, and tags the package name", () => {
+    const m = plugin({ id: "a" })
+    expect(manifestOfModule({ default: m }, "@acme/a")).toMatchObject({ id: "a", packageName: "@acme/a" })
+    expect(manifestOfModule({ aPlugin: m, Search: { x: 1 } }, "@acme/a").id).toBe("a")
+    expect(() => manifestOfModule({ one: m, two: plugin({ id: "b" }) }, "@acme/a")).toThrow(
+      "Package '@acme/a' must export one plugin manifest from '@acme/a/manifest' (default export or one definePlugin(...) export; found 2)",
+    )
   })
 })
 

@@ -33,7 +33,11 @@ export class CompositionError extends Error {
       | "unknown-parent"
       | "duplicate-namespace"
       | "duplicate-feature-flag"
-      | "duplicate-provider",
+      | "duplicate-provider"
+      | "api-path-conflict"
+      | "migration-conflict"
+      | "server-part-without-manifest"
+      | "no-manifest",
     message: string,
   ) {
     super(message)
@@ -88,6 +92,13 @@ export interface ComposedProvider {
   readonly load: Lazy<{ readonly default: unknown }>
 }
 
+/**
+ * A manifest as the host found it: loaded from a package's `./manifest` export, with the package
+ * name the region files use for it (decision 0120). Manifests given without one (tests) are named
+ * by their plugin id only.
+ */
+export type InstalledPlugin = PluginManifest & { readonly packageName?: string }
+
 /** Path prefix each built-in parent contributes. `wallet` and `scw` are layouts (spec: /_wallet is pathless). */
 const BUILTIN_PARENT_PATH: Record<(typeof BUILTIN_PARENTS)[number], string> = { root: "", wallet: "", scw: "/scw" }
 
@@ -106,7 +117,7 @@ const normalisePath = (path: string) => {
  */
 export function composePlugins(options: {
   readonly region: RegionConfig
-  readonly installed: ReadonlyArray<PluginManifest>
+  readonly installed: ReadonlyArray<InstalledPlugin>
   readonly kernelVersion?: string
 }): Composition {
   const { region, installed } = options
@@ -121,16 +132,28 @@ export function composePlugins(options: {
     throw new CompositionError("unknown-region-key", `Unknown key 'defaults.${key}' in ${where} config`)
   }
   const byId = new Map(installed.map((p) => [p.id, p]))
+  // Region files name a plugin by its package name (decision 0120) or, in tests, by its id.
+  const byKey = new Map<string, PluginManifest>(byId)
+  for (const p of installed) if (p.packageName) byKey.set(p.packageName, p)
   const pluginConfig = new Map<string, unknown>()
-  for (const [id, entry] of Object.entries(region.plugins)) {
-    const plugin = byId.get(id)
+  const enabledIds = new Set<string>()
+  const listedAs = new Map<string, string>()
+  for (const [listed, entry] of Object.entries(region.plugins)) {
+    const plugin = byKey.get(listed)
     if (!plugin) {
-      throw new CompositionError("unknown-plugin", `Unknown plugin '${id}' in ${where} config: no installed plugin has this id`)
+      throw new CompositionError("unknown-plugin", `Unknown plugin '${listed}' in ${where} config: no installed plugin has this package name or id`)
     }
+    const id = plugin.id
+    const twice = listedAs.get(id)
+    if (twice !== undefined) {
+      throw new CompositionError("unknown-region-key", `Plugin '${id}' is listed twice in ${where} config (as '${twice}' and '${listed}')`)
+    }
+    listedAs.set(id, listed)
     for (const key of unknownKeys(entry, REGION_PLUGIN_KEYS)) {
       throw new CompositionError("unknown-region-key", `Unknown key 'plugins.${id}.${key}' in ${where} config`)
     }
     if (!entry.enabled) continue
+    enabledIds.add(id)
     const raw = entry.config ?? {}
     if (plugin.config) {
       const result = plugin.config.run(raw)
@@ -147,7 +170,6 @@ export function composePlugins(options: {
       pluginConfig.set(id, raw)
     }
   }
-  const enabledIds = new Set(Object.entries(region.plugins).filter(([, e]) => e.enabled).map(([id]) => id))
 
   // 2. Kernel range and dependencies; order dependencies first.
   if (!parseVersion(kernelVersion)) throw new CompositionError("kernel-range", `Kernel version '${kernelVersion}' is not semver`)
@@ -161,7 +183,7 @@ export function composePlugins(options: {
     }
     for (const dep of plugin.dependsOn ?? []) {
       if (!byId.has(dep)) {
-        throw new CompositionError("missing-dependency", `Plugin '${id}' depends on '${dep}', which is not installed`)
+        throw new CompositionError("missing-dependency", `Plugin '${id}' depends on '${dep}', which is not installed (no plugin listed in ${where} has id '${dep}')`)
       }
       if (!enabledIds.has(dep)) {
         throw new CompositionError("disabled-dependency", `Plugin '${id}' depends on '${dep}', which is disabled in ${where}`)
@@ -310,4 +332,84 @@ export function composePlugins(options: {
   })
 
   return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces, providers, hooks: { beforePasscodeChange, afterStart } }
+}
+
+/** One API endpoint a plugin's server module serves (`GET /api/custody/assets/:id`). */
+export interface ServerApiPath {
+  readonly method: string
+  readonly path: string
+}
+
+/**
+ * The server-only facts of one enabled plugin, checked with its manifest: the API paths it serves
+ * and its migrations. The server builds these from the plugin's `./server` export; the app build
+ * has none.
+ */
+export interface ServerPart {
+  readonly pluginId: string
+  readonly apiPaths: ReadonlyArray<ServerApiPath>
+  readonly migrations: ReadonlyArray<{ readonly id: number; readonly name: string }>
+}
+
+/**
+ * The one composition check the app build and the server boot both run (decision 0120): the
+ * region config, kernel range, `dependsOn`, routes, deep-link prefixes, i18n namespaces and
+ * feature-flag keys of the manifests (`composePlugins`), then, on the server, the API paths and
+ * migration names of the server parts. Throws a `CompositionError` whose message is the same on
+ * both sides for the same manifests.
+ */
+export function checkComposition(options: {
+  readonly region: RegionConfig
+  readonly installed: ReadonlyArray<InstalledPlugin>
+  readonly serverParts?: ReadonlyArray<ServerPart>
+  readonly kernelVersion?: string
+}): Composition {
+  const composition = composePlugins(options)
+  const enabled = new Set(composition.plugins.map((p) => p.id))
+  const pathOwners = new Map<string, string>()
+  const migrationOwners = new Map<string, string>()
+  for (const part of options.serverParts ?? []) {
+    if (!enabled.has(part.pluginId)) {
+      throw new CompositionError(
+        "server-part-without-manifest",
+        `Server module '${part.pluginId}' has no enabled plugin manifest with this id in region '${options.region.id}'`,
+      )
+    }
+    for (const endpoint of part.apiPaths) {
+      const method = endpoint.method.toUpperCase()
+      // Param names do not make two paths different: /a/:x and /a/:y serve the same URLs.
+      const key = `${method} ${endpoint.path.replace(/\/:[^/]+/g, "/:")}`
+      const owner = pathOwners.get(key)
+      if (owner !== undefined) {
+        throw new CompositionError("api-path-conflict", `API path '${method} ${endpoint.path}' is served by plugin '${owner}' and plugin '${part.pluginId}'`)
+      }
+      pathOwners.set(key, part.pluginId)
+    }
+    for (const migration of part.migrations) {
+      const owner = migrationOwners.get(migration.name)
+      if (owner !== undefined) {
+        throw new CompositionError("migration-conflict", `Migration '${migration.name}' is declared by plugin '${owner}' and plugin '${part.pluginId}'`)
+      }
+      migrationOwners.set(migration.name, part.pluginId)
+    }
+  }
+  return composition
+}
+
+/**
+ * The plugin manifest a package's `./manifest` export holds: its default export, or else its one
+ * export shaped like a manifest (`definePlugin(...)`: string `id` and `kernel`). Tags it with the
+ * package name the region files use.
+ */
+export function manifestOfModule(module: Readonly<Record<string, unknown>>, packageName: string): InstalledPlugin {
+  const isManifest = (value: unknown): value is PluginManifest =>
+    typeof value === "object" && value !== null && typeof (value as { id?: unknown }).id === "string" && typeof (value as { kernel?: unknown }).kernel === "string"
+  const candidates = isManifest(module.default) ? [module.default] : Object.values(module).filter(isManifest)
+  if (candidates.length !== 1) {
+    throw new CompositionError(
+      "no-manifest",
+      `Package '${packageName}' must export one plugin manifest from '${packageName}/manifest' (default export or one definePlugin(...) export; found ${candidates.length})`,
+    )
+  }
+  return { ...candidates[0]!, packageName }
 }

@@ -23,6 +23,7 @@ export {
 } from "./ratelimit/RateLimiter.ts";
 export * as Db from "./db/Db.ts";
 export { runMigrations, tablePrefix, MigrationError, type Migration, type MigrationModule, type AppliedMigration } from "./db/migrations.ts";
+export { sqlStatements } from "./db/statements.ts";
 export { signInitData, verifyInitData } from "./kernel/initData.ts";
 export { demoUsers, type DemoUserSeed } from "./dev/demoUsers.ts";
 export { kernelModule, devModule } from "./kernel/module.ts";

@@ -71,11 +71,5 @@ export const parseAmount = (value: string, decimals: number): bigint | undefined
   return BigInt(match[1]! + digits)
 }
 
-/** Integer minor units to the shortest exact decimal string ("1.5", "0", "-0.25"). */
-export const formatAmount = (units: bigint, decimals: number): string => {
-  const negative = units < 0n
-  const digits = (negative ? -units : units).toString().padStart(decimals + 1, "0")
-  const whole = digits.slice(0, digits.length - decimals)
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "")
-  return `${negative ? "-" : ""}${whole}${fraction.length > 0 ? `.${fraction}` : ""}`
-}
+/** Integer minor units to the shortest exact decimal string ("1.5", "0", "-0.25"): the kernel's. */
+export { formatAmount } from "@wallet/kernel"

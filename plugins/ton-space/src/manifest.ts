@@ -52,6 +52,8 @@ export const tonSpacePlugin = definePlugin({
   id: "ton-space",
   version: "0.1.0",
   kernel: "^0.1.0",
+  // Imports custody's chart geometry (client) and passcode's device-key records (server).
+  dependsOn: ["custody", "passcode"],
   routes: [
     { id: "main", parent: "scw", path: "/", search: MainSearch, component: screen.main },
     { id: "onboarding", parent: "scw", path: "/onboarding", component: screen.onboarding },

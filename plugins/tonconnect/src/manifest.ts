@@ -44,6 +44,8 @@ export const tonconnectPlugin = definePlugin({
   id: "tonconnect",
   version: "0.1.0",
   kernel: "^0.1.0",
+  // Signs with the self-custody wallet (`@wallet/plugin-ton-space/wallet-access`).
+  dependsOn: ["ton-space"],
   routes: [
     { id: "connect", parent: "scw", path: "/tc/connect", search: ConnectSearch, component: screen.connect },
     { id: "connect-qr", parent: "scw", path: "/tc/connect/qr", search: ConnectSearch, component: screen.connect },

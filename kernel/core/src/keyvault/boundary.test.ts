@@ -24,7 +24,7 @@ describe("keyvault boundaries", () => {
     assert.include(sources, "vault.ts")
     for (const file of sources) {
       for (const spec of importsOf(join(here, file))) {
-        assert.isTrue(spec === "effect" || spec.startsWith("./") || spec === "../storage.ts" || spec === "../telegram.ts", `${file} imports ${spec}`)
+        assert.isTrue(spec === "effect" || spec.startsWith("./") || spec === "../storage.ts" || spec === "../telegram.ts" || spec === "../bytes.ts", `${file} imports ${spec}`)
       }
     }
   })

@@ -3,6 +3,7 @@
  * Constants are the spec's (2-self-custody section 9 "Encryption"): PBKDF2 with 100000 iterations
  * and an 8-byte salt, AES-GCM 256 with a 12-byte iv, RSA-OAEP with SHA-256 on the server-key path.
  */
+import { fromBase64Url, toBase64Url } from "../bytes.ts"
 
 export const PBKDF2_ITERATIONS = 100_000
 export const SALT_BYTES = 8
@@ -13,6 +14,9 @@ export const KEY_BYTES = 32
 export const RSA_MODULUS_BITS = 2048
 
 type Bytes = Uint8Array<ArrayBuffer>
+
+/** Hex and base64url: the kernel's byte helpers (decision 0130), re-exported where the vault always had them. */
+export { fromBase64Url, fromHex, toBase64Url, toHex } from "../bytes.ts"
 
 const subtle = (): SubtleCrypto => globalThis.crypto.subtle
 
@@ -31,29 +35,7 @@ export const concat = (...parts: ReadonlyArray<Uint8Array>): Bytes => {
   return out
 }
 
-export const toBase64Url = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!)
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")
-}
 
-/** Throws on anything that is not base64url (or base64). */
-export const fromBase64Url = (text: string): Bytes => {
-  if (!/^[A-Za-z0-9_+/-]*=*$/.test(text)) throw new Error("not base64url")
-  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/").replace(/=+$/, "").padEnd(Math.ceil(text.replace(/=+$/, "").length / 4) * 4, "="))
-  const out = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i)
-  return out
-}
-
-export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
-
-export const fromHex = (hex: string): Bytes => {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new Error("not hex")
-  const out = new Uint8Array(hex.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16)
-  return out
-}
 
 export const xor = (a: Uint8Array, b: Uint8Array): Bytes => {
   if (a.length !== b.length) throw new Error("xor of different lengths")

@@ -13,6 +13,8 @@ export type { SectionProps, SectionHeaderProps } from "./List.tsx";
 export { Cell, CellSkeleton } from "./Cell.tsx";
 export type { CellProps, CellSkeletonProps } from "./Cell.tsx";
 export { Skeleton } from "./Skeleton.tsx";
+export { LineChart } from "./LineChart.tsx";
+export type { LineChartProps } from "./LineChart.tsx";
 export type { SkeletonProps, SkeletonShape } from "./Skeleton.tsx";
 export { SkeletonList, SKELETON_LIST_DEFAULT_ROWS } from "./SkeletonList.tsx";
 export type { SkeletonListProps } from "./SkeletonList.tsx";

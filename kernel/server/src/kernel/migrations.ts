@@ -1,19 +1,12 @@
 /** The kernel module's tables (all prefixed `kernel_`). */
-import { Effect } from "effect";
-import { SqlClient } from "effect/sql";
 import type { Migration } from "../db/migrations.ts";
-
-const statements = (...parts: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    for (const part of parts) yield* sql.unsafe(part);
-  });
+import { sqlStatements } from "../db/statements.ts";
 
 export const kernelMigrations: ReadonlyArray<Migration> = [
   {
     id: 1,
     name: "users, sessions, tokens, replay records",
-    up: statements(
+    up: sqlStatements(
       `create table kernel_users (
         id bigint primary key,
         first_name text not null,
@@ -81,7 +74,7 @@ export const kernelMigrations: ReadonlyArray<Migration> = [
   {
     id: 2,
     name: "feature flags and view settings",
-    up: statements(
+    up: sqlStatements(
       `create table kernel_feature_flags (
         name text primary key,
         enabled boolean not null,
@@ -116,7 +109,7 @@ export const kernelMigrations: ReadonlyArray<Migration> = [
   {
     id: 3,
     name: "rate limit counters shared by every server process (docs/decisions/0206)",
-    up: statements(
+    up: sqlStatements(
       // One sliding-window counter per bucket and key: hits of the current window (starting at
       // window_start, epoch seconds) and of the previous one; useless after expires_at.
       `create table kernel_rate_limits (

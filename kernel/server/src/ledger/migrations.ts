@@ -6,22 +6,15 @@
  * int8 at 9.2 units). Check constraints repeat the service's invariants as a last line of defence:
  * no user balance below zero, no zero entries, a hold is pending exactly when it has no resolution.
  */
-import { Effect } from "effect";
-import { SqlClient } from "effect/sql";
 import type { Migration, MigrationModule } from "../db/migrations.ts";
 import { defineServerPlugin } from "../plugin.ts";
-
-const statements = (...parts: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    for (const part of parts) yield* sql.unsafe(part);
-  });
+import { sqlStatements } from "../db/statements.ts";
 
 export const ledgerMigrations: ReadonlyArray<Migration> = [
   {
     id: 1,
     name: "currencies, accounts, transactions, entries, holds",
-    up: statements(
+    up: sqlStatements(
       `create table ledger_currencies (
         code text primary key check (code ~ '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,31}$'),
         decimals integer not null check (decimals between 0 and 36),
@@ -82,7 +75,7 @@ export const ledgerMigrations: ReadonlyArray<Migration> = [
   {
     id: 2,
     name: "holds by receiving account",
-    up: statements(`create index ledger_holds_to_account on ledger_holds (to_account)`),
+    up: sqlStatements(`create index ledger_holds_to_account on ledger_holds (to_account)`),
   },
 ];
 

@@ -301,11 +301,5 @@ export const parseAmount = (text: string, decimals: number): bigint | undefined 
   return BigInt(match[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, "0") || "0");
 };
 
-/** 1500000000n with 9 decimals -> "1.5" (no trailing zeros; "-" for negatives). */
-export const formatAmount = (amount: bigint, decimals: number): string => {
-  const negative = amount < 0n;
-  const digits = (negative ? -amount : amount).toString().padStart(decimals + 1, "0");
-  const whole = digits.slice(0, digits.length - decimals);
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
-  return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
-};
+/** 1500000000n with 9 decimals -> "1.5" (the kernel's exact formatter, decision 0130). */
+export { formatAmount } from "@wallet/kernel";

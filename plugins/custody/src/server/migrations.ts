@@ -2,21 +2,13 @@
  * The custody server's tables (prefixed `custody_`; the chain half's are `custody_chain_`).
  * Ids start at 1001 so they never meet the chain half's (both lists are merged in id order).
  */
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
-import type { Migration } from "@wallet/kernel-server"
-
-const statements = (...parts: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    for (const part of parts) yield* sql.unsafe(part)
-  })
+import { sqlStatements, type Migration } from "@wallet/kernel-server"
 
 export const custodyMigrations: ReadonlyArray<Migration> = [
   {
     id: 1001,
     name: "custody transfers, history rows, frozen balances, seen currencies, notification settings",
-    up: statements(
+    up: sqlStatements(
       // A transfer to a Telegram user: a Ledger hold from the sender, posted to the receiver on approve.
       `create table custody_transfers (
         id bigserial primary key,
@@ -92,7 +84,7 @@ export const custodyMigrations: ReadonlyArray<Migration> = [
   {
     id: 1002,
     name: "history sync cursor per user (Ledger entries imported into the history)",
-    up: statements(
+    up: sqlStatements(
       `create table custody_history_sync (
         user_id bigint primary key,
         last_entry_id bigint not null
@@ -102,17 +94,17 @@ export const custodyMigrations: ReadonlyArray<Migration> = [
   {
     id: 1003,
     name: "history ordered by date",
-    up: statements(`create index custody_transactions_user_date on custody_transactions (user_id, created_at desc, id desc)`),
+    up: sqlStatements(`create index custody_transactions_user_date on custody_transactions (user_id, created_at desc, id desc)`),
   },
   {
     id: 1004,
     name: "transfers by hold (orphan hold repair)",
-    up: statements(`create index custody_transfers_hold on custody_transfers (hold_id)`),
+    up: sqlStatements(`create index custody_transfers_hold on custody_transfers (hold_id)`),
   },
   {
     id: 1005,
     name: "sender history rows imported before their transfer rows get the transfer link (docs/decisions/0801)",
-    up: statements(
+    up: sqlStatements(
       `update custody_transactions h
           set transfer_id = t.id, counterparty_id = t.receiver_id, comment = t.comment, details = '{}'::jsonb,
               status = case t.status when 'new' then 'pending' when 'accepted' then 'success' when 'canceled' then 'canceled' else 'fail' end

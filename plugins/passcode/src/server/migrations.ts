@@ -1,19 +1,11 @@
 /** The passcode plugin's tables (all prefixed `passcode_`). */
-import { Effect } from "effect";
-import { SqlClient } from "effect/sql";
-import type { Migration } from "@wallet/kernel-server";
-
-const statements = (...parts: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    for (const part of parts) yield* sql.unsafe(part);
-  });
+import { sqlStatements, type Migration } from "@wallet/kernel-server";
 
 export const passcodeMigrations: ReadonlyArray<Migration> = [
   {
     id: 1,
     name: "passcodes, recovery emails, email codes, challenges, operation tokens",
-    up: statements(
+    up: sqlStatements(
       // One passcode per user and device serial; biometry token (SHA-256) on the same row.
       `create table passcode_passcodes (
         user_id bigint not null,
@@ -77,7 +69,7 @@ export const passcodeMigrations: ReadonlyArray<Migration> = [
   {
     id: 2,
     name: "device keys and recovery keys (key vault, docs/decisions/0511)",
-    up: statements(
+    up: sqlStatements(
       // The device encryption key of one wallet address; released only after the passcode check.
       `create table passcode_device_keys (
         external_id text primary key,
@@ -102,7 +94,7 @@ export const passcodeMigrations: ReadonlyArray<Migration> = [
   {
     id: 3,
     name: "one attempt counter per user; device serials proven by an email code (docs/decisions/0540)",
-    up: statements(
+    up: sqlStatements(
       // Wrong passcodes counted per user across all devices (a new serial does not escape a lock).
       `create table passcode_attempts (
         user_id bigint primary key,

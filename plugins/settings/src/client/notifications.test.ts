@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { bundleKeyDifferences, bundleKeys } from "@wallet/kernel"
 import en from "../i18n/en.json"
 import ru from "../i18n/ru.json"
 import { settingsPlugin } from "../manifest.ts"
@@ -25,12 +26,10 @@ describe("notification settings", () => {
 })
 
 describe("settings strings", () => {
-  const keys = (node: unknown, prefix = ""): string[] =>
-    Object.entries(node as Record<string, unknown>).flatMap(([k, v]) => (v !== null && typeof v === "object" ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]))
   it("en and ru have the same keys, with a title and description per notification type", () => {
-    expect(keys(ru).sort()).toEqual(keys(en).sort())
+    expect(bundleKeyDifferences(en, ru)).toEqual({ missing: [], extra: [] })
     for (const type of NOTIFICATION_TYPES) {
-      expect(keys(en)).toEqual(expect.arrayContaining([`notifications.types.${type}.title`, `notifications.types.${type}.description`]))
+      expect(bundleKeys(en)).toEqual(expect.arrayContaining([`notifications.types.${type}.title`, `notifications.types.${type}.description`]))
     }
   })
 })

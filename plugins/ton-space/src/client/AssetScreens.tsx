@@ -7,8 +7,8 @@ import { useMemo, useState, type ReactNode } from "react"
 import { useNavigate, useParams } from "@tanstack/react-router"
 import { Effect } from "effect"
 import { Icon, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
-import { Banner, Button, Cell, List, Placeholder, Section, SegmentedControl, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
-import { chartGeometry } from "@wallet/plugin-custody/chart"
+import { Banner, Button, Cell, LineChart, List, Placeholder, Section, SegmentedControl, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
+import { chartGeometry } from "@wallet/kernel"
 import { formatDisplay } from "../core/amount.ts"
 import { buildAssetList, eventsOfAsset, type Asset } from "../core/assets.ts"
 import { CHART_PERIODS, CHART_REQUEST_POINTS, mergeSeries, summarize, type ChartPeriod } from "../core/chart.ts"
@@ -93,7 +93,7 @@ function HeroSkeleton() {
   )
 }
 
-/** The price chart with its periods (inline SVG from custody's chart geometry). */
+/** The price chart with its periods (the kernel's chart geometry and `LineChart`). */
 export function PriceChart({ token, fiat }: { readonly token: string; readonly fiat: string }) {
   const t = useT(NS)
   const language = useLanguage()
@@ -128,19 +128,16 @@ export function PriceChart({ token, fiat }: { readonly token: string; readonly f
         ) : !geometry || geometry.line === "" ? (
           <p className={styles.chartEmpty}>{t("asset.chartEmpty")}</p>
         ) : (
-          <svg
+          <LineChart
             className={styles.chartSvg}
-            viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
-            preserveAspectRatio="none"
-            role="img"
+            geometry={geometry}
+            width={CHART_WIDTH}
+            height={CHART_HEIGHT}
             aria-label={t("asset.chartLabel", { period: periodLabel, change: changeText || "0%", points: points.length })}
             data-testid="price-chart"
             data-period={period}
             data-points={points.length}
-          >
-            <path className={`${styles.area} ${styles[`area${tone[0]!.toUpperCase()}${tone.slice(1)}`]}`} d={geometry.area} />
-            <path className={`${styles.chartLine} ${styles[tone]}`} d={geometry.line} />
-          </svg>
+          />
         )}
       </div>
       <SegmentedControl

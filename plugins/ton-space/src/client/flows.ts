@@ -3,7 +3,7 @@
  * holder (`secrets.ts`); the store gets only public data.
  */
 import { Effect, Redacted } from "effect"
-import type { NeedCredential, PasscodeShape } from "@wallet/kernel"
+import { toHex, type NeedCredential, type PasscodeShape } from "@wallet/kernel"
 import type { ChainShape } from "@wallet/kernel/chain"
 import type { Kernel } from "@wallet/kernel-react"
 import type { Network } from "../core/assets.ts"
@@ -15,7 +15,6 @@ import { loadTon, type TonModule } from "./ton.ts"
 export const ADDRESS_MISMATCH = "Address does not match with mnemonic"
 export const INVALID_MNEMONIC = "Invalid mnemonic"
 
-const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
 
 /** A new 24-word wallet (W5R1 on the current network); the words are held for the backup screens. */
 export const createWallet = async (kernel: Kernel): Promise<string> => {

@@ -6,7 +6,7 @@
  * passcode first), the key is derived, used for one signature and zeroed before returning. Nothing
  * here is stored, logged or sent.
  */
-import type { PasscodeShape } from "@wallet/kernel"
+import { fromHex, type PasscodeShape } from "@wallet/kernel"
 import type { ChainShape } from "@wallet/kernel/chain"
 import type { Kernel } from "@wallet/kernel-react"
 import type { WalletClass } from "../core/versions.ts"
@@ -34,7 +34,6 @@ export interface CurrentWallet {
   readonly chain: ChainShape
 }
 
-const fromHex = (hex: string): Uint8Array => Uint8Array.from(hex.match(/../g) ?? [], (b) => Number.parseInt(b, 16))
 
 /** The wallet on this device, or null when there is none yet (or its public key is unknown). */
 export const currentWallet = async (kernel: Kernel): Promise<CurrentWallet | null> => {

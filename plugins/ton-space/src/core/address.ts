@@ -7,9 +7,5 @@ export const looksLikeAddress = (value: string): boolean =>
 /** A `.ton` / `.t.me` style name to resolve through DNS (receiver by name). */
 export const looksLikeDomain = (value: string): boolean => /^([a-z0-9-]+\.)+(ton|t\.me)$/i.test(value.trim())
 
-/**
- * Short address display (spec 2 §5): 6 characters or fewer are shown in full; otherwise the first
- * `head` characters (default 2), an ellipsis and the last `tail` (default 4).
- */
-export const shortAddress = (address: string, head = 2, tail = 4): string =>
-  address.length <= 6 ? address : `${address.slice(0, head)}…${address.slice(-tail)}`
+/** Short address display (spec 2 §5: first 2, an ellipsis, last 4; 6 characters or fewer in full): the kernel's. */
+export { shortAddress } from "@wallet/kernel"

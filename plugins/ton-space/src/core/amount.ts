@@ -2,6 +2,8 @@
  * Amounts as strings and bigint minor units, never floats (spec 2 §5: truncation by default,
  * decimals bounded). TON has 9 decimals.
  */
+import { formatUnits } from "@wallet/kernel"
+
 export const TON_DECIMALS = 9
 export const NANO = 1_000_000_000n
 
@@ -14,20 +16,8 @@ export const parseAmount = (input: string, decimals: number): bigint | null => {
   return BigInt(whole === "" ? "0" : whole) * 10n ** BigInt(decimals) + (decimals > 0 ? BigInt(kept) : 0n)
 }
 
-/**
- * Minor units to a decimal string, truncated (never rounded up) to `maxDecimals` digits, with
- * trailing zeros dropped.
- */
-export const formatAmount = (minor: bigint, decimals: number, maxDecimals = decimals): string => {
-  const negative = minor < 0n
-  const abs = negative ? -minor : minor
-  const base = 10n ** BigInt(decimals)
-  const whole = abs / base
-  let fraction = decimals > 0 ? (abs % base).toString().padStart(decimals, "0").slice(0, Math.max(0, maxDecimals)) : ""
-  fraction = fraction.replace(/0+$/, "")
-  const wholeText = whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, " ")
-  return `${negative ? "-" : ""}${wholeText}${fraction ? `.${fraction}` : ""}`
-}
+/** Minor units to a decimal string, truncated to `maxDecimals`, zeros dropped, thousands spaced: the kernel's `formatUnits`. */
+export { formatUnits as formatAmount }
 
 /** Display decimals by magnitude (spec 2 §5 quote rule): 6 minus the number of integer digits, at least 0. */
 export const displayDecimals = (minor: bigint, decimals: number): number => {
@@ -38,6 +28,6 @@ export const displayDecimals = (minor: bigint, decimals: number): number => {
 
 /** Formats with the magnitude rule; small non-zero amounts keep enough digits to not show 0. */
 export const formatDisplay = (minor: bigint, decimals: number): string => {
-  const shown = formatAmount(minor, decimals, displayDecimals(minor, decimals))
-  return shown === "0" && minor !== 0n ? formatAmount(minor, decimals) : shown
+  const shown = formatUnits(minor, decimals, displayDecimals(minor, decimals))
+  return shown === "0" && minor !== 0n ? formatUnits(minor, decimals) : shown
 }

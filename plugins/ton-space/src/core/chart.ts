@@ -4,6 +4,7 @@
  * the request window and a downsampled ascending series out. Prices are only drawn and used as
  * rates, never summed as money (PnL converts them to fixed point first, see pnl.ts).
  */
+import type { ChartPoint } from "@wallet/kernel"
 
 export const CHART_PERIODS = ["day", "week", "month", "year", "all"] as const
 export type ChartPeriod = (typeof CHART_PERIODS)[number]
@@ -39,11 +40,8 @@ export const chartWindow = (period: ChartPeriod, nowSeconds: number): ChartWindo
   return { startDate: back === undefined ? 0 : end - back, endDate: end, pointsCount: CHART_REQUEST_POINTS }
 }
 
-export interface ChartPoint {
-  /** Unix seconds. */
-  readonly time: number
-  readonly price: number
-}
+/** A point of a price series (`time` in Unix seconds here): the kernel's chart point. */
+export type { ChartPoint } from "@wallet/kernel"
 
 /** The API's `[timestamp, rate]` pairs (newest first on tonapi) as an ascending, de-duplicated series of finite points. */
 export const normalizePoints = (raw: ReadonlyArray<readonly [number, number]>): ReadonlyArray<ChartPoint> => {

@@ -1,19 +1,11 @@
 /** The TON space's tables (all prefixed `ton_space_`). */
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
-import type { Migration } from "@wallet/kernel-server"
-
-const statements = (...parts: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    for (const part of parts) yield* sql.unsafe(part)
-  })
+import { sqlStatements, type Migration } from "@wallet/kernel-server"
 
 export const tonSpaceMigrations: ReadonlyArray<Migration> = [
   {
     id: 1,
     name: "self-custody addresses with the manual backup flag",
-    up: statements(
+    up: sqlStatements(
       // One owner per raw address; `tracked` false after logout (another user may then claim it).
       `create table ton_space_addresses (
         raw text primary key,

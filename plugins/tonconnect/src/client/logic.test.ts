@@ -1,6 +1,7 @@
 import { Address, beginCell } from "@ton/core"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { bundleKeyDifferences } from "@wallet/kernel"
 import type { MessageConsequences } from "@wallet/kernel/chain"
 import { encodeStartParam, MISSING_PARAMS_MESSAGE } from "../engine/links.ts"
 import { ManifestError } from "../engine/manifest.ts"
@@ -212,8 +213,6 @@ describe("listener entry", () => {
 
 describe("strings", () => {
   it("en and ru have the same keys", () => {
-    const keys = (o: object, prefix = ""): Array<string> =>
-      Object.entries(o).flatMap(([k, v]) => (typeof v === "object" && v !== null ? keys(v as object, `${prefix}${k}.`) : [`${prefix}${k}`]))
-    expect(keys(ru).sort()).toEqual(keys(en).sort())
+    expect(bundleKeyDifferences(en, ru)).toEqual({ missing: [], extra: [] })
   })
 })

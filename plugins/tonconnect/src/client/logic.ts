@@ -7,6 +7,7 @@
 // (the routes also install it before this chunk loads: manifest.ts `withBuffer`).
 export { BUFFER_INSTALLED } from "../engine/buffer-shim.ts"
 import { Effect } from "effect"
+import { formatUnits, shortAddress } from "@wallet/kernel"
 import type { MessageConsequences } from "@wallet/kernel/chain"
 import { decodeStartParam, MISSING_PARAMS_MESSAGE, parseConnectParams, type ConnectLink, type ConnectParams } from "../engine/links.ts"
 import { CONNECT_EVENT_ERROR_CODES, SEND_TRANSACTION_ERROR_CODES } from "@tonconnect/protocol"
@@ -88,18 +89,10 @@ export const connectStart = (search: ConnectSearch, client: { readonly platform:
 /** The wallet versions the engine signs for; others cannot connect (yet). */
 export const engineVersionOf = (walletClass: string): "v5r1" | "v4r2" | null => (walletClass === "v5r1" || walletClass === "v4r2" ? walletClass : null)
 
-/** Spec 2 §5: 6 characters or fewer in full, else the first 2, an ellipsis and the last 4. */
-export const shortAddress = (address: string, head = 2, tail = 4): string => (address.length <= 6 ? address : `${address.slice(0, head)}…${address.slice(-tail)}`)
 
-/** Minor units as a decimal string: truncated to `maxDecimals`, trailing zeros dropped, thousands spaced. */
-export const formatUnits = (minor: bigint, decimals: number, maxDecimals = decimals): string => {
-  const negative = minor < 0n
-  const abs = negative ? -minor : minor
-  const base = 10n ** BigInt(decimals)
-  const whole = (abs / base).toString().replace(/\B(?=(\d{3})+(?!\d))/g, " ")
-  const fraction = decimals > 0 ? (abs % base).toString().padStart(decimals, "0").slice(0, Math.max(0, maxDecimals)).replace(/0+$/, "") : ""
-  return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`
-}
+
+/** Display amounts and short addresses: the kernel's (decision 0130). */
+export { formatUnits, shortAddress } from "@wallet/kernel"
 
 export const formatTon = (nano: bigint, maxDecimals = 9): string => `${formatUnits(nano, 9, maxDecimals)} TON`
 

@@ -4,6 +4,7 @@
  * AES-GCM key in IndexedDB. Neither is readable from local storage, where the sealed records are.
  * No passcode is involved, so the `afterStart` listener resumes after a reload by itself.
  */
+import { fromBase64Url, toBase64 } from "@wallet/kernel"
 import type { SealingKeys, SealKeyId } from "../engine/sealed-store.ts"
 
 /** The SecureStorage item and the IndexedDB record holding the key. */
@@ -57,10 +58,10 @@ const importRaw = async (raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> => {
   }
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
+/** A stored 256-bit key, or undefined when the text is not base64 of 32 bytes. */
 const fromBase64 = (text: string): Uint8Array<ArrayBuffer> | undefined => {
   try {
-    const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
+    const bytes = fromBase64Url(text)
     return bytes.length === 32 ? bytes : undefined
   } catch {
     return undefined

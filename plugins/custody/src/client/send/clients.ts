@@ -3,58 +3,20 @@
  * Http policy (bearer token, retries, 401 refresh). Built once per kernel, on first use.
  */
 import { Effect } from "effect"
-import { FetchHttpClient } from "effect/http"
-import { HttpApiClient } from "effect/http-api"
-import { Http } from "@wallet/kernel"
-import { runEffect, type Kernel } from "@wallet/kernel-react"
+import type { HttpApiClient } from "effect/http-api"
+import { makeApiClient } from "@wallet/kernel/client"
+import { clientPerKernel, runEffect, type Kernel } from "@wallet/kernel-react"
 import { CustodyApi } from "../../api.ts"
 import { CustodyChainApi } from "../../chain-api.ts"
 
 export type ChainClient = HttpApiClient.ForApi<typeof CustodyChainApi>
 export type CustodyClient = HttpApiClient.ForApi<typeof CustodyApi>
 
-const origin = () => (typeof window === "undefined" ? "" : window.location.origin)
-
-const memo = <C,>(make: (kernel: Kernel) => Promise<C>) => {
-  const clients = new WeakMap<Kernel, Promise<C>>()
-  return (kernel: Kernel): Promise<C> => {
-    let client = clients.get(kernel)
-    if (!client) {
-      client = make(kernel)
-      clients.set(kernel, client)
-      client.catch(() => clients.delete(kernel))
-    }
-    return client
-  }
-}
-
 /** The on-chain contract's client (addresses, limits, withdrawals). */
-export const chainClient = memo((kernel): Promise<ChainClient> =>
-  runEffect(
-    kernel,
-    Effect.gen(function* () {
-      const http = yield* Http
-      return yield* HttpApiClient.make(CustodyChainApi, { baseUrl: origin() }).pipe(
-        Effect.provide(FetchHttpClient.layer),
-        Effect.provideService(FetchHttpClient.Fetch, http.fetch),
-      )
-    }),
-  ),
-)
+export const chainClient: (kernel: Kernel) => Promise<ChainClient> = clientPerKernel(makeApiClient(CustodyChainApi))
 
 /** The custodial contract's client (accounts, receivers, transfers, transactions, notifications). */
-export const custodyClient = memo((kernel): Promise<CustodyClient> =>
-  runEffect(
-    kernel,
-    Effect.gen(function* () {
-      const http = yield* Http
-      return yield* HttpApiClient.make(CustodyApi, { baseUrl: origin() }).pipe(
-        Effect.provide(FetchHttpClient.layer),
-        Effect.provideService(FetchHttpClient.Fetch, http.fetch),
-      )
-    }),
-  ),
-)
+export const custodyClient: (kernel: Kernel) => Promise<CustodyClient> = clientPerKernel(makeApiClient(CustodyApi))
 
 /** Runs one call of a typed client; failures come back as values (never thrown). */
 export const call = async <A, E>(kernel: Kernel, effect: Effect.Effect<A, E, any>): Promise<{ ok: true; value: A } | { ok: false; error: E | unknown }> => {

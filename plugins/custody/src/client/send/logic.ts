@@ -130,5 +130,5 @@ export const formatAmount = (minor: bigint, decimals: number, currency: string, 
   return `${grouped}${frac ? `${separator}${frac}` : ""}\u00a0${currency}`
 }
 
-/** A short form of a long address for summaries: first 4 and last 4 characters. */
-export const shortAddress = (address: string): string => (address.length <= 14 ? address : `${address.slice(0, 6)}…${address.slice(-6)}`)
+/** A short form of a long address for summaries: the wallet screens' (first 6 and last 6). */
+export { shortAddress } from "../wallet/format.ts"

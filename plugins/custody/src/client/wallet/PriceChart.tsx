@@ -1,7 +1,8 @@
 import { useState } from "react"
 import { useKernel, useT } from "@wallet/kernel-react"
-import { SegmentedControl, Skeleton } from "@wallet/kernel-react/ui"
-import { CHART_PERIODS, chartGeometry, type ChartPeriod } from "./chart.ts"
+import { LineChart, SegmentedControl, Skeleton } from "@wallet/kernel-react/ui"
+import { chartGeometry } from "@wallet/kernel"
+import { CHART_PERIODS, type ChartPeriod } from "./chart.ts"
 import { useQuery } from "@tanstack/react-query"
 import { loadedOf } from "../query.ts"
 import { custodyKeys } from "../queryKeys.ts"
@@ -29,7 +30,6 @@ export function PriceChart({ crypto, fiat }: { readonly crypto: string; readonly
   const chart = loaded.state === "ok" ? loaded.value : undefined
   // Prices are only drawn here; the labels below are formatted from the exact strings.
   const geometry = chart ? chartGeometry(chart.points.map((p) => ({ time: Date.parse(p.time), price: Number(p.price) })), WIDTH, HEIGHT) : undefined
-  const tone = geometry?.trend === "up" ? "Up" : geometry?.trend === "down" ? "Down" : "Flat"
   const last = chart?.points[chart.points.length - 1]
 
   return (
@@ -40,10 +40,7 @@ export function PriceChart({ crypto, fiat }: { readonly crypto: string; readonly
         ) : !geometry || geometry.line === "" ? (
           <p className={styles.chartEmpty}>{t("asset.chartUnavailable")}</p>
         ) : (
-          <svg className={styles.chartSvg} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={`${t("asset.chart")}: ${t(`asset.periods.${period}`)}, ${formatPercent(chart!.percentChange, language)}`} data-testid="price-chart">
-            <path className={`${styles.chartArea} ${styles[`chartArea${tone}`]}`} d={geometry.area} />
-            <path className={`${styles.chartLine} ${styles[`chart${tone}`]}`} d={geometry.line} />
-          </svg>
+          <LineChart className={styles.chartSvg} geometry={geometry} width={WIDTH} height={HEIGHT} aria-label={`${t("asset.chart")}: ${t(`asset.periods.${period}`)}, ${formatPercent(chart!.percentChange, language)}`} data-testid="price-chart" />
         )}
       </div>
       <div className={styles.chartMeta}>

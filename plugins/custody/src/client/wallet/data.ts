@@ -4,45 +4,23 @@
  * several screens share (keys in `../queryKeys.ts`). These screens are lazy routes, so the HttpApi machinery stays off main.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query"
-import { Effect } from "effect"
-import { FetchHttpClient } from "effect/http"
-import { HttpApiClient } from "effect/http-api"
-import { Http, PreferencesStore } from "@wallet/kernel"
+import type { Effect } from "effect"
+import { PreferencesStore } from "@wallet/kernel"
 import { BALANCES_META, kernelQueryClient, noteBalances, runEffect, STALE_TIME, type Kernel } from "@wallet/kernel-react"
-import { CustodyApi, type AccountsData } from "../../api.ts"
-import { CustodyChainApi } from "../../chain-api.ts"
+import type { AccountsData } from "../../api.ts"
+import { chainClient, custodyClient, type ChainClient, type CustodyClient } from "../send/clients.ts"
 import { custodyKeys } from "../queryKeys.ts"
 
-export type CustodyClient = HttpApiClient.ForApi<typeof CustodyApi>
-export type ChainClient = HttpApiClient.ForApi<typeof CustodyChainApi>
+export type { ChainClient, CustodyClient }
 
 export interface WalletClients {
   readonly custody: CustodyClient
   readonly chain: ChainClient
 }
 
-const clients = new WeakMap<Kernel, Promise<WalletClients>>()
-
-export const walletClients = (kernel: Kernel): Promise<WalletClients> => {
-  let made = clients.get(kernel)
-  if (!made) {
-    made = runEffect(
-      kernel,
-      Effect.gen(function* () {
-        const http = yield* Http
-        const withPolicy = <A, E>(make: Effect.Effect<A, E, any>) =>
-          make.pipe(Effect.provide(FetchHttpClient.layer), Effect.provideService(FetchHttpClient.Fetch, http.fetch)) as Effect.Effect<A, E>
-        const baseUrl = window.location.origin
-        const custody = yield* withPolicy(HttpApiClient.make(CustodyApi, { baseUrl }))
-        const chain = yield* withPolicy(HttpApiClient.make(CustodyChainApi, { baseUrl }))
-        return { custody, chain }
-      }),
-    )
-    clients.set(kernel, made)
-    made.catch(() => clients.delete(kernel))
-  }
-  return made
-}
+/** Both clients, the same ones the send screens use (one of each per kernel). */
+export const walletClients = (kernel: Kernel): Promise<WalletClients> =>
+  Promise.all([custodyClient(kernel), chainClient(kernel)]).then(([custody, chain]) => ({ custody, chain }))
 
 /** Runs one call with the clients; a failure rejects with the contract's error (or HttpError). */
 export const callWallet = <A, E>(kernel: Kernel, run: (clients: WalletClients) => Effect.Effect<A, E, any>): Promise<A> =>

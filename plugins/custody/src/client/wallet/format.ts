@@ -2,7 +2,7 @@
  * Formatting for the wallet screens, from the contract's decimal strings: Intl formats numeric
  * strings exactly, so no amount ever goes through a float.
  */
-import { numberLocale } from "@wallet/kernel"
+import { numberLocale, shortAddress as kernelShortAddress } from "@wallet/kernel"
 import { parseAmount } from "../../currencies.ts"
 
 const exact = (decimal: string) => decimal as unknown as number
@@ -35,5 +35,5 @@ export const formatDateTime = (iso: string, language: string): string =>
 
 export const formatTime = (iso: string, language: string): string => new Intl.DateTimeFormat(language, { timeStyle: "short" }).format(new Date(iso))
 
-/** A long address shortened in the middle: "UQAb…x9Zk". */
-export const shortAddress = (address: string, keep = 6): string => (address.length <= keep * 2 + 1 ? address : `${address.slice(0, keep)}…${address.slice(-keep)}`)
+/** A long address shortened in the middle, custody's 6 + 6 ("UQAbcd…456789"), by the kernel's `shortAddress`. */
+export const shortAddress = (address: string): string => kernelShortAddress(address, 6, 6)

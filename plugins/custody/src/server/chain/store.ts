@@ -4,15 +4,9 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Migration } from "@wallet/kernel-server"
+import { sqlStatements, type Migration } from "@wallet/kernel-server"
 import type { NetworkCode } from "../../currencies.ts"
 import type { WithdrawStatus, WithdrawTransaction } from "../../chain-api.ts"
-
-const statements = (...parts: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    for (const part of parts) yield* sql.unsafe(part)
-  })
 
 /**
  * Ids from 501 on: the custody module's other migrations (accounts, transfers ...) keep the low
@@ -22,7 +16,7 @@ export const chainMigrations: ReadonlyArray<Migration> = [
   {
     id: 501,
     name: "chain_addresses_deposits_withdrawals",
-    up: statements(
+    up: sqlStatements(
       // One deposit address per user and network (the same for every currency of the network).
       `create table custody_chain_addresses (
         user_id bigint not null,

@@ -2,11 +2,12 @@ import { cleanup, fireEvent, render, waitFor } from "@testing-library/react"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { KernelProvider, type Kernel } from "@wallet/kernel-react"
 import type { AccountsData, Asset, FrozenBalance } from "@wallet/plugin-custody/api"
-import custodyEn from "../../../../custody/src/i18n/wallet.en.json" with { type: "json" }
+import { custodyPlugin } from "@wallet/plugin-custody/manifest"
 import homeEn from "../../i18n/en.json" with { type: "json" }
 import MainContent from "./MainContent.tsx"
 
-const bundles: Record<string, unknown> = { home: homeEn, custody: custodyEn }
+// Custody's strings through its public manifest entry (its bundles), not a path into its sources.
+const bundles: Record<string, unknown> = { home: homeEn, custody: (await custodyPlugin.i18n!.bundles.en()).default }
 const lookup = (full: string, options?: Record<string, unknown>) => {
   const [ns = "", key = ""] = full.split(":")
   const found = key.split(".").reduce<any>((node, part) => node?.[part], bundles[ns])
