@@ -42,7 +42,7 @@ export default defineConfig({
         test: {
           env,
           name: "e2e",
-          include: ["tooling/e2e/**/*.e2e.ts"],
+          include: ["tooling/e2e/**/*.e2e.ts", "plugins/*/test/**/*.e2e.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,

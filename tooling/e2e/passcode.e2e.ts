@@ -121,12 +121,17 @@ describe("passcode", () => {
     expect(await app.app().getByRole("dialog").count()).toBe(0)
     await goTo(app, "/passcode/settings")
     await dialog.getByRole("heading", { name: "Enter passcode" }).waitFor()
+    // Each wrong entry clears the dots after its shake: the next digits wait for the empty field
+    // (typing during the shake lost a digit once, and the right passcode then read as wrong).
+    const cleared = () => dialog.getByRole("img", { name: "0 of 4 digits entered" }).waitFor()
     await pad(app, "1111")
     await dialog.getByText("Wrong passcode").waitFor()
     expect(await dialog.getByText("attempts left").count()).toBe(0)
+    await cleared()
     await pad(app, "1111")
     await dialog.getByText("3 attempts left").waitFor()
     await shots(app, "verify-wrong")
+    await cleared()
     await pad(app, "2468")
     await dialog.waitFor({ state: "detached" })
     await app.app().getByRole("button", { name: "Change passcode" }).waitFor()

@@ -1,7 +1,8 @@
 import * as Check from "./check.ts"
 import { describe, expect, it } from "vitest"
-import { checkComposition, CompositionError, composePlugins, manifestOfModule, type ServerPart } from "./compose.ts"
-import { definePlugin, ManifestError, type PluginManifest } from "./manifest.ts"
+import { checkComposition, CompositionError, composePlugins, manifestOfModule, slotsForUser, type ServerPart } from "./compose.ts"
+import { definePlugin, ManifestError, PROVIDABLE_SERVICES, type PluginManifest } from "./manifest.ts"
+import { Passcode } from "./passcode.ts"
 import { defineRegion, type RegionConfig } from "./region.ts"
 
 const screen = async () => ({ default: () => null })
@@ -158,12 +159,13 @@ describe("composePlugins", () => {
   })
 
   it("records the one enabled provider of a kernel service and refuses a second", async () => {
-    const impl = async () => ({ default: "impl" })
+    const factory = () => Passcode.unavailable
+    const impl = async () => ({ default: factory })
     const a = plugin({ id: "a", provides: { passcode: impl } })
-    const b = plugin({ id: "b", provides: { passcode: async () => ({ default: "other" }) } })
+    const b = plugin({ id: "b", provides: { passcode: async () => ({ default: () => Passcode.unavailable }) } })
     const one = composePlugins({ region: region({ a: { enabled: true }, b: { enabled: false } }), installed: [a, b] })
     expect(one.providers.passcode?.pluginId).toBe("a")
-    expect((await one.providers.passcode!.load()).default).toBe("impl")
+    expect((await one.providers.passcode!.load()).default).toBe(factory)
     expect(composePlugins({ region: region({ a: { enabled: false } }), installed: [a] }).providers.passcode).toBeUndefined()
     const e = failure(() => composePlugins({ region: region({ a: { enabled: true }, b: { enabled: true } }), installed: [a, b] }))
     expect(e.reason).toBe("duplicate-provider")
@@ -318,5 +320,106 @@ describe("definePlugin", () => {
 
   it("refuses to provide a service the kernel does not know", () => {
     expect(() => plugin({ id: "a", provides: { vault: async () => ({ default: null }) } as never })).toThrow("plugin 'a': provides unknown service 'vault' (known: passcode)")
+  })
+})
+
+describe("main-screen slots (issue 14: extension points instead of hard-coding)", () => {
+  const run = async () => ({ default: () => undefined })
+  const wallet = plugin({
+    id: "wallet",
+    routes: [
+      { id: "main", parent: "wallet", path: "/main", component: screen },
+      { id: "choose", parent: "wallet", path: "/choose-asset/$type", component: screen },
+      { id: "exchange", parent: "wallet", path: "/exchange", component: screen },
+    ],
+    main: {
+      topBar: [{ id: "scan", labelKey: "scan", icon: "qr", order: 10, requiresCustody: true, run }],
+      actions: [
+        { id: "exchange", labelKey: "exchange", icon: "exchange", order: 30, to: "/exchange", permissions: ["accessToExchanges"] },
+        { id: "receive", labelKey: "receive", icon: "receive", order: 10, to: "/choose-asset/receive" },
+        { id: "buy", labelKey: "buy", icon: "buy", order: 40, to: "/purchase-options", whenTargetMissing: "hide" },
+      ],
+      sections: [{ id: "news", order: 5, component: screen }],
+    },
+  })
+  const extra = plugin({
+    id: "extra",
+    dependsOn: ["wallet"],
+    main: {
+      topBar: [{ id: "gear", labelKey: "gear", icon: "settings", order: 5, to: "/main" }],
+      actions: [{ id: "earn", labelKey: "earn", icon: "currency", order: 20, to: "/main" }],
+    },
+  })
+  const both = region({ wallet: { enabled: true }, extra: { enabled: true } })
+
+  it("orders every plugin's contributions by order, with plugin and global id, and leaves out a hidden missing target", () => {
+    const { main } = composePlugins({ region: both, installed: [extra, wallet] })
+    expect(main.topBar.map((e) => e.globalId)).toEqual(["extra/gear", "wallet/scan"])
+    expect(main.actions.map((e) => e.globalId)).toEqual(["wallet/receive", "extra/earn", "wallet/exchange"])
+    expect(main.actions[1]!.pluginId).toBe("extra")
+    expect(main.sections.map((e) => e.globalId)).toEqual(["wallet/news"])
+  })
+
+  it("contributes nothing from a disabled plugin", () => {
+    const { main } = composePlugins({ region: region({ wallet: { enabled: true }, extra: { enabled: false } }), installed: [extra, wallet] })
+    expect(main.topBar.map((e) => e.globalId)).toEqual(["wallet/scan"])
+    expect(main.actions.map((e) => e.globalId)).toEqual(["wallet/receive", "wallet/exchange"])
+  })
+
+  it("filters by the user's permissions and custody availability", () => {
+    const { main } = composePlugins({ region: both, installed: [extra, wallet] })
+    const custodyUser = { isCustodyAvailable: true, permissions: { accessToExchanges: true } }
+    expect(slotsForUser(main.actions, custodyUser).map((e) => e.id)).toEqual(["receive", "earn", "exchange"])
+    expect(slotsForUser(main.actions, { ...custodyUser, permissions: { accessToExchanges: false } }).map((e) => e.id)).toEqual(["receive", "earn"])
+    expect(slotsForUser(main.topBar, custodyUser).map((e) => e.id)).toEqual(["gear", "scan"])
+    expect(slotsForUser(main.topBar, { isCustodyAvailable: false, permissions: {} }).map((e) => e.id)).toEqual(["gear"])
+    expect(slotsForUser(main.topBar, undefined)).toEqual([])
+  })
+
+  it("refuses a target no enabled route serves, naming the entry and the path", () => {
+    const lost = plugin({ id: "lost", main: { actions: [{ id: "go", labelKey: "go", icon: "send", order: 1, to: "/nowhere/$x" }] } })
+    const e = failure(() => composePlugins({ region: region({ lost: { enabled: true } }), installed: [lost] }))
+    expect(e.reason).toBe("unknown-slot-target")
+    expect(e.message).toBe(
+      `main.actions entry 'lost/go' leads to '/nowhere/$x', which no enabled plugin's route serves (set whenTargetMissing: "hide" to leave it out instead)`,
+    )
+    // The target's plugin disabled: the same refusal, at app build and server boot alike (checkComposition).
+    const needs = plugin({ id: "needs", main: { topBar: [{ id: "x", labelKey: "x", icon: "qr", order: 1, to: "/exchange" }] } })
+    expect(failure(() => checkComposition({ region: region({ needs: { enabled: true }, wallet: { enabled: false } }), installed: [needs, wallet] })).reason).toBe(
+      "unknown-slot-target",
+    )
+  })
+
+  it("definePlugin refuses a duplicate slot id, an entry with both or neither of to/run, and an unknown slot", () => {
+    const twice = () => plugin({ id: "twice", main: { actions: [{ id: "a", labelKey: "a", icon: "send", order: 1, run }, { id: "a", labelKey: "b", icon: "send", order: 2, run }] } })
+    expect(twice).toThrow(new ManifestError("plugin 'twice': main.actions id 'a' is declared twice"))
+    const neither = () => plugin({ id: "neither", main: { topBar: [{ id: "x", labelKey: "x", icon: "qr", order: 1 } as never] } })
+    expect(neither).toThrow("plugin 'neither': main.topBar entry 'x' needs either 'to' or 'run' (exactly one)")
+    const unknown = () => plugin({ id: "odd", main: { footer: [] } as never })
+    expect(unknown).toThrow("plugin 'odd': unknown main-screen slot 'main.footer' (known: topBar, actions, sections)")
+  })
+
+  it("composition runs the same slot checks on a manifest not made with definePlugin", () => {
+    const raw: PluginManifest = {
+      id: "raw",
+      version: "1.0.0",
+      kernel: "^0.1.0",
+      main: { sections: [{ id: "s", order: 1, component: screen }, { id: "s", order: 2, component: screen }] },
+    }
+    const e = failure(() => composePlugins({ region: region({ raw: { enabled: true } }), installed: [raw] }))
+    expect(e.reason).toBe("duplicate-slot-id")
+    expect(e.message).toBe("plugin 'raw': main.sections id 's' is declared twice")
+  })
+
+  it("refuses two plugins' tabs with one id on one bar", () => {
+    const other = plugin({ id: "other", tabs: [{ id: "wallet", bar: "custodial", to: "/settings", labelKey: "t", icon: "wallet", order: 3 }] })
+    const e = failure(() => composePlugins({ region: region({ settings: { enabled: true }, other: { enabled: true } }), installed: [settings, other] }))
+    expect(e.reason).toBe("duplicate-slot-id")
+    expect(e.message).toBe("Tab id 'wallet' on the custodial tab bar is declared by plugin 'settings' and plugin 'other'")
+  })
+
+  it("the set of providable services is the kernel's catalogue", () => {
+    expect(PROVIDABLE_SERVICES).toEqual(["passcode"])
+    expect(() => plugin({ id: "scanner", provides: { scanner: run } as never })).toThrow("plugin 'scanner': provides unknown service 'scanner' (known: passcode)")
   })
 })

@@ -2,7 +2,14 @@ import { parseRange, parseVersion, satisfies } from "./semver.ts"
 import {
   BUILTIN_PARENTS,
   KERNEL_VERSION,
+  checkMainSlots,
+  ManifestError,
+  MAIN_SLOTS,
   type DeepLinkHandler,
+  type MainActionEntry,
+  type MainSectionEntry,
+  type MainTopBarEntry,
+  type ServiceProviderModule,
   type FeatureFlagDefinition,
   type Lazy,
   type PasscodeChangeHookModule,
@@ -34,6 +41,9 @@ export class CompositionError extends Error {
       | "duplicate-namespace"
       | "duplicate-feature-flag"
       | "duplicate-provider"
+      | "duplicate-slot-id"
+      | "invalid-slot"
+      | "unknown-slot-target"
       | "api-path-conflict"
       | "migration-conflict"
       | "server-part-without-manifest"
@@ -74,7 +84,12 @@ export interface Composition {
   readonly permissionGates: ReadonlyMap<string, ReadonlyArray<string>>
   readonly i18nNamespaces: ReadonlyMap<string, NonNullable<PluginManifest["i18n"]>>
   /** The enabled plugin providing each kernel service (`provides`), if any. */
-  readonly providers: Partial<Readonly<Record<ProvidableService, ComposedProvider>>>
+  readonly providers: { readonly [S in ProvidableService]?: ComposedProvider<S> }
+  /**
+   * Wallet main's contributed slots (`main` in the manifests), each ordered by `order` (ties:
+   * dependencies first). Not filtered by user: `slotsForUser` does that at run time.
+   */
+  readonly main: ComposedMainSlots
   /** Lifecycle hooks of the enabled plugins, dependencies first (`hooks` in the manifests). */
   readonly hooks: {
     readonly beforePasscodeChange: ReadonlyArray<ComposedHook<PasscodeChangeHookModule<any>>>
@@ -87,9 +102,40 @@ export interface ComposedHook<M> {
   readonly load: Lazy<M>
 }
 
-export interface ComposedProvider {
+export interface ComposedProvider<S extends ProvidableService = ProvidableService> {
   readonly pluginId: string
-  readonly load: Lazy<{ readonly default: unknown }>
+  readonly load: Lazy<ServiceProviderModule<S>>
+}
+
+/** A contributed slot entry with its plugin and global id `<pluginId>/<id>`. */
+export type ComposedSlot<E> = E & { readonly pluginId: string; readonly globalId: string }
+
+export interface ComposedMainSlots {
+  readonly topBar: ReadonlyArray<ComposedSlot<MainTopBarEntry>>
+  readonly actions: ReadonlyArray<ComposedSlot<MainActionEntry>>
+  readonly sections: ReadonlyArray<ComposedSlot<MainSectionEntry>>
+}
+
+/** The user facts a slot's audience is checked against (a `SessionUser` has them). */
+export interface SlotUser {
+  readonly isCustodyAvailable: boolean
+  readonly permissions: Readonly<Record<string, boolean>>
+}
+
+/** The entries `user` may see: all their permissions held, custody available where required. No user: none. */
+export function slotsForUser<E extends { readonly permissions?: ReadonlyArray<string>; readonly requiresCustody?: boolean }>(
+  entries: ReadonlyArray<E>,
+  user: SlotUser | undefined,
+): ReadonlyArray<E> {
+  if (!user) return []
+  return entries.filter((entry) => (entry.permissions ?? []).every((p) => user.permissions[p] === true) && (!entry.requiresCustody || user.isCustodyAvailable))
+}
+
+/** Whether the route pattern `fullPath` (`/choose-asset/$type`) serves the concrete path `to` (`/choose-asset/receive`). */
+export const routeServes = (fullPath: string, to: string): boolean => {
+  const pattern = fullPath.split("/").filter(Boolean)
+  const path = to.split("?")[0]!.split("/").filter(Boolean)
+  return pattern.length === path.length && pattern.every((segment, i) => segment.startsWith("$") || segment === path[i])
 }
 
 /**
@@ -270,7 +316,16 @@ export function composePlugins(options: {
 
   // 5. Tabs, settings, flags, gates, namespaces.
   const tabs: Record<TabBar, Array<TabEntry & { pluginId: string }>> = { custodial: [], ton: [] }
-  for (const plugin of ordered) for (const tab of plugin.tabs ?? []) tabs[tab.bar].push({ ...tab, pluginId: plugin.id })
+  for (const plugin of ordered) {
+    for (const tab of plugin.tabs ?? []) {
+      // A tab bar tells its tabs apart by id: two plugins' tabs with one id on one bar would swap places.
+      const other = tabs[tab.bar].find((t) => t.id === tab.id)
+      if (other) {
+        throw new CompositionError("duplicate-slot-id", `Tab id '${tab.id}' on the ${tab.bar} tab bar is declared by plugin '${other.pluginId}' and plugin '${plugin.id}'`)
+      }
+      tabs[tab.bar].push({ ...tab, pluginId: plugin.id })
+    }
+  }
   tabs.custodial.sort((a, b) => a.order - b.order)
   tabs.ton.sort((a, b) => a.order - b.order)
   const settings = ordered
@@ -309,7 +364,7 @@ export function composePlugins(options: {
   }
 
   // 6. Service providers: at most one enabled plugin per kernel service.
-  const providers: Partial<Record<ProvidableService, ComposedProvider>> = {}
+  const providers: { [S in ProvidableService]?: ComposedProvider<S> } = {}
   for (const plugin of ordered) {
     for (const [service, load] of Object.entries(plugin.provides ?? {}) as Array<[ProvidableService, ComposedProvider["load"] | undefined]>) {
       if (!load) continue
@@ -331,7 +386,40 @@ export function composePlugins(options: {
     return load ? [{ pluginId: plugin.id, load }] : []
   })
 
-  return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces, providers, hooks: { beforePasscodeChange, afterStart } }
+  // 8. Wallet main's slots: valid entries, targets served by a route, ordered.
+  const main = composeMainSlots(ordered, routes)
+
+  return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces, providers, main, hooks: { beforePasscodeChange, afterStart } }
+}
+
+function composeMainSlots(ordered: ReadonlyArray<PluginManifest>, routes: ReadonlyArray<ComposedRoute>): ComposedMainSlots {
+  const slots = { topBar: [] as Array<ComposedSlot<MainTopBarEntry>>, actions: [] as Array<ComposedSlot<MainActionEntry>>, sections: [] as Array<ComposedSlot<MainSectionEntry>> }
+  for (const plugin of ordered) {
+    try {
+      checkMainSlots(`plugin '${plugin.id}'`, plugin.main)
+    } catch (error) {
+      // A manifest not made with definePlugin (a plain object from a package) gets the same checks here.
+      if (error instanceof ManifestError && /declared twice/.test(error.message)) throw new CompositionError("duplicate-slot-id", error.message)
+      if (error instanceof ManifestError) throw new CompositionError("invalid-slot", error.message)
+      throw error
+    }
+    for (const slot of MAIN_SLOTS) {
+      for (const entry of plugin.main?.[slot] ?? []) {
+        const to = slot === "sections" ? undefined : (entry as MainTopBarEntry).to
+        if (to !== undefined && !routes.some((route) => routeServes(route.fullPath, to))) {
+          if ((entry as { readonly whenTargetMissing?: string }).whenTargetMissing === "hide") continue
+          throw new CompositionError(
+            "unknown-slot-target",
+            `main.${slot} entry '${plugin.id}/${entry.id}' leads to '${to}', which no enabled plugin's route serves (set whenTargetMissing: "hide" to leave it out instead)`,
+          )
+        }
+        ;(slots[slot] as Array<unknown>).push({ ...entry, pluginId: plugin.id, globalId: `${plugin.id}/${entry.id}` })
+      }
+    }
+  }
+  // Array.prototype.sort is stable: equal orders keep the dependency order.
+  for (const slot of MAIN_SLOTS) (slots[slot] as Array<{ readonly order: number }>).sort((a, b) => a.order - b.order)
+  return slots
 }
 
 /** One API endpoint a plugin's server module serves (`GET /api/custody/assets/:id`). */

@@ -3,7 +3,11 @@ export * from "./region.ts"
 export * from "./compose.ts"
 export * from "./deeplinks.ts"
 export * from "./search.ts"
+export * from "./route-ref.ts"
 export * as Check from "./check.ts"
+// The checker's types by name too: a package whose declarations infer a `Check<…>` (a search
+// schema, a config check) names them through the kernel's entry, not through its source file.
+export type { Check as Checker, CheckIssue, CheckResult, Infer as CheckInfer, OptionalCheck } from "./check.ts"
 export * from "./http.ts"
 export * from "./storage.ts"
 export * from "./i18n.ts"

@@ -1,4 +1,5 @@
 import type { Check } from "./check.ts"
+import type { PasscodeFactory } from "./passcode.ts"
 
 /** Version of the kernel API that plugins declare a range against (`kernel` field). */
 export const KERNEL_VERSION = "0.1.0"
@@ -86,9 +87,120 @@ export interface FeatureFlagDefinition {
   readonly description: string
 }
 
-/** Kernel services a plugin can implement (at most one provider each per region). */
-export const PROVIDABLE_SERVICES = ["passcode"] as const
-export type ProvidableService = (typeof PROVIDABLE_SERVICES)[number]
+/**
+ * The kernel's catalogue of services a plugin can provide (`provides`), each by name with the type
+ * of the factory its module's `default` exports. At most one enabled plugin provides each service
+ * in a region (`duplicate-provider`). The catalogue grows in the kernel, never in a plugin: a new
+ * service adds its name here with its factory type, to `PROVIDABLE_SERVICES`, and a kernel-side
+ * wrapper that loads the provider on first use (as `passcodeFromComposition` does; decision 0140).
+ */
+export interface KernelServiceCatalogue {
+  /** The Passcode service (decision 0510): `(host) => PasscodeShape`; the React kernel narrows the host. */
+  readonly passcode: PasscodeFactory<any>
+}
+export type ProvidableService = keyof KernelServiceCatalogue
+/** The catalogue's names, checked by `definePlugin` (an unknown name fails where it is written). */
+export const PROVIDABLE_SERVICES = ["passcode"] as const satisfies ReadonlyArray<ProvidableService>
+/** The module a provider's lazy import resolves to. */
+export interface ServiceProviderModule<S extends ProvidableService> {
+  readonly default: KernelServiceCatalogue[S]
+}
+
+/**
+ * What a main-screen action or top-bar button can be at the moment (spec 1 §4): runnable, not yet
+ * (the date), never, or switched off for this user by an access flag.
+ */
+export type SlotAvailability =
+  | { readonly kind: "available" }
+  | { readonly kind: "scheduled"; readonly at: Date }
+  | { readonly kind: "never" }
+  | { readonly kind: "restricted" }
+
+/** Who may see a contributed entry: all the permissions, and a custody user when `requiresCustody`. */
+interface SlotAudience {
+  readonly permissions?: ReadonlyArray<string>
+  /** Shown only to a user for whom custody is available (spec 1 §2: the QR button, the actions). */
+  readonly requiresCustody?: boolean
+}
+
+/**
+ * The lazily loaded code of a top-bar button or action: `default` gets the host (the React kernel
+ * passes `{ kernel, navigate, go, snackbar }`, `MainSlotHost`) and does what the button does.
+ */
+export interface SlotRunModule<Host = unknown> {
+  readonly default: (host: Host) => void | Promise<void>
+}
+
+/** Where a button leads: a full path served by an enabled plugin's route, or code loaded on the first press. */
+type SlotTarget =
+  | {
+      /** A concrete full path (`/choose-asset/receive`); composition checks that a route serves it. */
+      readonly to: string
+      readonly search?: Readonly<Record<string, string>>
+      /**
+       * `hide`: leave the entry out when no enabled plugin serves `to` (an action whose screen is
+       * another plugin's, present in some regions); otherwise composition refuses to boot.
+       */
+      readonly whenTargetMissing?: "error" | "hide"
+      readonly run?: undefined
+    }
+  | { readonly run: Lazy<SlotRunModule<any>>; readonly to?: undefined }
+
+/** An icon button in wallet main's top bar (`main.topBar`). */
+export type MainTopBarEntry = SlotAudience &
+  SlotTarget & {
+    /** Unique within the plugin's top-bar entries; the global id is `<pluginId>/<id>`. */
+    readonly id: string
+    /** i18n key in the contributing plugin's namespace (the button's accessible name). */
+    readonly labelKey: string
+    /** Icon name from the kit's icon set. */
+    readonly icon: string
+    readonly order: number
+  }
+
+/** What an availability module decides from: what main loaded (custodial main: `{ accounts, frozen }` of the custody contract) and the time. */
+export interface SlotAvailabilityContext<Main = unknown> {
+  readonly main: Main
+  readonly now: Date
+}
+
+/**
+ * An action's availability logic, lazily loaded in parallel with main's data (`main.actions[].availability`).
+ * `default` decides; `explain` (optional) tells the user why a pressed action cannot run now.
+ */
+export interface SlotAvailabilityModule<Host = unknown, Main = any> {
+  readonly default: (action: { readonly id: string }, context: SlotAvailabilityContext<Main>) => SlotAvailability
+  readonly explain?: (action: { readonly id: string; readonly label: string }, availability: SlotAvailability, host: Host) => Promise<void>
+}
+
+/** A round action button under the balance (`main.actions`). */
+export type MainActionEntry = SlotAudience &
+  SlotTarget & {
+    readonly id: string
+    readonly labelKey: string
+    /** Glyph name from the kit's icon set. */
+    readonly icon: string
+    readonly order: number
+    /** The access flag (in main's data) whose `false` makes the action restricted before any other check. */
+    readonly accessFlag?: string
+    /** Decides available / scheduled / never / restricted; without it the action is always available. */
+    readonly availability?: Lazy<SlotAvailabilityModule<any>>
+  }
+
+/** A block rendered under wallet main's asset list (`main.sections`), in `order`. */
+export type MainSectionEntry = SlotAudience & {
+  readonly id: string
+  readonly order: number
+  readonly component: Lazy<RouteModule>
+}
+
+/** What a plugin contributes to wallet main (the home plugin composes them; decision 0140). */
+export interface MainSlots {
+  readonly topBar?: ReadonlyArray<MainTopBarEntry>
+  readonly actions?: ReadonlyArray<MainActionEntry>
+  readonly sections?: ReadonlyArray<MainSectionEntry>
+}
+export const MAIN_SLOTS = ["topBar", "actions", "sections"] as const
 
 /** What a `beforePasscodeChange` hook gets: the passcode the user just proved and the new one. */
 export interface PasscodeChangeInput {
@@ -156,7 +268,9 @@ export interface PluginManifest<Config = unknown> {
    * Kernel services this plugin implements, each a lazy module whose `default` is the service's
    * factory (e.g. `passcode: () => import("./client/service.ts")`); loaded on the service's first use.
    */
-  readonly provides?: Partial<Readonly<Record<ProvidableService, Lazy<{ readonly default: unknown }>>>>
+  readonly provides?: { readonly [S in ProvidableService]?: Lazy<ServiceProviderModule<S>> }
+  /** Contributions to wallet main: top-bar buttons, action buttons, sections under the asset list. */
+  readonly main?: MainSlots
   /** Lifecycle hooks (`beforePasscodeChange: () => import("./client/rekey.ts")`), collected by composition. */
   readonly hooks?: PluginHooks
 }
@@ -191,6 +305,7 @@ export function definePlugin<const M extends PluginManifest<any>>(manifest: M): 
       throw new ManifestError(`${where}: provides unknown service '${service}' (known: ${PROVIDABLE_SERVICES.join(", ")})`)
     }
   }
+  checkMainSlots(where, manifest.main)
   for (const hook of Object.keys(manifest.hooks ?? {})) {
     if (!(PLUGIN_HOOKS as ReadonlyArray<string>).includes(hook)) {
       throw new ManifestError(`${where}: declares unknown hook '${hook}' (known: ${PLUGIN_HOOKS.join(", ")})`)
@@ -200,4 +315,30 @@ export function definePlugin<const M extends PluginManifest<any>>(manifest: M): 
     if (!/^[\w-]{1,64}$/.test(link.prefix)) throw new ManifestError(`${where}: deep-link prefix '${link.prefix}' is not a start-param prefix`)
   }
   return manifest
+}
+
+/** The local checks of `main` (also run by composition for manifests not made with `definePlugin`). */
+export function checkMainSlots(where: string, main: MainSlots | undefined): void {
+  if (main === undefined) return
+  for (const key of Object.keys(main)) {
+    if (!(MAIN_SLOTS as ReadonlyArray<string>).includes(key)) {
+      throw new ManifestError(`${where}: unknown main-screen slot 'main.${key}' (known: ${MAIN_SLOTS.join(", ")})`)
+    }
+  }
+  for (const slot of MAIN_SLOTS) {
+    const seen = new Set<string>()
+    for (const entry of main[slot] ?? []) {
+      const at = `${where}: main.${slot} entry '${entry.id}'`
+      if (seen.has(entry.id)) throw new ManifestError(`${where}: main.${slot} id '${entry.id}' is declared twice`)
+      seen.add(entry.id)
+      if (!Number.isFinite(entry.order)) throw new ManifestError(`${at} needs a numeric order`)
+      if (slot === "sections") {
+        if (typeof (entry as MainSectionEntry).component !== "function") throw new ManifestError(`${at} needs a lazy component`)
+        continue
+      }
+      const target = entry as MainTopBarEntry
+      if ((target.to === undefined) === (target.run === undefined)) throw new ManifestError(`${at} needs either 'to' or 'run' (exactly one)`)
+      if (target.to !== undefined && !target.to.startsWith("/")) throw new ManifestError(`${at}: 'to' '${target.to}' must be a full path starting with '/'`)
+    }
+  }
 }

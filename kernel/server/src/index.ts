@@ -22,6 +22,7 @@ export {
   type RateLimiterShape,
 } from "./ratelimit/RateLimiter.ts";
 export * as Db from "./db/Db.ts";
+export type { DatabaseOptions } from "./db/Db.ts";
 export { runMigrations, tablePrefix, MigrationError, type Migration, type MigrationModule, type AppliedMigration } from "./db/migrations.ts";
 export { sqlStatements } from "./db/statements.ts";
 export { signInitData, verifyInitData } from "./kernel/initData.ts";

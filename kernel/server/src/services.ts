@@ -18,7 +18,10 @@ export interface ServerConfigShape {
   readonly initDataMaxAgeSeconds: number;
   /** Wall clock in ms; injectable so tests can move time. */
   readonly now: () => number;
-  /** The region's config per enabled plugin (`host/regions/<id>.ts` plugins[id].config). */
+  /**
+   * The region's config per enabled plugin, keyed by plugin id (`pluginConfig.passcode`); the region
+   * file (`host/regions/<id>.ts`) names plugins by package name (`plugins["@wallet/plugin-passcode"].config`).
+   */
   readonly pluginConfig: Readonly<Record<string, object | undefined>>;
   /** The chain API the server was started with (tests, the devnet), when given explicitly; else modules read CHAIN_API_URL. */
   readonly chainApiUrl?: string;

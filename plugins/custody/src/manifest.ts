@@ -1,4 +1,5 @@
 import { definePlugin, type I18nBundle } from "@wallet/kernel"
+import { mainSlots } from "./routes/main.ts"
 import { sendDeepLinks, sendRoutes } from "./routes/send.ts"
 import { walletDeepLinks, walletRoutes, walletTabs } from "./routes/wallet.ts"
 
@@ -14,6 +15,8 @@ export const custodyPlugin = definePlugin({
   routes: [...walletRoutes, ...sendRoutes],
   tabs: walletTabs,
   deepLinks: [...walletDeepLinks, ...sendDeepLinks],
+  // Wallet main's QR button and action buttons (composed by the home plugin).
+  main: mainSlots,
   i18n: {
     namespace: "custody",
     bundles: {

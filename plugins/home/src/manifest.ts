@@ -1,7 +1,7 @@
-import { booleanParam, definePlugin, searchParams } from "@wallet/kernel"
+import { definePlugin } from "@wallet/kernel"
+import { MainSearch } from "./routes.ts"
 
-/** Spec 1 §2: /main (search showCreatePasscode); /wv and /giveaway redirect to main. */
-export const MainSearch = searchParams({ showCreatePasscode: booleanParam })
+export { MainSearch } from "./routes.ts"
 
 export const homePlugin = definePlugin({
   id: "home",

@@ -1,9 +1,11 @@
-import { Check, definePlugin, enumParam, optionalEnumParam, searchParams, stringParam } from "@wallet/kernel"
+import { Check, definePlugin } from "@wallet/kernel"
+import { PasscodeCreateSearch, PasscodeSettingsSearch } from "./routes.ts"
 
 const count = (min: number) => Check.optional(Check.refine(Check.int, (n) => n >= min, `expected an integer >= ${min}`))
 
 /**
- * The region config of the passcode plugin (`host/regions/<id>.ts` plugins.passcode.config); every
+ * The region config of the passcode plugin (`host/regions/<id>.ts`,
+ * `plugins["@wallet/plugin-passcode"].config`: region files name plugins by package name); every
  * key is optional and falls back to the server's default (docs/decisions/0501).
  */
 export const PasscodeRegionConfig = Check.struct({
@@ -23,17 +25,7 @@ export const PasscodeRegionConfig = Check.struct({
 }, { exact: true })
 export type PasscodeRegionConfig = typeof PasscodeRegionConfig.Type
 
-/** /passcode/settings: `action` opens a flow directly (wallet main's showCreatePasscode opens `create`). */
-export const PasscodeSettingsSearch = searchParams({
-  action: enumParam(["list", "create", "change", "reset", "email"], "list"),
-})
-
-/** /scw/passcode/create (spec 3 §2.3): email, type manual | recover | mnemonic, source. */
-export const PasscodeCreateSearch = searchParams({
-  email: stringParam,
-  type: enumParam(["manual", "recover", "mnemonic"], "manual"),
-  source: optionalEnumParam(["banner", "onboarding", "onboarding_checklist"]),
-})
+export { PasscodeCreateSearch, PasscodeSettingsSearch } from "./routes.ts"
 
 /**
  * Passcode, device biometry, recovery email and security challenges (spec 3). Provides the kernel

@@ -1,7 +1,10 @@
-import { Check, definePlugin, enumParam, searchParams } from "@wallet/kernel"
+import { definePlugin } from "@wallet/kernel"
+import { SettingsConfigCheck } from "./config.ts"
+import { SettingsSearch } from "./routes.ts"
 
-/** Spec 1 §2: /settings (search tab = cw or scw), /settings/language, /settings/default-currency. */
-export const SettingsSearch = searchParams({ tab: enumParam(["cw", "scw"], "cw") })
+export type { SettingsConfig } from "./config.ts"
+
+export { SettingsSearch } from "./routes.ts"
 
 export const settingsPlugin = definePlugin({
   id: "settings",
@@ -34,16 +37,14 @@ export const settingsPlugin = definePlugin({
     { id: "default-currency", section: "cw", labelKey: "defaultCurrency", to: "/settings/default-currency", icon: "currency", order: 20, permissions: ["accessToSetUserCurrency"] },
     { id: "notifications", section: "cw", labelKey: "notifications.title", to: "/settings/notifications", icon: "alert", order: 30 },
   ],
+  // Wallet main's gear button (spec 1 §2), composed by the home plugin (decision 0140).
+  main: { topBar: [{ id: "open", labelKey: "title", icon: "settings", order: 90, to: "/settings" }] },
   featureFlags: [{ key: "settings_currency_search", default: true, description: "Search field on the default currency list" }],
   permissions: ["accessToSetUserCurrency", "accessToSavingSettings"],
-  config: Check.struct({
-    /** Limits the default-currency list in a region (ISO codes). */
-    fiatCurrencies: Check.optional(Check.array(Check.refine(Check.string, (s) => /^[A-Z]{3}$/.test(s), "expected an ISO 4217 code"))),
-  }, { exact: true }),
+  config: SettingsConfigCheck,
   i18n: {
     namespace: "settings",
     bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") },
   },
 })
 
-export type SettingsConfig = { readonly fiatCurrencies?: ReadonlyArray<string> }

@@ -1,21 +1,11 @@
-import { booleanParam, Check, definePlugin, enumParam, searchParams, stringParam } from "@wallet/kernel"
+import { definePlugin } from "@wallet/kernel"
+import { TonSpaceConfigSchema } from "./config.ts"
+import { AssetSearch, BackupSearch, CollectibleSendSearch, ConfirmSearch, MainSearch, SendSearch, SettingsSearch, TxSearch, ViewerSearch } from "./routes.ts"
 
-/** Region config of the TON space: the chain API per network (the same origin's /v2 when absent). */
-export const TonSpaceConfigSchema = Check.struct({
-  chainApiUrl: Check.optional(Check.string),
-  testnetChainApiUrl: Check.optional(Check.string),
-}, { exact: true })
-export type TonSpaceConfig = typeof TonSpaceConfigSchema.Type
+/** Region config of the TON space (./config.ts, where the screens read it). */
+export { TonSpaceConfigSchema, type TonSpaceConfig } from "./config.ts"
 
-export const MainSearch = searchParams({ onboardingBackPath: stringParam, walletUpgraded: stringParam })
-export const SendSearch = searchParams({ asset: stringParam, to: stringParam })
-export const ConfirmSearch = searchParams({ asset: stringParam, to: stringParam, amount: stringParam, comment: stringParam })
-export const TxSearch = searchParams({ walletAddress: stringParam })
-export const SettingsSearch = searchParams({ showMnemonic: booleanParam })
-export const CollectibleSendSearch = searchParams({ inputtedRecipientAddress: stringParam })
-export const AssetSearch = searchParams({ source: stringParam })
-export const ViewerSearch = searchParams({ address: stringParam })
-export const BackupSearch = searchParams({ intent: enumParam(["confirming", "none"], "none"), backPath: stringParam })
+export { AssetSearch, BackupSearch, CollectibleSendSearch, ConfirmSearch, MainSearch, SendSearch, SettingsSearch, TxSearch, ViewerSearch } from "./routes.ts"
 
 const screen = {
   main: () => import("./client/MainScreen.tsx"),

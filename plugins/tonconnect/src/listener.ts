@@ -5,11 +5,19 @@
  * chunk loads and its bridge listener starts, so dApp requests reach the user while the mini-app is
  * open. Without sessions nothing loads. The connect and connected-apps screens start it too.
  */
-import type { Kernel } from "@wallet/kernel-react"
+import { targetOf, type RouteTarget } from "@wallet/kernel"
+import type { Go, Kernel } from "@wallet/kernel-react"
 import { storedSessionCount } from "./engine/sealed-store.ts"
 import { withBuffer } from "./manifest.ts"
 
-export type Navigate = (options: { to: string; search?: Record<string, unknown>; replace?: boolean }) => unknown
+/** The host's router navigate over plain targets (what the `afterStart` host passes). */
+export type Navigate = (target: RouteTarget) => unknown
+
+/** Route references over the host's plain navigate (decision 0170). */
+const goOver =
+  (navigate: Navigate): Go =>
+  async (ref, ...args) =>
+    void (await navigate(targetOf(ref, ...args)))
 
 const SESSIONS_KEY_PREFIX = "wallet:tonconnect:v1:"
 
@@ -30,12 +38,18 @@ export const hasStoredSessions = (storage: Pick<Storage, "length" | "key" | "get
 export const resumeTonConnect = (kernel: Kernel, navigate: Navigate): Promise<void> => {
   if (typeof window === "undefined" || !hasStoredSessions(window.localStorage)) return Promise.resolve()
   return withBuffer(() => import("./client/runtime.ts"))().then(
-    (m) => void m.tonConnect(kernel, navigate),
+    (m) => void m.tonConnect(kernel, goOver(navigate)),
     (error: unknown) => console.warn("[tonconnect] the listener did not load", error),
   )
 }
 
+/** What the host passes the `afterStart` hook. */
+export interface StartHost {
+  readonly kernel: Kernel
+  readonly navigate: Navigate
+}
+
 /** The `afterStart` hook: the host passes its kernel and navigate. */
-export default function afterStart(host: { readonly kernel: Kernel; readonly navigate: Navigate }): Promise<void> {
+export default function afterStart(host: StartHost): Promise<void> {
   return resumeTonConnect(host.kernel, host.navigate)
 }

@@ -1,19 +1,8 @@
-import { Check, definePlugin, searchParams, stringParam } from "@wallet/kernel"
+import { definePlugin, type StartHookModule } from "@wallet/kernel"
+import type { StartHost } from "./listener.ts"
+import { ConnectSearch, RequestSearch } from "./routes.ts"
 
-/**
- * The connect routes' search (spec 2 §2: v, id, ret, r). `r` is the connect request as JSON text; the
- * router may hand it over already parsed, so any value is taken and the screen turns it back into
- * text. `startapp` carries the packed `tonconnect-…` start param of the deep link.
- */
-export const ConnectSearch = searchParams({
-  v: stringParam,
-  id: stringParam,
-  r: Check.optional(Check.unknown),
-  ret: stringParam,
-  startapp: stringParam,
-})
-
-export const RequestSearch = searchParams({ id: stringParam })
+export { ConnectSearch, RequestSearch } from "./routes.ts"
 
 /**
  * The TON libraries read `globalThis.Buffer` when they are first evaluated, and the bundler may
@@ -56,6 +45,7 @@ export const tonconnectPlugin = definePlugin({
   deepLinks: [{ prefix: "tonconnect-", to: "/scw/tc/connect", search: { startapp: "{rest}" } }],
   settings: [{ id: "connected-apps", section: "scw", labelKey: "settings.connectedApps", to: "/scw/settings/connected-apps", icon: "globe", order: 30 }],
   // After start: resume the bridge listener when this device holds sessions (dApp requests reach an open app).
-  hooks: { afterStart: () => import("./listener.ts") },
+  // Typed so the declaration build names the hook's module type instead of inlining `typeof import("./listener.ts")`.
+  hooks: { afterStart: (): Promise<StartHookModule<StartHost>> => import("./listener.ts") },
   i18n: { namespace: "tonconnect", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") } },
 })

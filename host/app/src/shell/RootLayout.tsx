@@ -1,13 +1,16 @@
 import { useEffect, useRef, useState } from "react"
-import { Outlet, useLocation, useNavigate, useRouter } from "@tanstack/react-router"
-import { tabTooltipToShow } from "@wallet/kernel"
-import { defaultBackTarget, Icon, OverlayHost, useKernel, useT, useTabBarHiddenByScreens } from "@wallet/kernel-react"
+import { Outlet, useLocation, useRouter } from "@tanstack/react-router"
+import { slotsForUser, tabTooltipToShow } from "@wallet/kernel"
+import { defaultBackTarget, Icon, OverlayHost, useGoTo, useKernel, useT, useTabBarHiddenByScreens, type Kernel } from "@wallet/kernel-react"
 import { SnackbarProvider, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
 import { SHELL } from "./screens.tsx"
 import { LanguageHints } from "./LanguageHints.tsx"
 
 /** Pages where Telegram's back button stays hidden: homes and the top-level status pages. */
 const NO_BACK = ["/", "/main", "/scw", "/error", "/unsupported_region", "/unsupported_app_store", "/unavailable", "/client-connection-error", "/attach-private-chats-error", "/wallet-onboarding"]
+
+/** The custodial tabs the signed-in user may see: a tab's `permissions` must all be held (decision 0140). */
+export const visibleCustodialTabs = (kernel: Pick<Kernel, "composition" | "user">) => slotsForUser(kernel.composition.tabs.custodial, kernel.user())
 
 /** The tab tooltip shows once per session. */
 const TOOLTIP_SHOWN_KEY = "wallet:tab-tooltip-shown"
@@ -17,7 +20,7 @@ function Chrome() {
   const kernel = useKernel()
   const t = useT(SHELL)
   const router = useRouter()
-  const navigate = useNavigate()
+  const goTo = useGoTo()
   const { pathname } = useLocation()
   const snackbar = useSnackbar()
   const depth = useRef(0)
@@ -46,10 +49,10 @@ function Chrome() {
           depth.current -= 2
           router.history.back()
         } else {
-          void navigate({ to: defaultBackTarget(kernel.user(), window.location.pathname), replace: true } as never)
+          void goTo({ to: defaultBackTarget(kernel.user(), window.location.pathname), replace: true })
         }
       }),
-    [kernel, router, navigate],
+    [kernel, router, goTo],
   )
 
   // Telegram's settings button (bot version 6.10+): opens settings, or goes back if already there.
@@ -61,9 +64,9 @@ function Chrome() {
     () =>
       kernel.telegram.settingsButton.onClick(() => {
         if (window.location.pathname.startsWith("/settings")) router.history.back()
-        else void navigate({ to: "/settings" } as never)
+        else void goTo({ to: "/settings" })
       }),
-    [kernel, router, navigate],
+    [kernel, router, goTo],
   )
 
   // The keyboard counts as open while a text field has focus.
@@ -82,7 +85,7 @@ function Chrome() {
     }
   }, [])
 
-  const tabs = kernel.composition.tabs.custodial
+  const tabs = visibleCustodialTabs(kernel)
   const activeTab = tabs.find((tab) => pathname === tab.to)
   const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
   // Tab labels belong to their plugins: load their strings wherever the app opens (a load re-renders via useT).
@@ -101,7 +104,7 @@ function Chrome() {
       activeId={activeTab.id}
       hidden={hidden}
       platformStyle={/ios|macos/.test(kernel.telegram.launchParams.platform) ? "apple" : "material"}
-      onSelect={(id) => void navigate({ to: tabs.find((tab) => tab.id === id)!.to } as never)}
+      onSelect={(id) => void goTo({ to: tabs.find((tab) => tab.id === id)!.to })}
       onActiveTabPress={() => window.scrollTo({ top: 0, behavior: "smooth" })}
       {...(tooltipTab?.tooltip
         ? {

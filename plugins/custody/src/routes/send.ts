@@ -1,5 +1,5 @@
 import type { DeepLinkHandler, RouteDefinition } from "@wallet/kernel"
-import { FirstTransactionSearch, ReceiverSearchSearch, SendOptionsSearch, SendSearch, StatusSearch } from "../client/send/search.ts"
+import { FirstTransactionSearch, ReceiverSearchSearch, SendOptionsSearch, SendSearch, StatusSearch } from "../routes.ts"
 
 /** Money leaving: send to an address or a Telegram user, transfers, QR, first transaction (spec 1 §2). */
 export const sendRoutes: ReadonlyArray<RouteDefinition> = [

@@ -1,5 +1,5 @@
 import type { DeepLinkHandler, RouteDefinition, TabEntry } from "@wallet/kernel"
-import { ChooseAssetSearch, PublicAssetSearch, ReceiveSearch, TransactionsListSearch, TransactionsSearch } from "../client/wallet/search.ts"
+import { ChooseAssetSearch, PublicAssetSearch, ReceiveSearch, TransactionsListSearch, TransactionsSearch } from "../routes.ts"
 
 /** Wallet views: assets, receive, choose asset/network, history, onboarding (spec 1 §2). */
 export const walletRoutes: ReadonlyArray<RouteDefinition> = [

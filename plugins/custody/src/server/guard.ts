@@ -12,7 +12,7 @@
 import { Effect, Option } from "effect"
 import { requireOperation } from "@wallet/kernel-server"
 import type { CreateTransferRequest } from "../api.ts"
-import type { CreateWithdrawRequest } from "../chain-api.ts"
+import type { CreateWithdrawRequest } from "../api.ts"
 import { currencyInfo, parseAmount } from "../currencies.ts"
 import { transferOperation, withdrawalOperation } from "../operations.ts"
 import { isWithdrawReplay } from "./chain/service.ts"

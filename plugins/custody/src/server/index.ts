@@ -38,12 +38,10 @@ export const custodyUsdBalances = Layer.effect(
 // Concurrent transfer creations share one batch (docs/decisions/0403).
 const handlers = Layer.mergeAll(custodyHandlers.pipe(Layer.provide(TransferCreates.layer)), chainPart.handlers as Layer.Layer<never, unknown, unknown>)
 
-const migrations = [...custodyMigrations, ...chainPart.migrations].sort((a, b) => a.id - b.id)
-
 export const serverPlugin: ServerPlugin = defineServerPlugin({
   id: "custody",
   dependsOn: ["ledger"],
-  migrations,
+  migrations: custodyMigrations,
   groups: [AccountsGroup, RatesGroup, TransfersGroup, TransactionsGroup, NotificationsGroup, ...chainPart.groups],
   handlers,
   usdBalances: custodyUsdBalances,

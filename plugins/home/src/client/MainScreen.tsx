@@ -1,10 +1,12 @@
-import { lazy, Suspense, useEffect, useState } from "react"
-import { useNavigate } from "@tanstack/react-router"
+import { lazy, Suspense, useEffect, useMemo, useState } from "react"
 import { PreferencesStore } from "@wallet/kernel"
-import { Icon, registerPrefetch, runEffect, useKernel, useT } from "@wallet/kernel-react"
-import { Button, IconButton, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
+import { Icon, namespaceOfPlugin, registerPrefetch, runEffect, useGo, useGoTo, useKernel, useMainSlots, useT, type MainSlotHost } from "@wallet/kernel-react"
+import { Button, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
+import { scwRoute } from "../routes.ts"
 import { prefetchNextScreens, useMainData } from "./wallet/accounts.ts"
 import { formatFiatAmount } from "./wallet/format.ts"
+import { loadAvailability, sectionComponent } from "./wallet/slotModules.ts"
+import { TopBarButtons } from "./TopBar.tsx"
 import styles from "./main.module.css"
 
 /**
@@ -32,25 +34,35 @@ const readExpanded = () => {
 }
 
 /**
- * Wallet main: the crypto/TON switch (custody users only), QR scan and settings, the total balance
- * in the user's fiat, the action buttons, and the pinned assets with their frozen rows plus the
- * low-balance toggle (spec 1 §2 "Main screen", §5 "Main list").
+ * Wallet main: the crypto/TON switch (custody users only), the top-bar buttons, the total balance
+ * in the user's fiat, the action buttons, the pinned assets with their frozen rows plus the
+ * low-balance toggle, and the sections under the list (spec 1 §2 "Main screen", §5 "Main list").
+ * Top-bar buttons, actions and sections are what the enabled plugins contribute (`main` in their
+ * manifests, decision 0140): custody's QR scan and receive/send/exchange/buy, settings' gear.
  */
 export default function MainScreen() {
   const t = useT("home")
   const kernel = useKernel()
-  const navigate = useNavigate()
   const snackbar = useSnackbar()
   const user = kernel.user()
   const [fiat, setFiat] = useState<string | null>(null)
   const [expanded, setExpanded] = useState(readExpanded)
   const { entry, refetch } = useMainData(kernel, fiat)
+  const slots = useMainSlots()
+  const go = useGo()
+  const goTo = useGoTo()
+  const host = useMemo<MainSlotHost>(() => ({ kernel, navigate: goTo, go, snackbar }), [kernel, goTo, go, snackbar])
 
-  // The custody namespace labels the History tab shown here and the screens main opens.
+  // In parallel with the accounts: the content chunk, the actions' availability modules and the
+  // contributing plugins' strings (they label the buttons; custody's also the screens main opens).
+  const contributors = [...new Set([...slots.topBar, ...slots.actions].map((slot) => namespaceOfPlugin(kernel, slot.pluginId)))].join(",")
   useEffect(() => {
     void loadContent()
-    void runEffect(kernel, kernel.i18n.loadNamespace("custody"))
-  }, [kernel])
+    for (const action of slots.actions) if (action.availability) void loadAvailability(action.availability)
+  }, [slots])
+  useEffect(() => {
+    for (const namespace of contributors.split(",")) if (namespace) void runEffect(kernel, kernel.i18n.loadNamespace(namespace)).catch(() => undefined)
+  }, [kernel, contributors])
 
   useEffect(() => {
     void runEffect(kernel, kernel.storage.load(PreferencesStore)).then(
@@ -59,11 +71,9 @@ export default function MainScreen() {
     )
   }, [kernel])
 
-  const go = (to: string, search?: Record<string, string>) => void navigate({ to, ...(search ? { search } : {}) } as never)
-
   const switchToTon = () => {
     kernel.telegram.haptic({ type: "selection_change" })
-    go("/scw")
+    void go(scwRoute)
     setTimeout(() => {
       try {
         localStorage.setItem(SELECTED_SPACE_KEY, "scw")
@@ -71,13 +81,6 @@ export default function MainScreen() {
         // Private mode: the space is simply not remembered.
       }
     }, SPACE_RECORD_DELAY_MS)
-  }
-
-  // The scanner and the QR rules (spec 1 §5) belong to custody's send flow; loaded on the first tap.
-  const scanQr = async () => {
-    kernel.telegram.haptic({ type: "impact", style: "light" })
-    const { scanAndRoute } = await import("@wallet/plugin-custody/scan")
-    await scanAndRoute(kernel, navigate as never, snackbar)
   }
 
   const toggle = () => {
@@ -102,16 +105,7 @@ export default function MainScreen() {
         ) : (
           <span />
         )}
-        <div className={styles.topActions}>
-          {user?.isCustodyAvailable && (
-            <IconButton aria-label={t("scanQr")} onClick={() => void scanQr()}>
-              <Icon name="qr" />
-            </IconButton>
-          )}
-          <IconButton aria-label={t("settings")} onClick={() => go("/settings")}>
-            <Icon name="settings" />
-          </IconButton>
-        </div>
+        <TopBarButtons host={host} />
       </header>
       <section className={styles.balance} aria-live="polite" aria-busy={data === undefined}>
         <p className={styles.balanceLabel}>{t("totalBalance")}</p>
@@ -131,9 +125,17 @@ export default function MainScreen() {
         <AssetsSkeleton label={t("loading")} header={t("assets")} />
       ) : (
         <Suspense fallback={<AssetsSkeleton label={t("loading")} header={t("assets")} />}>
-          <MainContent data={data} stale={entry.status === "error"} onRetry={refetch} expanded={expanded} onToggle={toggle} go={go} />
+          <MainContent data={data} stale={entry.status === "error"} onRetry={refetch} expanded={expanded} onToggle={toggle} host={host} />
         </Suspense>
       )}
+      {slots.sections.map((slot) => {
+        const Contributed = sectionComponent(slot.component)
+        return (
+          <Suspense key={slot.globalId} fallback={null}>
+            <Contributed />
+          </Suspense>
+        )
+      })}
     </main>
   )
 }

@@ -1,7 +1,8 @@
 /**
  * The passcode plugin's server constants. Spec 3 leaves most of them open ("value not shown"), so
- * each has a default here (docs/decisions/0501) and may be set per region in
- * `host/regions/<id>.ts` `plugins.passcode.config`.
+ * each has a default here (docs/decisions/0501) and may be set per region: the region file
+ * (`host/regions/<id>.ts`) names the plugin by package name, `plugins["@wallet/plugin-passcode"].config`,
+ * and the server hands it to the plugin as `ServerConfig.pluginConfig.passcode` (by plugin id).
  */
 import { Context, Effect, Layer } from "effect";
 import { ServerConfig } from "@wallet/kernel-server";

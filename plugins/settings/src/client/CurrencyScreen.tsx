@@ -4,7 +4,7 @@ import { PreferencesStore } from "@wallet/kernel"
 import { Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyName, FIAT_CURRENCIES } from "../fiat.ts"
-import type { SettingsConfig } from "../manifest.ts"
+import { settingsConfig } from "../config.ts"
 import styles from "./settings.module.css"
 
 /** /settings/default-currency: the fiat the wallet shows values in (default USD). */
@@ -15,7 +15,7 @@ export default function CurrencyScreen() {
   const [current, setCurrent] = useState<string | null>(null)
   const [query, setQuery] = useState("")
   const [searchEnabled, setSearchEnabled] = useState(true)
-  const config = kernel.composition.pluginConfig.get("settings") as SettingsConfig | undefined
+  const config = settingsConfig(kernel)
   const language = kernel.i18n.language()
 
   useEffect(() => {

@@ -1,10 +1,10 @@
 import { useCallback } from "react"
 import { useQuery, useQueryClient } from "@tanstack/react-query"
-import { useNavigate } from "@tanstack/react-router"
-import { useKernel, useT } from "@wallet/kernel-react"
+import { useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
 import type { NotificationType } from "@wallet/plugin-custody/api"
 import { loadNotificationSettings, NOTIFICATION_TYPES } from "./notifications.ts"
+import { notificationTypeRoute } from "../routes.ts"
 import { settingsKeys } from "./queryKeys.ts"
 import styles from "./settings.module.css"
 
@@ -34,7 +34,7 @@ export function useNotificationSettings() {
 /** /settings/notifications: the five notification types and whether each is on (spec 1 §2). */
 export default function NotificationsScreen() {
   const t = useT("settings")
-  const navigate = useNavigate()
+  const go = useGo()
   const { settings, reload } = useNotificationSettings()
   return (
     <main className={styles.screen}>
@@ -62,7 +62,7 @@ export default function NotificationsScreen() {
                 title={t(`notifications.types.${type}.title`)}
                 subtitle={settings.get(type) ? t("notifications.on") : t("notifications.off")}
                 chevron
-                onClick={() => void navigate({ to: "/settings/notifications/$type", params: { type } } as never)}
+                onClick={() => void go(notificationTypeRoute, { params: { type } })}
               />
             ))}
           </Section>

@@ -1,15 +1,17 @@
 import { useEffect } from "react"
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { hasPermissions, Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { hasPermissions, Icon, runEffect, useGo, useGoTo, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Section, SectionFooter } from "@wallet/kernel-react/ui"
 import { KERNEL_VERSION } from "@wallet/kernel"
+import { settingsRoute } from "../routes.ts"
 import styles from "./settings.module.css"
 
 /** /settings: the settings entries every enabled plugin contributes, for the custodial or the TON tab. */
 export default function SettingsScreen() {
   const t = useT("settings")
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
+  const goTo = useGoTo()
   const { tab } = useSearch({ strict: false }) as { tab: "cw" | "scw" }
   const user = kernel.user()
   const entries = kernel.composition.settings.filter(
@@ -33,7 +35,7 @@ export default function SettingsScreen() {
               type="button"
               aria-selected={tab === id}
               className={tab === id ? styles.tabActive : styles.tab}
-              onClick={() => navigate({ to: "/settings", search: { tab: id }, replace: true } as never)}
+              onClick={() => go(settingsRoute, { search: { tab: id }, replace: true })}
             >
               {t(`tabs.${id}`)}
             </button>
@@ -48,7 +50,7 @@ export default function SettingsScreen() {
               before={<Icon name={entry.icon} />}
               title={kernel.i18n.t(`${namespaceOf(entry.pluginId)}:${entry.labelKey}`)}
               chevron
-              onClick={() => navigate({ to: entry.to } as never)}
+              onClick={() => goTo({ to: entry.to })}
             />
           ))}
         </Section>

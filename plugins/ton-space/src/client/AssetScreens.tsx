@@ -4,9 +4,9 @@
  * routes, "Price chart points", §5 flags; ADRs 0630 (extra currencies), 0631 (chart and PnL).
  */
 import { useMemo, useState, type ReactNode } from "react"
-import { useNavigate, useParams } from "@tanstack/react-router"
+import { useParams } from "@tanstack/react-router"
 import { Effect } from "effect"
-import { Icon, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { Banner, Button, Cell, LineChart, List, Placeholder, Section, SegmentedControl, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
 import { chartGeometry } from "@wallet/kernel"
 import { formatDisplay } from "../core/amount.ts"
@@ -22,6 +22,7 @@ import { tonSpaceKeys } from "./queryKeys.ts"
 import { useTon } from "./ton.ts"
 import styles from "./assets.module.css"
 import screen from "./ton.module.css"
+import { mainRoute, pnlRoute, qrRoute, sendRoute } from "../routes.ts"
 
 const CHART_WIDTH = 320
 const CHART_HEIGHT = 140
@@ -172,7 +173,7 @@ function FlagBanner({ asset, onChecked }: { readonly asset: Asset; readonly onCh
 /** /scw/assets/$address: balance in the asset and in fiat, send and receive, chart, flags, history. */
 export function AssetScreen() {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   const language = useLanguage()
   const { address = "TON" } = useParams({ strict: false }) as { address?: string }
   const { state, ton, data, asset, loading, failed, retry, markChecked } = useAsset(address)
@@ -202,7 +203,7 @@ export function AssetScreen() {
   if (!asset)
     return (
       <main className={screen.screen}>
-        <Placeholder title={t("asset.notFound")} description={t("asset.notFoundText")} action={<Button size="s" onClick={() => void navigate({ to: "/scw" } as never)}>{t("asset.backToWallet")}</Button>} />
+        <Placeholder title={t("asset.notFound")} description={t("asset.notFoundText")} action={<Button size="s" onClick={() => void go(mainRoute)}>{t("asset.backToWallet")}</Button>} />
       </main>
     )
 
@@ -213,10 +214,10 @@ export function AssetScreen() {
     <main className={screen.screen}>
       <AssetHero icon={asset.kind === "ton" ? "ton" : "currency"} image={asset.image} name={asset.name} amount={`${formatDisplay(asset.balance, asset.decimals)} ${asset.currency}`} fiat={fiatLine} />
       <div className={styles.actions}>
-        <Button look="primary" disabled={asset.isScam} onClick={() => void navigate({ to: "/scw/send", search: asset.kind === "jetton" ? { asset: asset.address } : {} } as never)}>
+        <Button look="primary" disabled={asset.isScam} onClick={() => void go(sendRoute, { search: asset.kind === "jetton" ? { asset: asset.address } : {} })}>
           {t("main.send")}
         </Button>
-        <Button look="secondary" onClick={() => void navigate({ to: "/scw/qr" } as never)}>
+        <Button look="secondary" onClick={() => void go(qrRoute)}>
           {t("main.receive")}
         </Button>
       </div>
@@ -227,7 +228,7 @@ export function AssetScreen() {
       <List>
         {showValue && (
           <Section>
-            <Cell title={t("pnl.title")} subtitle={t("pnl.entry")} chevron onClick={() => void navigate({ to: "/scw/pnl/$address", params: { address: asset.address } } as never)} />
+            <Cell title={t("pnl.title")} subtitle={t("pnl.entry")} chevron onClick={() => void go(pnlRoute, { params: { address: asset.address } })} />
           </Section>
         )}
         <Section header={t("history.title")}>
@@ -271,7 +272,7 @@ function ExtraRow({ row, network, ton, symbol, decimals }: { readonly row: Extra
 /** /scw/assets/extra-currency/$id: an extra currency's balance, send and receive, its transfers. */
 export function ExtraCurrencyScreen() {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   const { id: idParam = "" } = useParams({ strict: false }) as { id?: string }
   const id = /^\d+$/.test(idParam) ? Number(idParam) : Number.NaN
   const [state] = useWallet()
@@ -297,17 +298,17 @@ export function ExtraCurrencyScreen() {
   if (!asset)
     return (
       <main className={screen.screen}>
-        <Placeholder title={t("extra.notHeld")} description={t("extra.notHeldText", { id: idParam })} action={<Button size="s" onClick={() => void navigate({ to: "/scw" } as never)}>{t("asset.backToWallet")}</Button>} />
+        <Placeholder title={t("extra.notHeld")} description={t("extra.notHeldText", { id: idParam })} action={<Button size="s" onClick={() => void go(mainRoute)}>{t("asset.backToWallet")}</Button>} />
       </main>
     )
   return (
     <main className={screen.screen}>
       <AssetHero icon="currency" image={asset.image} name={t("extra.name", { symbol: asset.currency })} amount={`${formatDisplay(asset.balance, asset.decimals)} ${asset.currency}`} fiat={t("extra.noPrice")} />
       <div className={styles.actions}>
-        <Button look="primary" onClick={() => void navigate({ to: "/scw/send", search: { asset: asset.address } } as never)}>
+        <Button look="primary" onClick={() => void go(sendRoute, { search: { asset: asset.address } })}>
           {t("main.send")}
         </Button>
-        <Button look="secondary" onClick={() => void navigate({ to: "/scw/qr" } as never)}>
+        <Button look="secondary" onClick={() => void go(qrRoute)}>
           {t("main.receive")}
         </Button>
       </div>
@@ -340,7 +341,7 @@ export function ExtraCurrencyScreen() {
 export function PnlScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const language = useLanguage()
   const { address = "TON" } = useParams({ strict: false }) as { address?: string }
   const { state, data, asset, loading, failed, retry } = useAsset(address)
@@ -394,7 +395,7 @@ export function PnlScreen() {
   if (!loading && !asset)
     return (
       <main className={screen.screen}>
-        <Placeholder title={t("asset.notFound")} action={<Button size="s" onClick={() => void navigate({ to: "/scw" } as never)}>{t("asset.backToWallet")}</Button>} />
+        <Placeholder title={t("asset.notFound")} action={<Button size="s" onClick={() => void go(mainRoute)}>{t("asset.backToWallet")}</Button>} />
       </main>
     )
   // Signed and coloured only when the shown cents are not zero (a -0.4 cent result reads "$0.00", neutral).

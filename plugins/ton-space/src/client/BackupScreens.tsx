@@ -1,12 +1,12 @@
 import { useMemo, useState } from "react"
-import { useNavigate } from "@tanstack/react-router"
-import { MainButton, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
+import { MainButton, useGo, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
 import { Placeholder, TextField, useSnackbar } from "@wallet/kernel-react/ui"
 import { Hero, WordGrid } from "./common.tsx"
 import { protectHeld } from "./flows.ts"
 import { NS, useWallet } from "./hooks.ts"
 import { secrets } from "./secrets.ts"
 import styles from "./ton.module.css"
+import { backupSuccessRoute, backupTestRoute, importMnemonicRoute, mainRoute } from "../routes.ts"
 
 /** Seals the words under the passcode before leaving a setup flow (once; a cancel keeps them in memory). */
 export function useFinishSetup() {
@@ -34,11 +34,11 @@ const useHeldWords = () => {
 
 function WordsMissing() {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   return (
     <main className={styles.screen}>
       <Placeholder kind="error" title={t("backup.missingTitle")} description={t("backup.missingText")} />
-      <MainButton text={t("backup.missingAction")} onClick={() => void navigate({ to: "/scw/import/mnemonic" } as never)} />
+      <MainButton text={t("backup.missingAction")} onClick={() => void go(importMnemonicRoute)} />
     </main>
   )
 }
@@ -46,7 +46,7 @@ function WordsMissing() {
 /** /scw/backup/manual: the 24 words, to write down. */
 export function BackupWordsScreen() {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   const words = useHeldWords()
   useHideTabBar()
   if (!words) return <WordsMissing />
@@ -55,7 +55,7 @@ export function BackupWordsScreen() {
       <h1 className={styles.title}>{t("backup.title")}</h1>
       <p className={styles.lead}>{t("backup.text")}</p>
       <WordGrid words={words} />
-      <MainButton text={t("backup.done")} onClick={() => void navigate({ to: "/scw/backup/test" } as never)} />
+      <MainButton text={t("backup.done")} onClick={() => void go(backupTestRoute)} />
     </main>
   )
 }
@@ -71,7 +71,7 @@ export const pickTestIndices = (count: number, total: number, random: () => numb
 export function BackupTestScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const [state, update] = useWallet()
   const words = useHeldWords()
@@ -99,7 +99,7 @@ export function BackupTestScreen() {
     kernel.telegram.haptic({ type: "notification", kind: "success" })
     // The server keeps the flag for every device of this user; the list is refreshed after it.
     void import("./server-sync.ts").then((m) => m.syncAfterBackup(kernel, address)).catch(() => undefined)
-    void navigate({ to: "/scw/backup/success", replace: true } as never)
+    void go(backupSuccessRoute, { replace: true })
   }
 
   return (
@@ -138,13 +138,13 @@ export function BackupTestScreen() {
 /** /scw/backup/success */
 export function BackupSuccessScreen() {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   const finish = useFinishSetup()
   useHideTabBar()
   return (
     <main className={styles.screen}>
       <Hero icon="check" title={t("backup.successTitle")} text={t("backup.successText")} />
-      <MainButton text={t("backup.openWallet")} progress={finish.busy} onClick={() => void finish.run().then(() => navigate({ to: "/scw", replace: true } as never))} />
+      <MainButton text={t("backup.openWallet")} progress={finish.busy} onClick={() => void finish.run().then(() => go(mainRoute, { replace: true }))} />
     </main>
   )
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react"
-import { useNavigate, useParams } from "@tanstack/react-router"
+import { useParams } from "@tanstack/react-router"
 import type { NftItem } from "@wallet/kernel/chain"
-import { MainButton, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
+import { MainButton, useGo, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
 import { Cell, List, Placeholder, Section, SkeletonList, TextField, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import { formatAmount, TON_DECIMALS } from "../core/amount.ts"
@@ -14,18 +14,19 @@ import { tonSpaceKeys } from "./queryKeys.ts"
 import { useTon } from "./ton.ts"
 import { emulateSend, resolveReceiver, signAndSend, type EmulationOutcome, type Receiver, type SendRequest, type WalletRef } from "./transfer.ts"
 import styles from "./ton.module.css"
+import { collectibleReceiverRoute, collectibleRoute, collectibleSendRoute, collectibleSendSuccessRoute, importMnemonicRoute } from "../routes.ts"
 
 export const nftName = (item: NftItem) => (typeof item.metadata.name === "string" ? item.metadata.name : `#${item.index}`)
 const nftImage = (item: NftItem) => item.previews?.find((p) => p.resolution === "500x500")?.url ?? item.previews?.[0]?.url
 
 export function NftCell({ item }: { readonly item: NftItem }) {
-  const navigate = useNavigate()
+  const go = useGo()
   return (
     <Cell
       title={nftName(item)}
       subtitle={item.collection?.name ?? shortAddress(item.address)}
       chevron
-      onClick={() => void navigate({ to: "/scw/collectible/$address", params: { address: item.address } } as never)}
+      onClick={() => void go(collectibleRoute, { params: { address: item.address } })}
     />
   )
 }
@@ -74,7 +75,7 @@ const useNft = (address: string) => {
 /** /scw/collectible/{address}: the item, and send. */
 export function CollectibleScreen() {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   const { address } = useParams({ strict: false }) as { address: string }
   const nft = useNft(address)
   const [state] = useWallet()
@@ -106,7 +107,7 @@ export function CollectibleScreen() {
               <Cell title={t("nft.address")} after={shortAddress(parsed && ton ? ton.friendly(parsed.address, state.walletNetwork, true) : item.address)} />
             </Section>
           </List>
-          {mine && <MainButton text={t("nft.send")} onClick={() => void navigate({ to: "/scw/collectible/$address/receiver-search", params: { address } } as never)} />}
+          {mine && <MainButton text={t("nft.send")} onClick={() => void go(collectibleReceiverRoute, { params: { address } })} />}
         </>
       )}
     </main>
@@ -117,7 +118,7 @@ export function CollectibleScreen() {
 export function CollectibleReceiverScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const { address } = useParams({ strict: false }) as { address: string }
   const [state] = useWallet()
   const ton = useTon()
@@ -134,7 +135,7 @@ export function CollectibleReceiverScreen() {
       setError(t(`send.receiverErrors.${receiver}`))
       return
     }
-    void navigate({ to: "/scw/collectible/$address/send/$recipientAddress", params: { address, recipientAddress: receiver.raw }, search: { inputtedRecipientAddress: input.trim() } } as never)
+    void go(collectibleSendRoute, { params: { address, recipientAddress: receiver.raw }, search: { inputtedRecipientAddress: input.trim() } })
   }
   return (
     <main className={styles.screen}>
@@ -160,7 +161,7 @@ export function CollectibleSendScreen() {
   const t = useT(NS)
   const kernel = useKernel()
   const passcode = usePasscode()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const { address, recipientAddress } = useParams({ strict: false }) as { address: string; recipientAddress: string }
   const [state, update] = useWallet()
@@ -201,7 +202,7 @@ export function CollectibleSendScreen() {
       const words = await wordsForOperation(kernel, passcode, "send", state.address)
       if (words === "cancelled") return
       if (!words) {
-        void navigate({ to: "/scw/import/mnemonic" } as never)
+        void go(importMnemonicRoute)
         return
       }
       const signed = await signAndSend(ton, chain, wallet, request, words)
@@ -214,7 +215,7 @@ export function CollectibleSendScreen() {
           actions: [{ type: "NftItemTransfer", status: "pending", amount: "1", currency: "NFT", decimals: 0, recipient: request.receiver.raw }],
         }),
       }))
-      void navigate({ to: "/scw/collectible/$address/send/$recipientAddress/success", params: { address, recipientAddress } } as never)
+      void go(collectibleSendSuccessRoute, { params: { address, recipientAddress } })
     } catch (error) {
       // A vault that did not open shows the spec's text (decision 0530); other failures the generic one.
       snackbar.show({ id: "ton-send-failed", text: vaultErrorText(t, error) ?? t("send.failed") })

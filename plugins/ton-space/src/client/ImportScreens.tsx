@@ -1,12 +1,12 @@
 import { useState } from "react"
-import { useNavigate } from "@tanstack/react-router"
-import { MainButton, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
+import { MainButton, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { TextField } from "@wallet/kernel-react/ui"
 import { useFinishSetup } from "./BackupScreens.tsx"
 import { Hero, splitWords } from "./common.tsx"
 import { ADDRESS_MISMATCH, ImportError, importWallet, INVALID_MNEMONIC } from "./flows.ts"
 import { NS, useWallet } from "./hooks.ts"
 import styles from "./ton.module.css"
+import { importSuccessRoute, mainRoute } from "../routes.ts"
 
 const WORDS = 24
 
@@ -14,7 +14,7 @@ const WORDS = 24
 export function ImportMnemonicScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const [state] = useWallet()
   const [text, setText] = useState("")
   const [error, setError] = useState<string | undefined>(undefined)
@@ -35,7 +35,7 @@ export function ImportMnemonicScreen() {
       // The server tracks the address again (an import after logout or on a new device); never blocks.
       void import("./server-sync.ts").then((m) => m.syncAfterSetup(kernel, "import")).catch(() => undefined)
       setText("")
-      void navigate({ to: "/scw/import/success", replace: true } as never)
+      void go(importSuccessRoute, { replace: true })
     } catch (e) {
       kernel.telegram.haptic({ type: "notification", kind: "error" })
       setError(e instanceof ImportError && e.message === ADDRESS_MISMATCH ? t("import.mismatch") : e instanceof ImportError && e.message === INVALID_MNEMONIC ? t("import.invalid") : t("errors.generic"))
@@ -79,13 +79,13 @@ export function ImportMnemonicScreen() {
 /** /scw/import/success */
 export function ImportSuccessScreen() {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   const finish = useFinishSetup()
   useHideTabBar()
   return (
     <main className={styles.screen}>
       <Hero icon="check" title={t("import.successTitle")} text={t("import.successText")} />
-      <MainButton text={t("backup.openWallet")} progress={finish.busy} onClick={() => void finish.run().then(() => navigate({ to: "/scw", replace: true } as never))} />
+      <MainButton text={t("backup.openWallet")} progress={finish.busy} onClick={() => void finish.run().then(() => go(mainRoute, { replace: true }))} />
     </main>
   )
 }

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react"
-import { useNavigate } from "@tanstack/react-router"
-import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Banner, Button, Cell, IconButton, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
 import { formatDisplay } from "../core/amount.ts"
 import { buildAssetList, type Asset, type ExtraCurrencyAsset } from "../core/assets.ts"
@@ -16,6 +15,7 @@ import { secrets } from "./secrets.ts"
 import { isBackupComplete } from "./store.ts"
 import { useTon } from "./ton.ts"
 import styles from "./ton.module.css"
+import { assetRoute, backupManualRoute, collectiblesRoute, extraCurrencyRoute, importMnemonicRoute, qrRoute, sendRoute, walletSettingsRoute } from "../routes.ts"
 
 function AssetRow({ asset, onOpen }: { readonly asset: Asset; readonly onOpen: () => void }) {
   const t = useT(NS)
@@ -56,7 +56,7 @@ export default function MainScreen() {
 function WalletMain({ address, raw }: { readonly address: string; readonly raw: string }) {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const [state, update] = useWallet()
   const ton = useTon()
   const { account, jettons, events } = useWalletData(raw)
@@ -109,15 +109,15 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
   const minor = assets?.filter((a) => !a.major) ?? []
   const pendingItems = state.pending.pending
   const history = events.data ? visibleEvents(events.data) : undefined
-  const openSend = () => void navigate({ to: "/scw/send", search: {} } as never)
-  const openAsset = (asset: Asset) => void navigate({ to: "/scw/assets/$address", params: { address: asset.address }, search: { source: "main" } } as never)
-  const openExtra = (asset: ExtraCurrencyAsset) => void navigate({ to: "/scw/assets/extra-currency/$id", params: { id: String(asset.extraCurrencyId) } } as never)
+  const openSend = () => void go(sendRoute, { search: {} })
+  const openAsset = (asset: Asset) => void go(assetRoute, { params: { address: asset.address }, search: { source: "main" } })
+  const openExtra = (asset: ExtraCurrencyAsset) => void go(extraCurrencyRoute, { params: { id: String(asset.extraCurrencyId) } })
 
   return (
     <main className={styles.screen}>
       <header className={styles.header}>
         <AddressPill address={address} />
-        <IconButton aria-label={t("main.settings")} onClick={() => void navigate({ to: "/settings", search: { tab: "scw" } } as never)}>
+        <IconButton aria-label={t("main.settings")} onClick={() => void go(walletSettingsRoute, { search: { tab: "scw" } })}>
           <Icon name="settings" />
         </IconButton>
       </header>
@@ -126,16 +126,16 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
         <Button look="primary" onClick={() => openSend()}>
           {t("main.send")}
         </Button>
-        <Button look="secondary" onClick={() => void navigate({ to: "/scw/qr" } as never)}>
+        <Button look="secondary" onClick={() => void go(qrRoute)}>
           {t("main.receive")}
         </Button>
       </div>
       <List>
         {!held && (
-          <Banner tone="warning" title={t("main.keysMissingTitle")} description={t("main.keysMissingText")} action={<Button size="s" look="secondary" onClick={() => void navigate({ to: "/scw/import/mnemonic" } as never)}>{t("main.keysMissingAction")}</Button>} />
+          <Banner tone="warning" title={t("main.keysMissingTitle")} description={t("main.keysMissingText")} action={<Button size="s" look="secondary" onClick={() => void go(importMnemonicRoute)}>{t("main.keysMissingAction")}</Button>} />
         )}
         {held && !isBackupComplete(state) && (
-          <Banner tone="warning" title={t("main.backupTitle")} description={t("main.backupText")} action={<Button size="s" look="secondary" onClick={() => void navigate({ to: "/scw/backup/manual" } as never)}>{t("main.backupAction")}</Button>} />
+          <Banner tone="warning" title={t("main.backupTitle")} description={t("main.backupText")} action={<Button size="s" look="secondary" onClick={() => void go(backupManualRoute)}>{t("main.backupAction")}</Button>} />
         )}
         <Section header={t("assets.title")}>
           {!assets ? (
@@ -168,7 +168,7 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
             {nfts.data.slice(0, 3).map((item) => (
               <NftCell key={item.address} item={item} />
             ))}
-            {nfts.data.length > 3 && <Cell title={t("nft.seeAll", { count: nfts.data.length })} chevron onClick={() => void navigate({ to: "/scw/collectibles" } as never)} />}
+            {nfts.data.length > 3 && <Cell title={t("nft.seeAll", { count: nfts.data.length })} chevron onClick={() => void go(collectiblesRoute)} />}
           </Section>
         )}
         <Section header={t("history.title")}>

@@ -1,14 +1,14 @@
 import { useEffect, useState } from "react"
-import { useNavigate } from "@tanstack/react-router"
-import { MainButton, useKernel, useT } from "@wallet/kernel-react"
+import { MainButton, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Badge, Button, Cell, List, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
-import type { ActiveAddress } from "../server/api.ts"
+import type { ActiveAddress } from "../api.ts"
 import { Hero } from "./common.tsx"
 import { createWallet } from "./flows.ts"
 import { NS } from "./hooks.ts"
 import { loadTon, useTon } from "./ton.ts"
 import styles from "./ton.module.css"
+import { backupManualRoute, importMnemonicRoute } from "../routes.ts"
 
 /**
  * The user's wallets the server knows (another device, a reinstall): each with its backup state;
@@ -17,7 +17,7 @@ import styles from "./ton.module.css"
 function KnownWallets() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const ton = useTon()
   const [actives, setActives] = useState<ReadonlyArray<ActiveAddress>>([])
   useEffect(() => {
@@ -55,7 +55,7 @@ function KnownWallets() {
                 state: active.manualBackupComplete ? t("backupServer.backedUp") : t("backupServer.notBackedUp"),
               })}
               chevron
-              onClick={() => void navigate({ to: "/scw/import/mnemonic" } as never)}
+              onClick={() => void go(importMnemonicRoute)}
             />
           )
         })}
@@ -68,7 +68,7 @@ function KnownWallets() {
 export default function OnboardingScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const [busy, setBusy] = useState(false)
 
@@ -79,7 +79,7 @@ export default function OnboardingScreen() {
       await createWallet(kernel)
       // The server tracks the address (no secret travels); a failure never blocks the backup.
       void import("./server-sync.ts").then((m) => m.syncAfterSetup(kernel, "create")).catch(() => undefined)
-      void navigate({ to: "/scw/backup/manual", replace: true } as never)
+      void go(backupManualRoute, { replace: true })
     } catch {
       snackbar.show({ id: "ton-create-failed", text: t("errors.generic") })
       setBusy(false)
@@ -90,7 +90,7 @@ export default function OnboardingScreen() {
     <main className={styles.screen} onPointerEnter={() => void loadTon().catch(() => undefined)}>
       <Hero title={t("onboarding.title")} text={t("onboarding.text")} />
       <div className={styles.stack}>
-        <Button look="secondary" stretched onClick={() => void navigate({ to: "/scw/import/mnemonic" } as never)}>
+        <Button look="secondary" stretched onClick={() => void go(importMnemonicRoute)}>
           {t("onboarding.import")}
         </Button>
       </div>

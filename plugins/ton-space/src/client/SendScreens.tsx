@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react"
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { MainButton, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { MainButton, useGo, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
 import { AmountInput, Cell, List, Placeholder, Section, SkeletonList, TextField, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import { formatAmount, formatDisplay, parseAmount, TON_DECIMALS } from "../core/amount.ts"
@@ -14,16 +14,18 @@ import { vaultErrorText, wordsForOperation } from "./flows.ts"
 import { useTon } from "./ton.ts"
 import { emulateSend, resolveReceiver, signAndSend, type EmulationOutcome, type Receiver, type SendRequest, type WalletRef } from "./transfer.ts"
 import styles from "./ton.module.css"
+import type { RouteRef } from "@wallet/kernel"
+import { type ConfirmSearch, importMnemonicRoute, mainRoute, sendExtraCurrencyConfirmationRoute, sendJettonConfirmationRoute, sendSuccessRoute, sendTonConfirmationRoute } from "../routes.ts"
 
 type Search = { asset?: string; to?: string; amount?: string; comment?: string }
 
 /** What can be sent: TON, jettons and the chain's extra currencies (ADR 0630). */
 type SendAsset = Asset | ExtraCurrencyAsset
 
-const CONFIRM_ROUTE: Record<SendAsset["kind"], string> = {
-  ton: "/scw/send-ton-confirmation",
-  jetton: "/scw/send-jetton-confirmation",
-  extra: "/scw/send-extra-currency-confirmation",
+const CONFIRM_ROUTE: Record<SendAsset["kind"], RouteRef<string, typeof ConfirmSearch.Type>> = {
+  ton: sendTonConfirmationRoute,
+  jetton: sendJettonConfirmationRoute,
+  extra: sendExtraCurrencyConfirmationRoute,
 }
 
 const useAssets = () => {
@@ -46,7 +48,7 @@ const isScam = (asset: SendAsset) => asset.kind !== "extra" && asset.isScam
 export function SendScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const search = useSearch({ strict: false }) as Search
   const [state] = useWallet()
   const ton = useTon()
@@ -77,10 +79,9 @@ export function SendScreen() {
       kernel.telegram.haptic({ type: "notification", kind: "error" })
       return
     }
-    void navigate({
-      to: CONFIRM_ROUTE[asset.kind],
+    void go(CONFIRM_ROUTE[asset.kind], {
       search: { asset: asset.address, to: to.trim(), amount: minor.toString(), ...(comment.trim() ? { comment: comment.trim() } : {}) },
-    } as never)
+    })
   }
 
   return (
@@ -142,7 +143,7 @@ export function ConfirmScreen() {
   const t = useT(NS)
   const kernel = useKernel()
   const passcode = usePasscode()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const search = useSearch({ strict: false }) as Search
   const [state, update] = useWallet()
@@ -200,7 +201,7 @@ export function ConfirmScreen() {
       if (words === "cancelled") return
       if (!words) {
         snackbar.show({ id: "ton-keys-missing", text: t("main.keysMissingTitle") })
-        void navigate({ to: "/scw/import/mnemonic" } as never)
+        void go(importMnemonicRoute)
         return
       }
       const signed = await signAndSend(ton, chain, wallet, request, words)
@@ -224,7 +225,7 @@ export function ConfirmScreen() {
         }),
       }))
       kernel.telegram.haptic({ type: "notification", kind: "success" })
-      void navigate({ to: "/scw/send-success", replace: true } as never)
+      void go(sendSuccessRoute, { replace: true })
     } catch (error) {
       kernel.telegram.haptic({ type: "notification", kind: "error" })
       snackbar.show({ id: "ton-send-failed", text: vaultErrorText(t, error) ?? t("send.failed") })
@@ -271,12 +272,12 @@ export function ConfirmScreen() {
 /** /scw/send-success (and the collectible's success with its own text). */
 export function SendSuccessScreen({ textKey = "sendSuccess.text" }: { readonly textKey?: string } = {}) {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   useHideTabBar()
   return (
     <main className={styles.screen}>
       <Hero icon="check" title={t("sendSuccess.title")} text={t(textKey)} />
-      <MainButton text={t("sendSuccess.done")} onClick={() => void navigate({ to: "/scw", replace: true } as never)} />
+      <MainButton text={t("sendSuccess.done")} onClick={() => void go(mainRoute, { replace: true })} />
     </main>
   )
 }

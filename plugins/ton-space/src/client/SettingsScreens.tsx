@@ -1,7 +1,6 @@
 import { useEffect, useState } from "react"
 import { Effect } from "effect"
-import { useNavigate } from "@tanstack/react-router"
-import { Icon, MainButton, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
+import { Icon, MainButton, useGo, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
 import { Cell, List, Placeholder, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import type { Network } from "../core/assets.ts"
@@ -13,16 +12,17 @@ import { chainFor, NS, useWallet } from "./hooks.ts"
 import { secrets } from "./secrets.ts"
 import { useTon } from "./ton.ts"
 import styles from "./ton.module.css"
+import { importMnemonicRoute, mainRoute, settingsLogoutRoute, settingsRecoveryRoute, settingsVersionNetworkRoute } from "../routes.ts"
 
 /** /scw/settings: the TON space's own settings list. */
 export function ScwSettingsScreen() {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   useHideTabBar()
   const entries = [
-    { to: "/scw/settings/recovery", label: t("settings.recovery"), icon: "wallet" },
-    { to: "/scw/settings/version-network", label: t("settings.versionNetwork"), icon: "globe" },
-    { to: "/scw/settings/logout", label: t("settings.logout"), icon: "alert" },
+    { ref: settingsRecoveryRoute, label: t("settings.recovery"), icon: "wallet" },
+    { ref: settingsVersionNetworkRoute, label: t("settings.versionNetwork"), icon: "globe" },
+    { ref: settingsLogoutRoute, label: t("settings.logout"), icon: "alert" },
   ]
   return (
     <main className={styles.screen}>
@@ -30,7 +30,7 @@ export function ScwSettingsScreen() {
       <List>
         <Section>
           {entries.map((e) => (
-            <Cell key={e.to} before={<Icon name={e.icon} />} title={e.label} chevron onClick={() => void navigate({ to: e.to } as never)} />
+            <Cell key={e.ref.path} before={<Icon name={e.icon} />} title={e.label} chevron onClick={() => void go(e.ref)} />
           ))}
         </Section>
       </List>
@@ -43,7 +43,7 @@ export function RecoveryScreen() {
   const t = useT(NS)
   const kernel = useKernel()
   const passcode = usePasscode()
-  const navigate = useNavigate()
+  const go = useGo()
   const [state] = useWallet()
   const [words, setWords] = useState<ReadonlyArray<string> | null>(null)
   const [busy, setBusy] = useState(false)
@@ -65,7 +65,7 @@ export function RecoveryScreen() {
     }
     if (held === "cancelled") return
     if (!held) {
-      void navigate({ to: "/scw/import/mnemonic" } as never)
+      void go(importMnemonicRoute)
       return
     }
     setWords(held)
@@ -89,7 +89,7 @@ export function RecoveryScreen() {
 export function LogoutScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const [state] = useWallet()
   const [busy, setBusy] = useState(false)
@@ -106,7 +106,7 @@ export function LogoutScreen() {
           await import("./vault.ts").then((m) => m.deleteServerRecords(kernel))
         },
         clearVault: () => import("./vault.ts").then((m) => m.clearVault(kernel)),
-        navigate: () => void navigate({ to: "/scw", replace: true } as never),
+        navigate: () => void go(mainRoute, { replace: true }),
       })
       snackbar.show({ id: "ton-logged-out", text: t("logout.done") })
     } catch {

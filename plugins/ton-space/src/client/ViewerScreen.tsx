@@ -5,9 +5,9 @@
  */
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react"
 import { Effect } from "effect"
-import { useNavigate, useSearch } from "@tanstack/react-router"
+import { useSearch } from "@tanstack/react-router"
 import type { AccountEvent } from "@wallet/kernel/chain"
-import { MainButton, useHideTabBar, useKernel, useT, type Kernel } from "@wallet/kernel-react"
+import { type Kernel, MainButton, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { Badge, Button, Cell, List, Placeholder, Section, SkeletonList, TextField } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import { formatDisplay } from "../core/amount.ts"
@@ -21,6 +21,7 @@ import { chainFor, NS, useChainQuery, useWallet } from "./hooks.ts"
 import { tonSpaceKeys } from "./queryKeys.ts"
 import { useTon, type TonModule } from "./ton.ts"
 import styles from "./ton.module.css"
+import { mainRoute, viewerRoute } from "../routes.ts"
 
 export const DEV_TOOLS_FLAG = "dev_tools"
 
@@ -42,19 +43,19 @@ const parseTarget = (ton: TonModule, input: string, walletNetwork: Network) => {
 
 export default function ViewerScreen() {
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const enabled = useDevTools(kernel)
   useHideTabBar()
   useEffect(() => {
-    if (!enabled) void navigate({ to: "/scw", replace: true } as never)
-  }, [enabled, navigate])
+    if (!enabled) void go(mainRoute, { replace: true })
+  }, [enabled, go])
   if (!enabled) return null
   return <Viewer />
 }
 
 function Viewer() {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   const ton = useTon()
   const [state] = useWallet()
   const search = useSearch({ strict: false }) as { readonly address?: string }
@@ -69,9 +70,9 @@ function Viewer() {
     )
   }
   if (!target) {
-    return <AddressForm key={given} initial={given} invalid={given !== ""} onView={(address) => void navigate({ to: "/scw/viewer", search: { address } } as never)} />
+    return <AddressForm key={given} initial={given} invalid={given !== ""} onView={(address) => void go(viewerRoute, { search: { address } })} />
   }
-  return <ViewedWallet key={`${target.network}:${target.raw}`} target={target} ton={ton} onOther={() => void navigate({ to: "/scw/viewer", search: {} } as never)} />
+  return <ViewedWallet key={`${target.network}:${target.raw}`} target={target} ton={ton} onOther={() => void go(viewerRoute, { search: {} })} />
 }
 
 function AddressForm({ initial, invalid, onView }: { readonly initial: string; readonly invalid: boolean; readonly onView: (address: string) => void }) {

@@ -1,20 +1,24 @@
 /** Pieces shared by the TON space screens: the TON tab bar, the address pill, the word grid. */
 import { useState, type ReactNode } from "react"
-import { useLocation, useNavigate } from "@tanstack/react-router"
-import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { useLocation } from "@tanstack/react-router"
+import { slotsForUser } from "@wallet/kernel"
+import { Icon, useGoTo, useKernel, useT, type Kernel } from "@wallet/kernel-react"
 import { Skeleton, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
 import { NS, useWallet } from "./hooks.ts"
 import styles from "./ton.module.css"
 
+/** The TON tabs the signed-in user may see: a tab's `permissions` must all be held (decision 0140). */
+export const visibleTonTabs = (kernel: Pick<Kernel, "composition" | "user">) => slotsForUser(kernel.composition.tabs.ton, kernel.user())
+
 /** The self-custody tab bar (Main, Swap, Earn) with the swap tooltip shown once until saved as shown. */
 export function TonTabBar() {
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const goTo = useGoTo()
   const { pathname } = useLocation()
   const [state, update] = useWallet()
-  const tabs = kernel.composition.tabs.ton
+  const tabs = visibleTonTabs(kernel)
   const active = tabs.find((tab) => tab.to === pathname)
   const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
   const tooltipTab = !state.swapTooltipShown && pathname === "/scw" ? tabs.find((tab) => tab.tooltip) : undefined
@@ -27,7 +31,8 @@ export function TonTabBar() {
       platformStyle={/ios|macos/.test(kernel.telegram.launchParams.platform) ? "apple" : "material"}
       onSelect={(id) => {
         const tab = tabs.find((t) => t.id === id)!
-        void navigate({ to: tab.to, ...(tab.id === "swap" ? { search: { source: "tabbar" } } : {}) } as never)
+        // A composed tab names a concrete full path (another plugin may contribute it).
+        void goTo({ to: tab.to, ...(tab.id === "swap" ? { search: { source: "tabbar" } } : {}) })
       }}
       onActiveTabPress={() => window.scrollTo({ top: 0, behavior: "smooth" })}
       {...(tooltipTab?.tooltip

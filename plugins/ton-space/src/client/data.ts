@@ -8,7 +8,7 @@ import { buildExtraCurrencyAssets, type ExtraCurrencyAsset, type Network } from 
 import { chartWindow, downsample, normalizePoints, type ChartPeriod, type ChartPoint } from "../core/chart.ts"
 import { HISTORY_PAGE_SIZE } from "../core/history.ts"
 import { applyObservation, observe, PENDING_CHECK_INTERVAL_MS } from "../core/pending.ts"
-import type { TonSpaceConfig } from "../manifest.ts"
+import { tonSpaceConfig } from "../config.ts"
 import { chainFor, useChainQuery, useWallet, type Loaded } from "./hooks.ts"
 import { tonSpaceKeys } from "./queryKeys.ts"
 
@@ -76,7 +76,7 @@ export function usePendingWatcher(onFinalized: () => void) {
 
 /** The chain API base of a network (the same rule as `chainFor`: region config, else the page origin). */
 export const chainBaseUrl = (kernel: Kernel, network: Network): string => {
-  const config = kernel.composition.pluginConfig.get("ton-space") as TonSpaceConfig | undefined
+  const config = tonSpaceConfig(kernel)
   return ((network === "testnet" ? config?.testnetChainApiUrl : config?.chainApiUrl) ?? window.location.origin).replace(/\/+$/, "")
 }
 

@@ -1,7 +1,6 @@
 /** One history row per account event, from the wallet's point of view. */
 import type { AccountEvent, Action } from "@wallet/kernel/chain"
-import { useNavigate } from "@tanstack/react-router"
-import { useT } from "@wallet/kernel-react"
+import { useGo, useT } from "@wallet/kernel-react"
 import { Cell } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
@@ -10,6 +9,7 @@ import type { FinalizedTransaction, PendingTransaction } from "../core/pending.t
 import { NS } from "./hooks.ts"
 import type { TonModule } from "./ton.ts"
 import styles from "./ton.module.css"
+import { txRoute } from "../routes.ts"
 
 export interface ActionView {
   readonly kind: "in" | "out" | "other"
@@ -96,7 +96,7 @@ export function EventRow({
   readonly readOnly?: boolean
 }) {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   const action = mainAction(event)
   if (!action) return null
   const view = viewAction(action, raw)
@@ -114,7 +114,7 @@ export function EventRow({
         ) : undefined
       }
       {...(view.failed ? { description: t("history.failed") } : view.comment ? { description: view.comment } : {})}
-      {...(readOnly ? {} : { onClick: () => void navigate({ to: "/scw/tx/$eventId", params: { eventId: event.event_id } } as never) })}
+      {...(readOnly ? {} : { onClick: () => void go(txRoute, { params: { eventId: event.event_id } }) })}
     />
   )
 }

@@ -5,7 +5,7 @@ import { Effect } from "effect"
 import { makeChainClient, type ChainError, type ChainShape } from "@wallet/kernel/chain"
 import { useKernel, type Kernel } from "@wallet/kernel-react"
 import type { Network } from "../core/assets.ts"
-import type { TonSpaceConfig } from "../manifest.ts"
+import { tonSpaceConfig } from "../config.ts"
 import { createWalletStateStore, type WalletState, type WalletStateStore } from "./store.ts"
 
 export const NS = "tonSpace"
@@ -23,7 +23,7 @@ export function useWallet(): [WalletState, WalletStateStore["update"]] {
 const clients = new Map<string, ChainShape>()
 /** The tonapi-compatible chain API of a network (region config; the same origin's /v2 by default, the devnet in dev). */
 export const chainFor = (kernel: Kernel, network: Network): ChainShape => {
-  const config = kernel.composition.pluginConfig.get("ton-space") as TonSpaceConfig | undefined
+  const config = tonSpaceConfig(kernel)
   const baseUrl = (network === "testnet" ? config?.testnetChainApiUrl : config?.chainApiUrl) ?? window.location.origin
   let client = clients.get(baseUrl)
   if (!client) {

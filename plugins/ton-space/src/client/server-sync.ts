@@ -8,7 +8,7 @@
 import { Duration, Effect } from "effect"
 import { Http, HttpError, type HttpShape } from "@wallet/kernel"
 import type { Kernel } from "@wallet/kernel-react"
-import { ActiveAddress, AddressesResponse, type AddressesResponse as AddressesResponseType } from "../server/api.ts"
+import { ActiveAddress, AddressesResponse, type AddressesResponse as AddressesResponseType } from "../api.ts"
 import { walletStore } from "./hooks.ts"
 import type { WalletStateStore } from "./store.ts"
 

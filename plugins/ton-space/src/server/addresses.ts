@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ServerConfig } from "@wallet/kernel-server"
-import type { ActiveAddress } from "./api.ts"
+import type { ActiveAddress } from "../api.ts"
 
 type WalletClass = ActiveAddress["walletClass"]
 type Network = ActiveAddress["network"]

@@ -1,11 +1,11 @@
 /**
  * `@wallet/plugin-ton-space/server`: the self-custody addresses of a user with the manual backup
- * flag (spec 2 §3, §6, §7; decision 0620). Contract in `./api.ts` (browser-safe).
+ * flag (spec 2 §3, §6, §7; decision 0620). Contract in `../api.ts` (browser-safe; the `./api` entry).
  */
 import type { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import { defineServerPlugin, type ServerPlugin } from "@wallet/kernel-server"
-import { TonSpaceAddressesGroup } from "./api.ts"
+import { TonSpaceAddressesGroup } from "../api.ts"
 import type { BackupKeys } from "./backupKeys.ts"
 import { makeTonSpaceHandlers } from "./handlers.ts"
 import { tonSpaceMigrations } from "./migrations.ts"

@@ -5,14 +5,15 @@
  * ton_addr (+ ton_proof signed after the passcode); Decline answers 300.
  */
 import { useEffect, useMemo, useState } from "react"
-import { useNavigate, useSearch } from "@tanstack/react-router"
+import { useSearch } from "@tanstack/react-router"
 import { Effect } from "effect"
-import { Icon, MainButton, SecondaryButton, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, MainButton, SecondaryButton, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Button, Cell, List, Placeholder, Section, Skeleton } from "@wallet/kernel-react/ui"
 import type { ConnectProposal, SessionInfo } from "../engine/index.ts"
 import { connectErrorKey, connectStart, shortAddress, type ConnectErrorKey, type ConnectSearch } from "./logic.ts"
 import { tonConnect, type TonConnectRuntime } from "./runtime.ts"
 import styles from "./tc.module.css"
+import { mainRoute } from "@wallet/plugin-ton-space/routes"
 
 const NS = "tonconnect"
 
@@ -31,7 +32,7 @@ export const versionLabel = (version: string): string => (version === "v5r1" ? "
 export default function ConnectScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const search = useSearch({ strict: false }) as ConnectSearch
   const [state, setState] = useState<State>({ kind: "loading" })
   const [attempt, setAttempt] = useState(0)
@@ -51,7 +52,7 @@ export default function ConnectScreen() {
       const access = await import("@wallet/plugin-ton-space/wallet-access")
       const wallet = await access.currentWallet(kernel)
       if (!wallet) return set({ kind: "noWallet" })
-      const runtime = await tonConnect(kernel, (o) => navigate(o as never))
+      const runtime = await tonConnect(kernel, go)
       if (!runtime) return set({ kind: "unsupportedVersion" })
       const prepared = await Effect.runPromise(Effect.result(runtime.engine.prepareConnect(begin.link)))
       if (prepared._tag === "Failure") return set({ kind: "error", key: connectErrorKey(prepared.failure), retry: prepared.failure._tag === "BridgeError" })
@@ -60,7 +61,7 @@ export default function ConnectScreen() {
     return () => {
       alive = false
     }
-  }, [run, kernel, navigate])
+  }, [run, kernel, go])
 
   const approve = async () => {
     if (state.kind !== "ready" || state.busy) return
@@ -88,7 +89,7 @@ export default function ConnectScreen() {
     setState({ kind: "declined", name: state.proposal.app.name })
   }
 
-  const leave = () => void navigate({ to: "/scw", replace: true } as never)
+  const leave = () => void go(mainRoute, { replace: true })
 
   switch (state.kind) {
     case "loading":
@@ -131,7 +132,7 @@ export default function ConnectScreen() {
       return (
         <main className={styles.screen}>
           <Placeholder headingLevel={1} icon={<Icon name="wallet" size={48} />} title={t("connect.noWallet.title")} description={t("connect.noWallet.text")} />
-          <MainButton text={t("connect.noWallet.action")} onClick={() => void navigate({ to: "/scw" } as never)} />
+          <MainButton text={t("connect.noWallet.action")} onClick={() => void go(mainRoute)} />
         </main>
       )
     case "unsupportedVersion":

@@ -3,9 +3,8 @@
  * host); disconnect one, or all after a confirmation; an empty state. Disconnecting tells the dApp.
  */
 import { useEffect, useState, useSyncExternalStore } from "react"
-import { useNavigate } from "@tanstack/react-router"
 import { Effect } from "effect"
-import { Icon, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Button, Cell, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "./logic.ts"
 import { dropEntriesOf, knownSessions, subscribe, tonConnect, type TonConnectRuntime } from "./runtime.ts"
@@ -16,7 +15,7 @@ const NS = "tonconnect"
 export default function ConnectedAppsScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const [runtime, setRuntime] = useState<TonConnectRuntime | null | undefined>(undefined)
   const [busy, setBusy] = useState<string | undefined>(undefined)
@@ -25,14 +24,14 @@ export default function ConnectedAppsScreen() {
 
   useEffect(() => {
     let alive = true
-    void tonConnect(kernel, (o) => navigate(o as never)).then(
+    void tonConnect(kernel, go).then(
       (r) => alive && setRuntime(r),
       () => alive && setRuntime(null),
     )
     return () => {
       alive = false
     }
-  }, [kernel, navigate])
+  }, [kernel, go])
 
   const disconnect = async (id: string, name: string) => {
     if (!runtime || busy) return

@@ -6,10 +6,10 @@
  * A request refused before the user saw it (expired, wrong network, too many messages) shows why.
  */
 import { useEffect, useState, useSyncExternalStore } from "react"
-import { useNavigate, useSearch } from "@tanstack/react-router"
+import { useSearch } from "@tanstack/react-router"
 import { Effect } from "effect"
 import type { MessageConsequences } from "@wallet/kernel/chain"
-import { Icon, MainButton, SecondaryButton, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, MainButton, SecondaryButton, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Banner, Cell, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
 import type { PendingRequest } from "../engine/index.ts"
 import {
@@ -26,6 +26,7 @@ import {
 } from "./logic.ts"
 import { forgetEntry, SEND_TRANSACTION_ERROR_CODES, friendlyAddress, requestEntry, subscribe, tonConnect } from "./runtime.ts"
 import styles from "./tc.module.css"
+import { mainRoute } from "@wallet/plugin-ton-space/routes"
 
 const NS = "tonconnect"
 
@@ -39,13 +40,13 @@ type Outcome =
 
 export default function RequestScreen() {
   const t = useT(NS)
-  const navigate = useNavigate()
+  const go = useGo()
   const { id = "" } = useSearch({ strict: false }) as { id?: string }
   const entry = useSyncExternalStore(subscribe, () => requestEntry(id))
   useHideTabBar()
   const done = () => {
     forgetEntry(id)
-    void navigate({ to: "/scw", replace: true } as never)
+    void go(mainRoute, { replace: true })
   }
 
   if (!entry) {

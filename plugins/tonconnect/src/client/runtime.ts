@@ -20,12 +20,11 @@ import { sealedStore } from "../engine/sealed-store.ts"
 import { Address } from "@ton/core"
 import { Effect } from "effect"
 import { Passcode } from "@wallet/kernel"
-import type { Kernel } from "@wallet/kernel-react"
+import type { Go, Kernel } from "@wallet/kernel-react"
 import type { CurrentWallet } from "@wallet/plugin-ton-space/wallet-access"
 import { engineVersionOf } from "./logic.ts"
+import { requestRoute } from "../routes.ts"
 import { indexedDbKeys, sealingKeys, secureStorageKeys } from "./seal-keys.ts"
-
-export type Navigate = (options: { to: string; search?: Record<string, unknown>; replace?: boolean }) => unknown
 
 /** A request shown on /scw/tc/request?id=<key>: waiting for the user, or refused before (shown why). */
 export type RequestEntry =
@@ -44,7 +43,7 @@ const loadAccess = () => (access ??= import("@wallet/plugin-ton-space/wallet-acc
 
 let current: { readonly key: string; readonly runtime: TonConnectRuntime } | undefined
 let building: Promise<TonConnectRuntime | null> | undefined
-let navigate: Navigate | undefined
+let go: Go | undefined
 let unsubscribeWallet: (() => void) | undefined
 
 const entries = new Map<string, RequestEntry>()
@@ -76,7 +75,7 @@ export const friendlyAddress = (raw: string, network: "-239" | "-3", bounceable 
 const show = (entry: RequestEntry) => {
   entries.set(entry.key, entry)
   notify()
-  void navigate?.({ to: "/scw/tc/request", search: { id: entry.key } })
+  void go?.(requestRoute, { search: { id: entry.key } })
 }
 
 const signerFor = (kernel: Kernel, wallet: CurrentWallet, version: "v5r1" | "v4r2"): WalletSigner => ({
@@ -126,8 +125,8 @@ const keyOf = (wallet: CurrentWallet | null | undefined): string | undefined => 
  * network changes) with its bridge listener started; null without a self-custody wallet or for a
  * wallet version the engine cannot sign for.
  */
-export const tonConnect = (kernel: Kernel, nav?: Navigate): Promise<TonConnectRuntime | null> => {
-  if (nav) navigate = nav
+export const tonConnect = (kernel: Kernel, navigateTo?: Go): Promise<TonConnectRuntime | null> => {
+  if (navigateTo) go = navigateTo
   const run = async (): Promise<TonConnectRuntime | null> => {
     const walletAccess = await loadAccess()
     // The wallet state changes for many reasons (pending transactions, backup flags); only another

@@ -1,9 +1,9 @@
 import { useState } from "react"
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { invalidateBalances, kernelQueryClient, MainButton, useKernel, useT, type Kernel } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { invalidateBalances, type Kernel, kernelQueryClient, MainButton, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, CellSkeleton, List, Placeholder, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo } from "../../currencies.ts"
-import { toClientAddressError, type CreateWithdrawRequest } from "../../chain-api.ts"
+import { toClientAddressError, type CreateWithdrawRequest } from "../../api.ts"
 import { withdrawalOperation } from "../../operations.ts"
 import { call, chainClient, custodyClient, errorCode, errorTag, idempotencyKey } from "./clients.ts"
 import { operationGate, operationTokenErrorKey } from "./gate.ts"
@@ -14,6 +14,7 @@ import { custodyKeys } from "../queryKeys.ts"
 import { formatAmount, toMinor } from "./logic.ts"
 import { cleanSearch, qrFallbackSearch, type SendParams } from "./search.ts"
 import styles from "./send.module.css"
+import { firstTransactionRoute, sendRoute, sendStatusRoute } from "../../routes.ts"
 
 /**
  * Whether the withdrawal just made is the user's first one (its history holds no other on-chain
@@ -31,7 +32,7 @@ async function isFirstWithdrawal(kernel: Kernel): Promise<boolean> {
 export default function ConfirmScreen() {
   const t = useT("custody")
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const search = useSearch({ strict: false }) as SendParams
   const language = kernel.i18n.language()
@@ -62,11 +63,7 @@ export default function ConfirmScreen() {
   )
 
   const backToForm = (withQr: boolean) =>
-    navigate({
-      to: "/assets/send",
-      search: cleanSearch({ ...search, qr: withQr ? true : undefined }),
-      replace: true,
-    } as never)
+    go(sendRoute, { search: cleanSearch({ ...search, qr: withQr ? true : undefined }), replace: true })
 
   const failureText = (error: unknown): string => {
     const refused = operationTokenErrorKey(errorTag(error), errorCode(error))
@@ -105,8 +102,8 @@ export default function ConfirmScreen() {
         // Money moved: every balances query (wallet main's included) is stale now.
         void invalidateBalances(kernelQueryClient(kernel))
         const id = result.value.transaction.id
-        if (await isFirstWithdrawal(kernel)) await navigate({ to: "/first-transaction", search: { withdrawTransactionId: id }, replace: true } as never)
-        else await navigate({ to: "/assets/send-request-status", search: cleanSearch({ transactionId: id }), replace: true } as never)
+        if (await isFirstWithdrawal(kernel)) await go(firstTransactionRoute, { search: { withdrawTransactionId: id }, replace: true })
+        else await go(sendStatusRoute, { search: cleanSearch({ transactionId: id }), replace: true })
         return
       }
       kernel.telegram.haptic({ type: "notification", kind: "error" })
@@ -119,7 +116,7 @@ export default function ConfirmScreen() {
       const fallback = qrFallbackSearch(search)
       if (fallback) {
         snackbar.show({ id: "custody-send-failed", text: failureText(result.error), description: t("send.confirm.qrFallback"), persistAcrossNavigation: true })
-        await navigate({ to: "/assets/send", search: fallback, replace: true } as never)
+        await go(sendRoute, { search: fallback, replace: true })
         return
       }
       snackbar.show({ id: "custody-send-failed", text: failureText(result.error) })

@@ -1,17 +1,18 @@
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { Icon, MainButton, useKernel, useT } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { Icon, MainButton, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Placeholder, Skeleton, Spinner } from "@wallet/kernel-react/ui"
 import { currencyInfo } from "../../currencies.ts"
 import { formatAmount, mapGenericStatus, shortAddress } from "./logic.ts"
 import { cleanSearch } from "./search.ts"
 import { useWithdrawal } from "./StatusScreen.tsx"
 import styles from "./send.module.css"
+import { transactionsRoute, walletMainRoute } from "../../routes.ts"
 
 /** /first-transaction: the celebration after a user's first withdrawal, following its status. */
 export default function FirstTransactionScreen() {
   const t = useT("custody")
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const { withdrawTransactionId } = useSearch({ strict: false }) as { withdrawTransactionId?: string }
   const { tx } = useWithdrawal(withdrawTransactionId)
   const language = kernel.i18n.language()
@@ -20,7 +21,7 @@ export default function FirstTransactionScreen() {
     return (
       <main className={styles.screen}>
         <Placeholder kind="error" title={t("send.status.missing")} />
-        <MainButton text={t("send.status.done")} onClick={() => void navigate({ to: "/main" } as never)} />
+        <MainButton text={t("send.status.done")} onClick={() => void go(walletMainRoute)} />
       </main>
     )
   }
@@ -45,7 +46,7 @@ export default function FirstTransactionScreen() {
       </div>
       <MainButton
         text={t("send.first.history")}
-        onClick={() => void navigate({ to: "/transactions", search: cleanSearch({ withdrawTransactionId, from: "history" }) } as never)}
+        onClick={() => void go(transactionsRoute, { search: cleanSearch({ withdrawTransactionId, from: "history" as const }) })}
       />
     </main>
   )

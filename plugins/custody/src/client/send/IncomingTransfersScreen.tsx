@@ -1,6 +1,5 @@
 import { useState } from "react"
-import { useNavigate } from "@tanstack/react-router"
-import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Button, Cell, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
 import { currencyInfo, parseAmount } from "../../currencies.ts"
 import { call, custodyClient } from "./clients.ts"
@@ -9,12 +8,13 @@ import { asLoad, FRESH_EACH_VISIT, unwrap } from "../query.ts"
 import { custodyKeys } from "../queryKeys.ts"
 import { daysLeft, formatAmount } from "./logic.ts"
 import styles from "./send.module.css"
+import { transferRoute } from "../../routes.ts"
 
 /** /transfers: custody transfers waiting for the user to accept them (tg_transfer_status=new). */
 export default function IncomingTransfersScreen() {
   const t = useT("custody")
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const language = kernel.i18n.language()
   const { load, reload } = asLoad(
     useQuery({
@@ -62,7 +62,7 @@ export default function IncomingTransfersScreen() {
                     subtitle={t("send.incoming.expires", { count: left })}
                     after={formatAmount(parseAmount(item.amount, decimals) ?? 0n, decimals, item.currency, language)}
                     chevron
-                    onClick={() => void navigate({ to: "/transfers/$transferId", params: { transferId: item.id } } as never)}
+                    onClick={() => void go(transferRoute, { params: { transferId: item.id } })}
                   />
                 )
               })}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react"
 import { Schema } from "effect"
-import { useNavigate, useSearch } from "@tanstack/react-router"
+import { useSearch } from "@tanstack/react-router"
 import { defineStore } from "@wallet/kernel"
 import { schemaCheck } from "@wallet/kernel/schema"
-import { Icon, invalidateBalances, kernelQueryClient, MainButton, runEffect, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, invalidateBalances, kernelQueryClient, MainButton, runEffect, useGo, useKernel, useT } from "@wallet/kernel-react"
 import {
   Avatar,
   BottomSheet,
@@ -32,6 +32,7 @@ import { amountProblem, formatAmount, pushRecent, RECENT_RECEIVERS_MAX, toDecima
 import { AmountField } from "./AmountField.tsx"
 import { cleanSearch } from "./search.ts"
 import styles from "./send.module.css"
+import { receiverSearchRoute, transferRoute } from "../../routes.ts"
 
 const ReceiverSchema = Schema.Struct({
   userId: Schema.Int,
@@ -67,7 +68,7 @@ function ReceiverCell({ receiver, onClick }: { readonly receiver: Receiver; read
 export default function ReceiverSearchScreen() {
   const t = useT("custody")
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const search = useSearch({ strict: false }) as { assetCurrency?: string; receiverId?: string; value?: string }
   const [recent, setRecent] = useState<ReadonlyArray<Receiver>>([])
   const [selected, setSelected] = useState<Receiver | undefined>()
@@ -79,7 +80,7 @@ export default function ReceiverSearchScreen() {
   const choose = (receiver: Receiver) => {
     kernel.telegram.haptic({ type: "selection_change" })
     setSelected(receiver)
-    void navigate({ to: "/assets/receiver-search", search: cleanSearch({ assetCurrency: search.assetCurrency, receiverId: String(receiver.userId) }) } as never)
+    void go(receiverSearchRoute, { search: cleanSearch({ assetCurrency: search.assetCurrency, receiverId: String(receiver.userId) }) })
   }
 
   const receiverId = search.receiverId && /^\d+$/.test(search.receiverId) ? Number(search.receiverId) : undefined
@@ -173,7 +174,7 @@ function SearchStep({ recent, onChoose, t }: { readonly recent: ReadonlyArray<Re
 function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver: Receiver; readonly initialCurrency: string | undefined; readonly onSent: (r: Receiver) => Promise<void> }) {
   const t = useT("custody")
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const language = kernel.i18n.language()
   const accountsQ = useQuery(accountsQuery(kernel, ""))
@@ -216,7 +217,7 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
         // Money moved: every balances query (wallet main's included) is stale now.
         void invalidateBalances(kernelQueryClient(kernel))
         await onSent(receiver)
-        await navigate({ to: "/transfers/$transferId", params: { transferId: result.value.id }, replace: true } as never)
+        await go(transferRoute, { params: { transferId: result.value.id }, replace: true })
         return
       }
       kernel.telegram.haptic({ type: "notification", kind: "error" })

@@ -1,15 +1,16 @@
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { Icon, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { scanAndRoute } from "./scan.ts"
 import { cleanSearch } from "./search.ts"
 import styles from "./send.module.css"
+import { receiverSearchRoute, sendRoute } from "../../routes.ts"
 
 /** /send-options: to a Telegram user, to an address, or scan a QR code. */
 export default function SendOptionsScreen() {
   const t = useT("custody")
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const { assetCurrency } = useSearch({ strict: false }) as { assetCurrency?: string }
   return (
@@ -23,20 +24,20 @@ export default function SendOptionsScreen() {
             title={t("send.options.user")}
             subtitle={t("send.options.userHint")}
             chevron
-            onClick={() => void navigate({ to: "/assets/receiver-search", search: cleanSearch({ assetCurrency }) } as never)}
+            onClick={() => void go(receiverSearchRoute, { search: cleanSearch({ assetCurrency }) })}
           />
           <Cell
             before={<Icon name="wallet" />}
             title={t("send.options.address")}
             subtitle={t("send.options.addressHint")}
             chevron
-            onClick={() => void navigate({ to: "/assets/send", search: cleanSearch({ assetCurrency }) } as never)}
+            onClick={() => void go(sendRoute, { search: cleanSearch({ assetCurrency }) })}
           />
           <Cell
             before={<Icon name="qr" />}
             title={t("send.options.scan")}
             subtitle={t("send.options.scanHint")}
-            onClick={() => void scanAndRoute(kernel, (options) => navigate(options as never), snackbar)}
+            onClick={() => void scanAndRoute(kernel, go, snackbar)}
           />
         </Section>
       </List>

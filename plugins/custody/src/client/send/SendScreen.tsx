@@ -1,9 +1,9 @@
 import { useMemo, useState } from "react"
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { MainButton, useKernel, useT } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { MainButton, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Button, Cell, List, Placeholder, Section, SegmentedControl, Skeleton, Spinner, TextField } from "@wallet/kernel-react/ui"
 import { CURRENCIES, currencyInfo, type NetworkCode } from "../../currencies.ts"
-import { toClientAddressError } from "../../chain-api.ts"
+import { toClientAddressError } from "../../api.ts"
 import { call, chainClient, errorCode, errorTag } from "./clients.ts"
 import { networkLabel, sendableCurrencies, useDebounced } from "./hooks.ts"
 import { useQuery } from "@tanstack/react-query"
@@ -13,8 +13,9 @@ import { amountProblem, formatAmount, toDecimal } from "./logic.ts"
 import { AmountField } from "./AmountField.tsx"
 import { cleanSearch, type SendParams } from "./search.ts"
 import styles from "./send.module.css"
+import { sendConfirmationRoute, sendRoute } from "../../routes.ts"
 
-/** Spec 2 §5: comments go with TON-network withdrawals; at most 120 characters (chain-api). */
+/** Spec 2 §5: comments go with TON-network withdrawals; at most 120 characters (api/chain.ts). */
 const COMMENT_MAX = 120
 
 /**
@@ -31,7 +32,7 @@ export default function SendRoute() {
 function SendScreen({ search }: { readonly search: SendParams }) {
   const t = useT("custody")
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const language = kernel.i18n.language()
 
   const initialCurrency = [search.assetCurrency, search.currency].find((code) => code !== undefined && (currencyInfo(code)?.networks.length ?? 0) > 0)
@@ -51,7 +52,7 @@ function SendScreen({ search }: { readonly search: SendParams }) {
     setNetwork(next?.networks[0])
     setValue("")
     setMaxUsed(undefined)
-    void navigate({ to: "/assets/send", search: cleanSearch({ ...search, assetCurrency: code, assetNetwork: next?.networks[0], value: undefined }), replace: true } as never)
+    void go(sendRoute, { search: cleanSearch({ ...search, assetCurrency: code, assetNetwork: next?.networks[0], value: undefined }), replace: true })
   }
 
   const limits = asLoad(
@@ -139,8 +140,8 @@ function SendScreen({ search }: { readonly search: SendParams }) {
       qr: search.qr ? true : undefined,
     })
     // Keep what was typed in this history entry, so Back from the confirmation shows it again.
-    void navigate({ to: "/assets/send", search: params, replace: true } as never)
-    void navigate({ to: "/assets/send-request-confirmation", search: params } as never)
+    void go(sendRoute, { search: params, replace: true })
+    void go(sendConfirmationRoute, { search: params })
   }
 
   const currencies = useMemo(() => sendableCurrencies(CURRENCIES), [])

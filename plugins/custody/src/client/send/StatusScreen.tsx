@@ -1,13 +1,14 @@
 import { useEffect, useState } from "react"
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { Icon, MainButton, useKernel, useT } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { Icon, MainButton, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Placeholder, Section, Skeleton, Spinner } from "@wallet/kernel-react/ui"
 import { currencyInfo } from "../../currencies.ts"
-import type { WithdrawTransaction } from "../../chain-api.ts"
+import type { WithdrawTransaction } from "../../api.ts"
 import { call, chainClient } from "./clients.ts"
 import { networkLabel } from "./hooks.ts"
 import { formatAmount, isFinalStatus, mapGenericStatus, shortAddress } from "./logic.ts"
 import styles from "./send.module.css"
+import { walletMainRoute } from "../../routes.ts"
 
 /** How often a withdrawal that is not final is asked again (the devnet makes a block every 400 ms). */
 export const STATUS_POLL_MS = 1500
@@ -47,7 +48,7 @@ export function useWithdrawal(id: string | undefined) {
 export default function StatusScreen() {
   const t = useT("custody")
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const { transactionId } = useSearch({ strict: false }) as { transactionId?: string }
   const { tx, failed } = useWithdrawal(transactionId)
   const language = kernel.i18n.language()
@@ -64,7 +65,7 @@ export default function StatusScreen() {
     return (
       <main className={styles.screen}>
         <Placeholder kind="error" title={t("send.status.missing")} />
-        <MainButton text={t("send.status.done")} onClick={() => void navigate({ to: "/main" } as never)} />
+        <MainButton text={t("send.status.done")} onClick={() => void go(walletMainRoute)} />
       </main>
     )
   }
@@ -103,7 +104,7 @@ export default function StatusScreen() {
           </Section>
         </List>
       )}
-      <MainButton text={t("send.status.done")} onClick={() => void navigate({ to: "/main" } as never)} />
+      <MainButton text={t("send.status.done")} onClick={() => void go(walletMainRoute)} />
     </main>
   )
 }

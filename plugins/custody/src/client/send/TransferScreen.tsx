@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react"
-import { useNavigate, useParams } from "@tanstack/react-router"
-import { invalidateBalances, kernelQueryClient, MainButton, useKernel, useT } from "@wallet/kernel-react"
+import { useParams } from "@tanstack/react-router"
+import { invalidateBalances, kernelQueryClient, MainButton, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Button, Cell, CellSkeleton, List, Placeholder, Section, Skeleton, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo, parseAmount } from "../../currencies.ts"
 import type { CustodyTransfer } from "../../api.ts"
@@ -11,6 +11,7 @@ import { asLoad, FRESH_EACH_VISIT, freshLoadedOf, unwrap } from "../query.ts"
 import { custodyKeys } from "../queryKeys.ts"
 import { daysLeft, formatAmount, mapTransferStatus, transferView } from "./logic.ts"
 import styles from "./send.module.css"
+import { scwRoute, walletMainRoute } from "../../routes.ts"
 
 /** While a transfer is pending its page asks again this often (the other side may act). */
 export const TRANSFER_POLL_MS = 3000
@@ -22,7 +23,7 @@ export const TRANSFER_POLL_MS = 3000
 export default function TransferScreen() {
   const t = useT("custody")
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const { transferId } = useParams({ strict: false }) as { transferId?: string }
   const language = kernel.i18n.language()
@@ -68,7 +69,7 @@ export default function TransferScreen() {
     return (
       <main className={styles.screen}>
         <Placeholder kind="error" title={t("send.transferPage.notFound")} />
-        <MainButton text={t("send.status.done")} onClick={() => void navigate({ to: "/main" } as never)} />
+        <MainButton text={t("send.status.done")} onClick={() => void go(walletMainRoute)} />
       </main>
     )
   }
@@ -198,7 +199,7 @@ export default function TransferScreen() {
       ) : view === "cancel" ? (
         <MainButton text={t("send.transferPage.cancel")} look="destructive" progress={acting} onClick={() => void act("cancel")} />
       ) : (
-        <MainButton text={t("send.transferPage.openWallet")} onClick={() => void navigate({ to: user?.isCustodyAvailable === false ? "/scw" : "/main" } as never)} />
+        <MainButton text={t("send.transferPage.openWallet")} onClick={() => void (user?.isCustodyAvailable === false ? go(scwRoute) : go(walletMainRoute))} />
       )}
     </main>
   )

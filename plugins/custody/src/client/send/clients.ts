@@ -7,7 +7,7 @@ import type { HttpApiClient } from "effect/http-api"
 import { makeApiClient } from "@wallet/kernel/client"
 import { clientPerKernel, runEffect, type Kernel } from "@wallet/kernel-react"
 import { CustodyApi } from "../../api.ts"
-import { CustodyChainApi } from "../../chain-api.ts"
+import { CustodyApi as CustodyChainApi } from "../../api.ts"
 
 export type ChainClient = HttpApiClient.ForApi<typeof CustodyChainApi>
 export type CustodyClient = HttpApiClient.ForApi<typeof CustodyApi>

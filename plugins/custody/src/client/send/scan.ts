@@ -1,5 +1,5 @@
 /**
- * `scanAndRoute(kernel, navigate, snackbar?)`: the QR button's flow (spec 1 §5 QR, §8 QR errors).
+ * `scanAndRoute(kernel, go, snackbar?)`: the QR button's flow (spec 1 §5 QR, §8 QR errors).
  * Opens Telegram's scanner, parses the text, resolves the currency and then:
  * - a wallet deep link -> its screen (the kernel's deep-link table);
  * - an unsupported text -> a warning toast with the `send.qr.error.*` text;
@@ -8,29 +8,29 @@
  * A client without the scanner (old client) gets the 'feature unavailable' toast with an Update action.
  * Without `snackbar` the toasts fall back to Telegram popups.
  */
-import { resolveStartParam } from "@wallet/kernel"
+import { resolveStartParam, routeRef } from "@wallet/kernel"
 import { createElement } from "react"
-import { Icon, runEffect, type Kernel } from "@wallet/kernel-react"
+import { Icon, runEffect, type Go, type Kernel } from "@wallet/kernel-react"
 import type { SnackbarApi } from "@wallet/kernel-react/ui"
 import { call, chainClient } from "./clients.ts"
+import type { NetworkCode } from "../../currencies.ts"
+import { receiveRoute, sendRoute, tonConnectQrRoute } from "../../routes.ts"
 import { parseQr, type QrErrorType, type QrResult } from "./qr.ts"
 
 const warningIcon = () => createElement(Icon, { name: "alert", size: 20 })
-
-export type Navigate = (options: { to: string; search?: Record<string, unknown>; replace?: boolean }) => unknown
 
 /** Where Telegram's update page is (the toast's Update action). */
 export const TELEGRAM_UPDATE_URL = "https://telegram.org/update"
 
 /** Whether the user holds nothing that can be sent of `currency` on `network`; undefined when unknown. */
-export type BalanceProbe = (currency: string, network: string) => Promise<boolean | undefined>
+export type BalanceProbe = (currency: string, network: NetworkCode) => Promise<boolean | undefined>
 
 const probeByLimits =
   (kernel: Kernel): BalanceProbe =>
   async (currency, network) => {
     const client = await chainClient(kernel).catch(() => undefined)
     if (!client) return undefined
-    const result = await call(kernel, client.custodyChain.withdrawLimits({ query: { currency, network: network as never } }))
+    const result = await call(kernel, client.custodyChain.withdrawLimits({ query: { currency, network } }))
     return result.ok ? result.value.max_sendable === 0n : undefined
   }
 
@@ -41,7 +41,7 @@ export interface ScanOptions {
 }
 
 /** Routes a parsed QR result; exported for tests and for callers that scanned by other means. */
-export async function routeQr(kernel: Kernel, navigate: Navigate, result: QrResult, options: ScanOptions = {}): Promise<void> {
+export async function routeQr(kernel: Kernel, go: Go, result: QrResult, options: ScanOptions = {}): Promise<void> {
   const t = (key: string, params?: Record<string, unknown>) => kernel.i18n.t(`custody:send.${key}`, params)
   const warn = (type: QrErrorType, params?: Record<string, unknown>) => {
     kernel.telegram.haptic({ type: "notification", kind: "warning" })
@@ -52,13 +52,14 @@ export async function routeQr(kernel: Kernel, navigate: Navigate, result: QrResu
   if (result.kind === "error") return warn(result.error)
   if (result.kind === "tonconnect") {
     // The connect screen checks the link itself (the spec's 'Ton Connect search params is not available').
-    await navigate({ to: "/scw/tc/connect/qr", search: result.search })
+    await go(tonConnectQrRoute, { search: result.search })
     return
   }
   if (result.kind === "deeplink") {
     const target = resolveStartParam(kernel.composition.deepLinks, result.startParam)
     if (target.kind !== "route") return warn("default")
-    await navigate({ to: target.to, search: target.search })
+    // The deep-link table gives a concrete full path of a composed route (its params filled in).
+    await go(routeRef(target.to), { search: target.search })
     return
   }
   const empty = await (options.isEmpty ?? probeByLimits(kernel))(result.currency, result.network)
@@ -71,11 +72,10 @@ export async function routeQr(kernel: Kernel, navigate: Navigate, result: QrResu
         { id: "cancel", type: "cancel" },
       ],
     })
-    if (answer === "deposit") await navigate({ to: "/receive", search: { assetCurrency: result.currency, assetNetwork: result.network, source: "send" } })
+    if (answer === "deposit") await go(receiveRoute, { search: { assetCurrency: result.currency, assetNetwork: result.network, source: "send" } })
     return
   }
-  await navigate({
-    to: "/assets/send",
+  await go(sendRoute, {
     search: {
       assetCurrency: result.currency,
       assetNetwork: result.network,
@@ -88,7 +88,7 @@ export async function routeQr(kernel: Kernel, navigate: Navigate, result: QrResu
 }
 
 /** Opens the scanner and routes the first text scanned. Resolves when done (or the scanner closed). */
-export async function scanAndRoute(kernel: Kernel, navigate: Navigate, snackbarOrOptions?: SnackbarApi | ScanOptions): Promise<void> {
+export async function scanAndRoute(kernel: Kernel, go: Go, snackbarOrOptions?: SnackbarApi | ScanOptions): Promise<void> {
   const options: ScanOptions = snackbarOrOptions && "show" in snackbarOrOptions ? { snackbar: snackbarOrOptions } : (snackbarOrOptions ?? {})
   await runEffect(kernel, kernel.i18n.loadNamespace("custody")).catch(() => undefined)
   const t = (key: string) => kernel.i18n.t(`custody:send.${key}`)
@@ -110,5 +110,5 @@ export async function scanAndRoute(kernel: Kernel, navigate: Navigate, snackbarO
   }
   const text = await scanning
   if (text === null) return
-  await routeQr(kernel, navigate, parseQr(text), options)
+  await routeQr(kernel, go, parseQr(text), options)
 }

@@ -1,6 +1,7 @@
 import { decodeSearch } from "@wallet/kernel"
 import { describe, expect, it } from "vitest"
-import { qrFallbackSearch, SendSearch } from "./search.ts"
+import { SendSearch } from "../../routes.ts"
+import { qrFallbackSearch } from "./search.ts"
 
 const decode = (raw: unknown): Record<string, unknown> => decodeSearch(SendSearch, raw)
 

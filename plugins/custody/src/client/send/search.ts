@@ -1,25 +1,8 @@
 /**
- * Search params of the send screens (spec 1 §2 /assets/send and friends). Lenient: a wrong-typed
- * value is dropped, an unknown enum value becomes the default or is dropped.
+ * Helpers over the send screens' search params (spec 1 §2 /assets/send and friends). The checks
+ * themselves are in ../../routes.ts with the routes' references (decision 0170).
  */
-import { booleanParam, optionalEnumParam, searchParams, stringParam } from "@wallet/kernel"
 import type { NetworkCode } from "../../currencies.ts"
-
-const NETWORKS = ["ton", "tron", "ethereum", "solana", "bitcoin"] as const
-
-export const SendSearch = searchParams({
-  assetCurrency: stringParam,
-  address: stringParam,
-  assetNetwork: optionalEnumParam(NETWORKS),
-  comment: stringParam,
-  back: stringParam,
-  currency: stringParam,
-  value: stringParam,
-  maxBalanceUsedAmount: stringParam,
-  qr: booleanParam,
-  scwAssetType: optionalEnumParam(["token", "collectible"]),
-  assetListExpanded: booleanParam,
-})
 
 export interface SendParams {
   readonly assetCurrency?: string
@@ -33,18 +16,13 @@ export interface SendParams {
   readonly qr?: boolean
 }
 
-export const StatusSearch = searchParams({ transactionId: stringParam, qr: booleanParam })
-export const FirstTransactionSearch = searchParams({ withdrawTransactionId: stringParam })
-export const ReceiverSearchSearch = searchParams({ assetCurrency: stringParam, receiverId: stringParam, value: stringParam })
-export const SendOptionsSearch = searchParams({ assetCurrency: stringParam })
-
 /** Drops undefined and empty values so URLs stay short. */
-export const cleanSearch = (search: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(search).filter(([, value]) => value !== undefined && value !== ""))
+export const cleanSearch = <T extends Readonly<Record<string, unknown>>>(search: T): Partial<T> =>
+  Object.fromEntries(Object.entries(search).filter(([, value]) => value !== undefined && value !== "")) as Partial<T>
 
 /**
  * Spec 1 §4: when the withdraw request of a QR with an amount fails, the manual send form opens
  * prefilled (the same params, no longer marked as a QR). Undefined when that rule does not apply.
  */
-export const qrFallbackSearch = (search: SendParams): Record<string, unknown> | undefined =>
+export const qrFallbackSearch = (search: SendParams): Partial<SendParams> | undefined =>
   search.qr === true && search.value !== undefined && search.value !== "" ? cleanSearch({ ...search, qr: undefined }) : undefined

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react"
 import { useQuery } from "@tanstack/react-query"
-import { useNavigate, useParams } from "@tanstack/react-router"
+import { useParams } from "@tanstack/react-router"
 import { Effect } from "effect"
-import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, useGo, useGoTo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, List, Placeholder, Section, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
 import type { AccountsData, Asset, Transaction } from "../../api.ts"
 import { ACCESS_FLAG_OF, actionAvailability } from "./availability.ts"
@@ -14,6 +14,7 @@ import { PriceChart } from "./PriceChart.tsx"
 import { TransactionRow } from "./TransactionRow.tsx"
 import { ActionButtons, AssetAvatar, LoadError, NS, Screen, useAssetName, type ActionItem } from "./ui.tsx"
 import styles from "./wallet.module.css"
+import { receiveRoute, sendRoute, transactionsListRoute, transactionsRoute } from "../../routes.ts"
 
 /** How many of the asset's transactions the page shows before "All transactions". */
 const LAST_TRANSACTIONS = 5
@@ -41,7 +42,8 @@ export const useAssetPage = (currency: string): { readonly loaded: Loaded<AssetP
 export default function AssetScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
+  const goTo = useGoTo()
   const nameOf = useAssetName()
   const { assetCurrency = "" } = useParams({ strict: false }) as { assetCurrency?: string }
   // No polling (spec 1 §7: asset polling is off): the balance is refetched once it is 60 s old.
@@ -61,16 +63,16 @@ export default function AssetScreen() {
   if (!asset) return <Screen><Placeholder icon={<Icon name="search" size={48} />} title={t("asset.unknownTitle")} description={t("asset.unknownText", { currency: assetCurrency })} /></Screen>
 
   const paths = new Set(kernel.composition.routes.map((r) => r.fullPath))
-  const go = (to: string, search?: Record<string, string>) => void navigate({ to, ...(search ? { search } : {}) } as never)
   const flags = accounts.accessFlags as Readonly<Record<string, boolean>>
   const item = (name: ActionItem["name"], run: () => void): ActionItem => {
     const flag = ACCESS_FLAG_OF[name]
     return { name, availability: actionAvailability(asset.actions[name], flag ? flags[flag] : undefined, now), onRun: run }
   }
-  const receive = () => go("/receive", { assetCurrency: asset.currency, source: "asset" })
+  const receive = () => void go(receiveRoute, { search: { assetCurrency: asset.currency, source: "asset" } })
   const items: ActionItem[] = [item("receive", receive)]
-  if (paths.has("/assets/send")) items.push(item("send", () => go("/assets/send", { assetCurrency: asset.currency })))
-  if (paths.has("/exchange")) items.push(item("exchange", () => go("/exchange", { payCurrency: asset.currency })))
+  if (paths.has("/assets/send")) items.push(item("send", () => void go(sendRoute, { search: { assetCurrency: asset.currency } })))
+  // Another plugin's screen, in some regions only: a plain target to the path composition serves.
+  if (paths.has("/exchange")) items.push(item("exchange", () => void goTo({ to: "/exchange", search: { payCurrency: asset.currency } })))
 
   return (
     <Screen>
@@ -98,14 +100,14 @@ export default function AssetScreen() {
 function LastTransactions({ currency }: { readonly currency: string }) {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const query = useQuery({
     queryKey: custodyKeys.lastTransactions(currency, LAST_TRANSACTIONS),
     queryFn: () => callWallet(kernel, (c) => c.custody.custodyTransactions.list({ query: { currency, limit: LAST_TRANSACTIONS } })),
   })
   const loaded = loadedOf(query)
   const reload = () => void query.refetch()
-  const open = (tx: Transaction) => void navigate({ to: "/transactions", search: { transactionId: tx.id } } as never)
+  const open = (tx: Transaction) => void go(transactionsRoute, { search: { transactionId: tx.id } })
   return (
     <Section header={t("asset.lastTransactions")}>
       {loaded.state === "loading" ? (
@@ -117,7 +119,7 @@ function LastTransactions({ currency }: { readonly currency: string }) {
       ) : (
         <>
           {loaded.value.items.map((tx) => <TransactionRow key={tx.id} tx={tx} onOpen={open} />)}
-          <Button look="plain" stretched onClick={() => void navigate({ to: "/transactions/list", search: { assetCurrency: currency } } as never)}>
+          <Button look="plain" stretched onClick={() => void go(transactionsListRoute, { search: { assetCurrency: currency } })}>
             {t("asset.allTransactions")}
           </Button>
         </>

@@ -1,6 +1,6 @@
 import { useState } from "react"
-import { useNavigate, useParams } from "@tanstack/react-router"
-import { useKernel, useT } from "@wallet/kernel-react"
+import { useParams } from "@tanstack/react-router"
+import { useGoTo, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Placeholder, SearchInput, Section, SkeletonList } from "@wallet/kernel-react/ui"
 import { useQuery } from "@tanstack/react-query"
 import { loadedOf } from "../query.ts"
@@ -14,7 +14,7 @@ import styles from "./wallet.module.css"
 export default function ChooseAssetScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const goTo = useGoTo()
   const nameOf = useAssetName()
   const { type = "receive" } = useParams({ strict: false }) as { type?: string }
   const [query, setQuery] = useState("")
@@ -48,7 +48,7 @@ export default function ChooseAssetScreen() {
                 subtitle={asset.currency}
                 after={formatCryptoAmount(asset.balance, asset.decimals, asset.currency, language)}
                 chevron
-                onClick={() => void navigate(afterAssetChosen(type, asset) as never)}
+                onClick={() => void goTo(afterAssetChosen(type, asset))}
               />
             ))}
           </Section>

@@ -1,18 +1,16 @@
 import { useEffect } from "react"
-import { useNavigate } from "@tanstack/react-router"
-import { useKernel, useT } from "@wallet/kernel-react"
+import { useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Spinner } from "@wallet/kernel-react/ui"
 import { NS, Screen } from "./ui.tsx"
+import { transactionsRoute, walletOnboardingRoute } from "../../routes.ts"
 
 /** Spec 1 §2: /transactions/start-param-landing sends new users to onboarding, others to the history. */
-export const landingTarget = (isNew: boolean | undefined): string => (isNew ? "/wallet-onboarding" : "/transactions")
-
 export default function LandingScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   useEffect(() => {
-    void navigate({ to: landingTarget(kernel.user()?.isNew), replace: true } as never)
-  }, [kernel, navigate])
+    void (kernel.user()?.isNew ? go(walletOnboardingRoute, { replace: true }) : go(transactionsRoute, { replace: true }))
+  }, [kernel, go])
   return <Screen><Spinner size="l" label={t("landing.text")} /></Screen>
 }

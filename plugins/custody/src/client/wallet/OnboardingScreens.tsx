@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react"
-import { useNavigate } from "@tanstack/react-router"
 import { Effect } from "effect"
-import { Icon, MainButton, runEffect, SecondaryButton, useHideTabBar, useKernel, useT, type Kernel } from "@wallet/kernel-react"
+import { Icon, type Kernel, MainButton, runEffect, SecondaryButton, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { NS } from "./ui.tsx"
 import styles from "./wallet.module.css"
+import { chooseAssetRoute, walletMainRoute, walletOnboardingIncentiveRoute, walletOnboardingStepsRoute } from "../../routes.ts"
 
 const STEPS = 2
 
@@ -34,11 +34,11 @@ function Slide({ icon, title, text, step }: { readonly icon: string; readonly ti
 export default function OnboardingIntroScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   useHideTabBar()
   const next = () => {
     kernel.telegram.haptic({ type: "impact", style: "light" })
-    void navigate({ to: "/wallet-onboarding/steps" } as never)
+    void go(walletOnboardingStepsRoute)
   }
   return (
     <>
@@ -52,14 +52,14 @@ export default function OnboardingIntroScreen() {
 export function OnboardingStepsScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const [step, setStep] = useState(0)
   useHideTabBar()
   const last = step === STEPS - 1
   const next = () => {
     kernel.telegram.haptic({ type: "impact", style: "light" })
     if (!last) setStep((s) => s + 1)
-    else void navigate({ to: "/wallet-onboarding/incentive", replace: true } as never)
+    else void go(walletOnboardingIncentiveRoute, { replace: true })
   }
   return (
     <>
@@ -73,7 +73,7 @@ export function OnboardingStepsScreen() {
 export function OnboardingIncentiveScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   useHideTabBar()
   useEffect(() => {
     void markFinished(kernel)
@@ -81,8 +81,8 @@ export function OnboardingIncentiveScreen() {
   return (
     <>
       <Slide icon="ton" title={t("onboarding.incentive.title")} text={t("onboarding.incentive.text")} />
-      <MainButton text={t("onboarding.incentive.deposit")} onClick={() => void navigate({ to: "/choose-asset/receive", replace: true } as never)} />
-      <SecondaryButton text={t("onboarding.incentive.later")} onClick={() => void navigate({ to: "/main", replace: true } as never)} />
+      <MainButton text={t("onboarding.incentive.deposit")} onClick={() => void go(chooseAssetRoute, { params: { type: "receive" }, replace: true })} />
+      <SecondaryButton text={t("onboarding.incentive.later")} onClick={() => void go(walletMainRoute, { replace: true })} />
     </>
   )
 }

@@ -1,17 +1,18 @@
-import { useNavigate, useParams } from "@tanstack/react-router"
-import { Icon, MainButton, useKernel, useT } from "@wallet/kernel-react"
+import { useParams } from "@tanstack/react-router"
+import { Icon, MainButton, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Placeholder, Section } from "@wallet/kernel-react/ui"
 import { useAssetPage, AssetSkeleton } from "./AssetScreen.tsx"
 import { formatFiatValue, formatPercent, formatPrice } from "./format.ts"
 import { PriceChart } from "./PriceChart.tsx"
 import { AssetAvatar, LoadError, NS, Screen, useAssetName } from "./ui.tsx"
 import styles from "./wallet.module.css"
+import { receiveRoute } from "../../routes.ts"
 
 /** /assets-public/{assetCurrency}: price with its 24h change, the chart and the description; no balance. */
 export default function PublicAssetScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const nameOf = useAssetName()
   const { assetCurrency = "" } = useParams({ strict: false }) as { assetCurrency?: string }
   const { loaded, reload } = useAssetPage(assetCurrency)
@@ -39,7 +40,7 @@ export default function PublicAssetScreen() {
         </Section>
       </List>
       {canReceive && (
-        <MainButton text={t("actions.receive")} onClick={() => void navigate({ to: "/receive", search: { assetCurrency: asset.currency, source: "asset_public" } } as never)} />
+        <MainButton text={t("actions.receive")} onClick={() => void go(receiveRoute, { search: { assetCurrency: asset.currency, source: "asset_public" } })} />
       )}
     </Screen>
   )

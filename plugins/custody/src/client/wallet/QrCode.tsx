@@ -1,13 +1,7 @@
-import { encode } from "uqr"
-import { qrPath } from "./qrPath.ts"
+import { QrCode as KernelQrCode } from "@wallet/kernel-react/qr"
 import styles from "./wallet.module.css"
 
-/** A QR code as inline SVG (loaded lazily with the encoder, only on the receive screen). */
+/** The receive screen's QR code: the kernel's component (loaded lazily with its encoder) at this screen's size. */
 export default function QrCode({ text, label }: { readonly text: string; readonly label: string }) {
-  const qr = encode(text, { ecc: "M", border: 0 })
-  return (
-    <svg className={styles.qrSvg} viewBox={`0 0 ${qr.size} ${qr.size}`} role="img" aria-label={label} shapeRendering="crispEdges" data-testid="receive-qr">
-      <path d={qrPath(qr.data)} fill="#000" />
-    </svg>
-  )
+  return <KernelQrCode text={text} label={label} className={styles.qrSvg} testId="receive-qr" />
 }

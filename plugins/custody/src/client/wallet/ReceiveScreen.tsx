@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from "react"
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { useKernel, useT } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Banner, Button, Spinner, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo, type NetworkCode } from "../../currencies.ts"
 import { useQuery } from "@tanstack/react-query"
@@ -10,7 +10,7 @@ import { callWallet } from "./data.ts"
 import { getOrCreateAddress } from "./deposit.ts"
 import { shortAddress } from "./format.ts"
 import { networkName } from "./networks.ts"
-import type { ReceiveSearch } from "./search.ts"
+import { chooseAssetRoute, chooseNetworkRoute, type ReceiveSearch } from "../../routes.ts"
 import { AssetAvatar, LoadError, NS, Screen } from "./ui.tsx"
 import styles from "./wallet.module.css"
 
@@ -28,7 +28,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export default function ReceiveScreen() {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const search = useSearch({ strict: false }) as ReceiveSearch
   const info = search.assetCurrency ? (currencyInfo(search.assetCurrency) ?? currencyInfo(search.assetCurrency.toUpperCase())) : undefined
@@ -36,9 +36,9 @@ export default function ReceiveScreen() {
   const needsChoice = !info ? "asset" : !network || !info.networks.includes(network) ? "network" : undefined
 
   useEffect(() => {
-    if (needsChoice === "asset" && !search.assetCurrency) void navigate({ to: "/choose-asset/receive", replace: true } as never)
-    if (needsChoice === "network" && info && info.networks.length > 1) void navigate({ to: `/choose-network/receive/${info.code}`, replace: true } as never)
-  }, [needsChoice, info, search.assetCurrency, navigate])
+    if (needsChoice === "asset" && !search.assetCurrency) void go(chooseAssetRoute, { params: { type: "receive" }, replace: true })
+    if (needsChoice === "network" && info && info.networks.length > 1) void go(chooseNetworkRoute, { params: { type: "receive", assetCurrency: info.code }, replace: true })
+  }, [needsChoice, info, search.assetCurrency, go])
 
   const currency = info?.code ?? ""
   const query = useQuery({

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react"
-import { useNavigate } from "@tanstack/react-router"
-import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, List, Placeholder, Section, Skeleton, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo } from "../../currencies.ts"
 import { useQuery } from "@tanstack/react-query"
@@ -12,6 +11,7 @@ import { networkName } from "./networks.ts"
 import { gatewayLabelKey, mapStatus, rowAppearance } from "./status.ts"
 import { AssetAvatar, LoadError, NS, Screen } from "./ui.tsx"
 import styles from "./wallet.module.css"
+import { transferRoute } from "../../routes.ts"
 
 const statusClass = { pending: styles.statusPending, accepted: styles.statusAccepted, rejected: styles.statusRejected, failed: styles.statusFailed }
 
@@ -19,7 +19,7 @@ const statusClass = { pending: styles.statusPending, accepted: styles.statusAcce
 export function TransactionDetails({ transactionId }: { readonly transactionId: string }) {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const language = kernel.i18n.language()
   const query = useQuery({
@@ -89,7 +89,7 @@ export function TransactionDetails({ transactionId }: { readonly transactionId: 
         </Section>
       </List>
       {hasTransferPage && (
-        <Button look="secondary" stretched onClick={() => void navigate({ to: "/transfers/$transferId", params: { transferId: tx.transferId! } } as never)}>
+        <Button look="secondary" stretched onClick={() => void go(transferRoute, { params: { transferId: tx.transferId! } })}>
           {t("details.openTransfer")}
         </Button>
       )}

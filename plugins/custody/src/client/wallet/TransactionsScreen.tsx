@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react"
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { Icon, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { List, Placeholder, Section, SkeletonList, Spinner } from "@wallet/kernel-react/ui"
 import { TRANSACTIONS_PAGE_SIZE, type Transaction } from "../../api.ts"
 import { callWallet, errorTag } from "./data.ts"
@@ -9,6 +9,7 @@ import { TransactionDetails } from "./TransactionDetails.tsx"
 import { TransactionRow } from "./TransactionRow.tsx"
 import { LoadError, NS, Screen } from "./ui.tsx"
 import styles from "./wallet.module.css"
+import { transactionsRoute } from "../../routes.ts"
 
 interface Pages {
   readonly items: ReadonlyArray<Transaction>
@@ -33,7 +34,7 @@ export default function TransactionsScreen() {
 function TransactionsList({ currency, onRetry }: { readonly currency: string | undefined; readonly onRetry: () => void }) {
   const t = useT(NS)
   const kernel = useKernel()
-  const navigate = useNavigate()
+  const go = useGo()
   const [pages, setPages] = useState<Pages>({ items: [], nextCursor: null, status: "loading" })
   const [now] = useState(() => new Date())
   const sentinel = useRef<HTMLDivElement>(null)
@@ -86,7 +87,7 @@ function TransactionsList({ currency, onRetry }: { readonly currency: string | u
     return () => observer.disconnect()
   }, [pages.nextCursor, pages.status, loadMore])
 
-  const open = (tx: Transaction) => void navigate({ to: "/transactions", search: { transactionId: tx.id, from: "history" } } as never)
+  const open = (tx: Transaction) => void go(transactionsRoute, { search: { transactionId: tx.id, from: "history" } })
   const title = currency ? t("history.titleAsset", { currency: currency.toUpperCase() }) : t("history.title")
   const dayLabel = (key: string) =>
     key === dayKey(now) ? t("history.today") : key === dayKey(new Date(now.getTime() - 86_400_000)) ? t("history.yesterday") : new Intl.DateTimeFormat(language, { dateStyle: "long" }).format(new Date(`${key}T12:00:00`))

@@ -2,7 +2,7 @@
  * Get-or-create a deposit address (spec 1 §4 "Asset creation", §9 delays): the call is retried while
  * the answer holds no address for the requested network, waiting the spec's delay before each try.
  */
-import { addressRetryDelayMs, type DepositAddress, type GetOrCreateWalletResponse, type NetworkCodeValue } from "../../chain-api.ts"
+import { addressRetryDelayMs, type DepositAddress, type GetOrCreateWalletResponse, type NetworkCodeValue } from "../../api.ts"
 
 /** After this many tries the screen shows an error with retry (about 40 s of waiting). */
 export const MAX_ADDRESS_ATTEMPTS = 15

@@ -1,4 +1,6 @@
+import { targetOf, type RouteTarget } from "@wallet/kernel"
 import { NETWORK_DISPLAY_NAMES, type NetworkCode } from "../../currencies.ts"
+import { chooseNetworkRoute, NETWORKS, receiveRoute, sendRoute } from "../../routes.ts"
 
 const FULL_NAMES: Readonly<Record<NetworkCode, string>> = { ton: "TON", tron: "Tron", ethereum: "Ethereum", solana: "Solana", bitcoin: "Bitcoin" }
 
@@ -11,8 +13,12 @@ export const networkName = (network: string): string => {
 }
 
 /** Where choosing an asset leads for a flow type (receive by default; send opens the send form). */
-export const afterAssetChosen = (type: string, asset: { readonly currency: string; readonly networks: ReadonlyArray<string> }): { to: string; search?: Record<string, string> } => {
-  if (type === "send") return { to: "/assets/send", search: { assetCurrency: asset.currency } }
-  if (asset.networks.length > 1) return { to: `/choose-network/${type}/${asset.currency}` }
-  return { to: "/receive", search: { assetCurrency: asset.currency, ...(asset.networks[0] ? { assetNetwork: asset.networks[0] } : {}) } }
+export const afterAssetChosen = (type: string, asset: { readonly currency: string; readonly networks: ReadonlyArray<string> }): RouteTarget => {
+  if (type === "send") return targetOf(sendRoute, { search: { assetCurrency: asset.currency } })
+  if (asset.networks.length > 1) return targetOf(chooseNetworkRoute, { params: { type, assetCurrency: asset.currency } })
+  // The receive route drops a network it does not know; so does this.
+  const network = asset.networks[0]
+  return targetOf(receiveRoute, { search: { assetCurrency: asset.currency, assetNetwork: network !== undefined && isNetwork(network) ? network : undefined } })
 }
+
+const isNetwork = (network: string): network is (typeof NETWORKS)[number] => (NETWORKS as ReadonlyArray<string>).includes(network)

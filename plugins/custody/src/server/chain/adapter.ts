@@ -5,7 +5,7 @@
  * processor and the HTTP handlers only talk to this interface.
  */
 import { Context, Effect, Schema } from "effect"
-import type { AddressCheckError, ChainRequestError } from "../../chain-api.ts"
+import type { AddressCheckError, ChainRequestError } from "../../api.ts"
 import type { NetworkCode } from "../../currencies.ts"
 
 /** The chain could not be asked (transport, 5xx, a body that did not decode): try again later. */

@@ -14,7 +14,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { base58, bech32, bech32m, createBase58check } from "@scure/base"
 import { Address } from "@ton/core"
-import type { AddressCheckCode } from "../../chain-api.ts"
+import type { AddressCheckCode } from "../../api.ts"
 import type { NetworkCode } from "../../currencies.ts"
 
 export type AddressCheck = { readonly ok: true; readonly address: string } | { readonly ok: false; readonly code: AddressCheckCode; readonly message: string }

@@ -13,7 +13,7 @@
  */
 import { Config, Context, Effect, Option, Redacted } from "effect"
 import { ServerConfig } from "@wallet/kernel-server"
-import { NETWORK_CODES } from "../../chain-api.ts"
+import { NETWORK_CODES } from "../../api.ts"
 import type { NetworkCode } from "../../currencies.ts"
 
 export interface FeeRule {

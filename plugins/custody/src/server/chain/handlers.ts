@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { CurrentSession, NotFound } from "@wallet/kernel/api"
 import { enforceRateLimit } from "@wallet/kernel-server"
 import { Chain } from "@wallet/kernel-server/chain"
-import { CustodyChainApi } from "../../chain-api.ts"
+import { CustodyApi } from "../../api.ts"
 import { NetworkAdapters, type NetworkAdapter } from "./adapter.ts"
 import { ChainSettings, readChainSettings } from "./config.ts"
 import { chainLoop, createWithdraw, getOrCreateWallet, getWithdraw, validateAddress, withdrawLimits } from "./service.ts"
@@ -38,7 +38,7 @@ export const ChainServicesLive = Layer.unwrap(
   }),
 )
 
-const CustodyChainHandlers = HttpApiBuilder.group(CustodyChainApi, "custodyChain", (handlers) =>
+const CustodyChainHandlers = HttpApiBuilder.group(CustodyApi, "custodyChain", (handlers) =>
   handlers
     .handle("getOrCreateWallet", ({ params, query }) =>
       Effect.gen(function* () {

@@ -13,7 +13,7 @@ import { testDatabases } from "@wallet/kernel-server/testing"
 import { ChainUnavailable, HotWalletLow, NetworkAdapters, type BatchStatus, type BroadcastResult, type FinalDeposit, type NetworkAdapter, type OrderResult } from "./adapter.ts"
 import { ChainSettings, DEFAULT_FEES, type ChainSettingsShape } from "./config.ts"
 import { createWithdraw, ensureDepositAddress, processNetworkOnce, watchNetworkOnce } from "./service.ts"
-import { chainMigrations } from "./store.ts"
+import { custodyMigrations } from "../migrations.ts"
 
 const USDT = 1_000_000n
 const FEE = DEFAULT_FEES.tron!.USDT!.fee
@@ -90,7 +90,7 @@ describe.each(testDatabases)("custody chain service on %s", (kind) => {
 
   beforeAll(async () => {
     db = await startTestLedger(kind)
-    await db.run(runMigrations([{ id: "custody", migrations: chainMigrations }]))
+    await db.run(runMigrations([{ id: "custody", migrations: custodyMigrations }]))
     await db.run(Effect.flatMap(Effect.service(Ledger), (ledger) => ledger.defineCurrency({ code: "USDT", decimals: 6 })))
   }, 120_000)
   afterAll(async () => {

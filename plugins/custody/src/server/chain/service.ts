@@ -21,7 +21,7 @@ import {
   type DepositAddress,
   type NetworkCodeValue,
   type WithdrawLimits,
-} from "../../chain-api.ts"
+} from "../../api.ts"
 import { CURRENCIES, currencyInfo, type CurrencyInfo, type NetworkCode } from "../../currencies.ts"
 import { NetworkAdapters, type FinalDeposit, type NetworkAdapter, type OrderResult, type WithdrawalOrder } from "./adapter.ts"
 import { ChainSettings, feeRule } from "./config.ts"

@@ -5,7 +5,7 @@
  * from the network's hot address with an idempotency key per withdrawal.
  */
 import { Effect, Redacted } from "effect"
-import { AddressCheckError } from "../../chain-api.ts"
+import { AddressCheckError } from "../../api.ts"
 import type { NetworkCode } from "../../currencies.ts"
 import { canonicalAddress, checkAddressFormat, looksLikeDomain, simDepositAddress } from "./addresses.ts"
 import { ChainUnavailable, HotWalletLow, type BatchStatus, type FinalDeposit, type NetworkAdapter, type OrderResult, type WithdrawalOrder } from "./adapter.ts"

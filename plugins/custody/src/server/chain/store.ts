@@ -4,88 +4,9 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { sqlStatements, type Migration } from "@wallet/kernel-server"
 import type { NetworkCode } from "../../currencies.ts"
-import type { WithdrawStatus, WithdrawTransaction } from "../../chain-api.ts"
+import type { WithdrawStatus, WithdrawTransaction } from "../../api.ts"
 
-/**
- * Ids from 501 on: the custody module's other migrations (accounts, transfers ...) keep the low
- * numbers, and the composed list stays strictly increasing.
- */
-export const chainMigrations: ReadonlyArray<Migration> = [
-  {
-    id: 501,
-    name: "chain_addresses_deposits_withdrawals",
-    up: sqlStatements(
-      // One deposit address per user and network (the same for every currency of the network).
-      `create table custody_chain_addresses (
-        user_id bigint not null,
-        network text not null,
-        address text not null,
-        canonical text not null,
-        cursor text,
-        created_at timestamptz not null default now(),
-        primary key (user_id, network),
-        unique (network, canonical)
-      )`,
-      // Network-wide scan positions (adapters that read the whole network).
-      `create table custody_chain_cursors (
-        network text primary key,
-        cursor text not null
-      )`,
-      // Every credited deposit, once per transfer: the unique key is the exactly-once guard.
-      `create table custody_chain_deposits (
-        id bigserial primary key,
-        network text not null,
-        tx_hash text not null,
-        user_id bigint not null,
-        address text not null,
-        from_address text,
-        currency text not null,
-        amount numeric(78, 0) not null check (amount > 0),
-        ledger_key text not null,
-        created_at timestamptz not null default now(),
-        unique (network, tx_hash)
-      )`,
-      `create index custody_chain_deposits_user on custody_chain_deposits (user_id, id desc)`,
-      `create table custody_chain_batches (
-        id bigserial primary key,
-        network text not null,
-        ref text not null,
-        status text not null check (status in ('prepared', 'sent', 'done')),
-        created_at timestamptz not null default now(),
-        updated_at timestamptz not null default now()
-      )`,
-      // A network has at most one batch on its way (a TON wallet takes one message per seqno).
-      `create unique index custody_chain_batches_open on custody_chain_batches (network) where status <> 'done'`,
-      `create table custody_chain_withdrawals (
-        id bigserial primary key,
-        user_id bigint not null,
-        idempotency_key text not null,
-        request_hash text not null,
-        network text not null,
-        currency text not null,
-        amount numeric(78, 0) not null check (amount > 0),
-        fee numeric(78, 0) not null check (fee >= 0),
-        address text not null,
-        canonical text not null,
-        domain text,
-        comment text,
-        status text not null check (status in ('pending', 'processing', 'success', 'fail')),
-        amount_hold_id text,
-        fee_hold_id text,
-        batch_id bigint references custody_chain_batches (id),
-        tx_hash text,
-        failure_reason text,
-        created_at timestamptz not null default now(),
-        updated_at timestamptz not null default now(),
-        unique (user_id, idempotency_key)
-      )`,
-      `create index custody_chain_withdrawals_queue on custody_chain_withdrawals (network, status, id)`,
-      `create index custody_chain_withdrawals_batch on custody_chain_withdrawals (batch_id)`,
-    ),
-  },
-]
 
 // --- rows --------------------------------------------------------------------------------------
 

@@ -1,31 +1,20 @@
-import { useMemo, useState } from "react"
-import { useKernel, useT } from "@wallet/kernel-react"
+import { use, useMemo, useState } from "react"
+import type { ComposedSlot, MainActionEntry, SlotAvailability } from "@wallet/kernel"
+import { namespaceOfPlugin, runSlot, useKernel, useMainSlots, useT, type Go, type MainSlotHost } from "@wallet/kernel-react"
 import { Banner, Button, Cell, List, Section } from "@wallet/kernel-react/ui"
 import type { AccountsData, Asset, FrozenBalance } from "@wallet/plugin-custody/api"
+import { assetRoute, publicAssetRoute } from "@wallet/plugin-custody/routes"
 import type { MainData } from "./accounts.ts"
 import { ActionBar, type MainAction } from "./ActionBar.tsx"
 import { AssetRow, minorOf } from "./AssetRows.tsx"
 import { splitMainList } from "./mainList.ts"
-import { ACTION_ACCESS_FLAG, mainActionAvailability, type MainActionName } from "./mainActions.ts"
+import { loadAvailability } from "./slotModules.ts"
 import styles from "./content.module.css"
 
-/** Where each action leads, when a plugin of this build serves it ("as present"). */
-const ACTION_ROUTES: ReadonlyArray<{ readonly name: MainActionName; readonly paths: ReadonlyArray<string> }> = [
-  { name: "receive", paths: ["/choose-asset/$type"] },
-  { name: "send", paths: ["/send-options", "/assets/send"] },
-  { name: "exchange", paths: ["/exchange"] },
-  { name: "buy", paths: ["/purchase-options"] },
-]
-const ACTION_TARGET: Record<MainActionName, string> = {
-  receive: "/choose-asset/receive",
-  send: "/send-options",
-  exchange: "/exchange",
-  buy: "/purchase-options",
-}
-
 /**
- * Wallet main below the balance, once the accounts are there: the action buttons and the asset list
- * (pinned, frozen rows, the low-balance toggle). Its own chunk, fetched while the accounts load.
+ * Wallet main below the balance, once the accounts are there: the contributed action buttons and
+ * the asset list (pinned, frozen rows, the low-balance toggle). Its own chunk, fetched while the
+ * accounts load.
  */
 export default function MainContent(props: {
   readonly data: MainData
@@ -34,37 +23,44 @@ export default function MainContent(props: {
   readonly onRetry: () => void
   readonly expanded: boolean
   readonly onToggle: () => void
-  readonly go: (to: string) => void
+  /** What contributed buttons get when pressed. */
+  readonly host: MainSlotHost
 }) {
   const t = useT("home")
   return (
     <>
       {props.stale && <Banner tone="warning" title={t("error.stale")} action={<Button size="s" look="plain" onClick={props.onRetry}>{t("error.retry")}</Button>} />}
-      <MainActions accounts={props.data.accounts} go={props.go} />
-      <AssetList assets={props.data.accounts.assets} frozen={props.data.frozen} expanded={props.expanded} onToggle={props.onToggle} go={props.go} />
+      <MainActions data={props.data} host={props.host} />
+      <AssetList assets={props.data.accounts.assets} frozen={props.data.frozen} expanded={props.expanded} onToggle={props.onToggle} go={props.host.go} />
     </>
   )
 }
 
-function MainActions({ accounts, go }: { readonly accounts: AccountsData; readonly go: (to: string) => void }) {
+/** The access flag of an entry, read from the accounts answer: `false` makes the action restricted. */
+const flagOf = (accounts: AccountsData, flag: string | undefined): boolean | undefined =>
+  flag === undefined ? undefined : (accounts.accessFlags as Readonly<Record<string, boolean | undefined>>)[flag]
+
+function MainActions({ data, host }: { readonly data: MainData; readonly host: MainSlotHost }) {
   const kernel = useKernel()
-  const paths = new Set(kernel.composition.routes.map((route) => route.fullPath))
+  const { actions: entries } = useMainSlots()
   // Availability is judged when the accounts arrive (a scheduled action opens with the next poll).
   const [now] = useState(() => new Date())
-  const actions: ReadonlyArray<MainAction> = ACTION_ROUTES.filter(({ paths: candidates }) => candidates.some((p) => paths.has(p))).map(({ name, paths: candidates }) => {
-    const flag = ACTION_ACCESS_FLAG[name]
-    const target = name === "send" && !paths.has("/send-options") ? candidates.find((p) => paths.has(p))! : ACTION_TARGET[name]
+  const actions: ReadonlyArray<MainAction> = entries.map((entry: ComposedSlot<MainActionEntry>) => {
+    // `use` waits for the module only if it is not there yet (its load started with the screen).
+    const module = entry.availability ? use(loadAvailability(entry.availability)) : undefined
+    const availability: SlotAvailability =
+      flagOf(data.accounts, entry.accessFlag) === false ? { kind: "restricted" } : (module?.default({ id: entry.id }, { main: data, now }) ?? { kind: "available" })
+    const label = kernel.i18n.t(`${namespaceOfPlugin(kernel, entry.pluginId)}:${entry.labelKey}`)
     return {
-      name,
-      availability: mainActionAvailability(
-        accounts.assets.filter((asset) => asset.category !== "stock" && asset.category !== "etf").map((asset) => asset.actions[name]),
-        flag ? (accounts.accessFlags as Readonly<Record<string, boolean>>)[flag] : undefined,
-        now,
-      ),
+      id: entry.globalId,
+      label,
+      icon: entry.icon,
+      availability,
       onRun: () => {
         kernel.telegram.haptic({ type: "impact", style: "light" })
-        go(target)
+        void runSlot(entry, host)
       },
+      explain: () => void module?.explain?.({ id: entry.id, label }, availability, host),
     }
   })
   return actions.length > 0 ? <ActionBar actions={actions} /> : null
@@ -75,7 +71,7 @@ function AssetList(props: {
   readonly frozen: ReadonlyArray<FrozenBalance>
   readonly expanded: boolean
   readonly onToggle: () => void
-  readonly go: (to: string) => void
+  readonly go: Go
 }) {
   const t = useT("home")
   const { assets, frozen } = props
@@ -84,7 +80,11 @@ function AssetList(props: {
     const rules = { pinned: assets.filter((a) => a.isAlwaysOnMain).map((a) => a.currency), pinnedWithoutBalance: assets.filter((a) => a.isPinnedWithoutBalance).map((a) => a.currency) }
     return splitMainList(rows, rules)
   }, [assets])
-  const open = (asset: Asset) => props.go(minorOf(asset.balance, asset.decimals) > 0n ? `/assets/${asset.currency}` : `/assets-public/${asset.currency}`)
+  // Spec 1 §5: an asset with a balance opens its screen, one without its public page.
+  const open = (asset: Asset) => {
+    const params = { assetCurrency: asset.currency }
+    void (minorOf(asset.balance, asset.decimals) > 0n ? props.go(assetRoute, { params }) : props.go(publicAssetRoute, { params }))
+  }
   const row = ({ asset }: { readonly asset: Asset }) => (
     <AssetRow key={asset.currency} asset={asset} frozen={frozen.filter((item) => item.currency === asset.currency)} onOpen={open} />
   )

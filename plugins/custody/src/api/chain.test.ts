@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { addressRetryDelayMs, CreateWithdrawResponse, hasAddressFor, toClientAddressError, WithdrawLimits } from "../../chain-api.ts"
+import { addressRetryDelayMs, CreateWithdrawResponse, hasAddressFor, toClientAddressError, WithdrawLimits } from "./chain.ts"
 
-describe("chain-api helpers", () => {
+describe("the on-chain contract helpers", () => {
   it("maps raw address check codes to the client's errors (spec 2 §5)", () => {
     expect(toClientAddressError("invalid_number_of_characters")).toBe("invalid_length")
     expect(toClientAddressError("withdraw_to_yourself_is_forbidden")).toBe("yourself")

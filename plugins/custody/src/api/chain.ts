@@ -1,5 +1,5 @@
 /**
- * `@wallet/plugin-custody/chain-api`: the custody plugin's on-chain HTTP contract (spec 1 §3
+ * The on-chain part of `@wallet/plugin-custody/api` (re-exported by ../api.ts): the custody plugin's on-chain HTTP contract (spec 1 §3
  * "Asset" addresses, §4 asset creation retries, §7 get-or-create wallet and create withdraw
  * request, §9 address retry delays; spec 2 §5 "Send address check"). Browser-safe: imports only
  * `effect` and `@wallet/kernel/api`. Every endpoint needs `Authorization: Bearer <access token>`.
@@ -8,9 +8,9 @@
  * the wire they are decimal strings ("1500000000").
  */
 import { Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { ApiId, authenticated, bigIntId, NotFound, OperationTokenError, OperationTokenHeaders, RateLimitedResponse, userText } from "@wallet/kernel/api"
-import { CustodyForbidden } from "./api.ts"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { authenticated, bigIntId, NotFound, OperationTokenError, OperationTokenHeaders, RateLimitedResponse, userText } from "@wallet/kernel/api"
+import { CustodyForbidden } from "./forbidden.ts"
 
 export const CUSTODY_CHAIN_API_PREFIX = "/api/custody"
 
@@ -20,8 +20,12 @@ export const NETWORK_CODES = ["ton", "tron", "ethereum", "solana", "bitcoin"] as
 export const NetworkCodeSchema = Schema.Literals(NETWORK_CODES)
 export type NetworkCodeValue = typeof NetworkCodeSchema.Type
 
-/** A currency code of currencies.ts ("TON", "USDT", ...). Unknown codes answer `unsupported_currency`. */
-export const CurrencyCode = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9]{1,16}$/, { message: "a currency code is 1-16 letters or digits" }))
+/**
+ * A currency code of currencies.ts ("TON", "USDT", ...) in the on-chain paths. Unknown codes answer
+ * `unsupported_currency`. Not exported: ../api.ts's `CurrencyCode` is the contract's (this one keeps
+ * its own message, which clients of these endpoints have always seen).
+ */
+const ChainCurrencyCode = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9]{1,16}$/, { message: "a currency code is 1-16 letters or digits" }))
 
 /** Integer minor units, never negative (wire: a decimal string). */
 export const MinorUnits = Schema.BigInt.check(Schema.isGreaterThanOrEqualToBigInt(0n))
@@ -129,7 +133,7 @@ export class ChainRequestError extends Schema.TaggedError<ChainRequestError>()(
 
 // --- address check -----------------------------------------------------------------------------
 
-export const ValidateAddressQuery = Schema.Struct({ currency: CurrencyCode, network: NetworkCodeSchema, address: AddressInput })
+export const ValidateAddressQuery = Schema.Struct({ currency: ChainCurrencyCode, network: NetworkCodeSchema, address: AddressInput })
 export type ValidateAddressQuery = typeof ValidateAddressQuery.Type
 
 export const ValidateAddressResponse = Schema.Struct({
@@ -143,7 +147,7 @@ export type ValidateAddressResponse = typeof ValidateAddressResponse.Type
 
 // --- withdraw fee and limits -------------------------------------------------------------------
 
-export const WithdrawLimitsQuery = Schema.Struct({ currency: CurrencyCode, network: NetworkCodeSchema })
+export const WithdrawLimitsQuery = Schema.Struct({ currency: ChainCurrencyCode, network: NetworkCodeSchema })
 
 export const WithdrawLimits = Schema.Struct({
   currency: Schema.String,
@@ -197,7 +201,7 @@ export type WithdrawTransaction = typeof WithdrawTransaction.Type
 export const CreateWithdrawRequest = Schema.Struct({
   /** What the receiver gets (minor units). Ignored when max_value is true. */
   amount: MinorUnitsInput,
-  currency: CurrencyCode,
+  currency: ChainCurrencyCode,
   /** Send the whole available balance: the receiver gets it minus the fee. */
   max_value: Schema.Boolean,
   address: AddressInput,
@@ -227,7 +231,7 @@ export const CustodyChainGroup = authenticated(
   HttpApiGroup.make("custodyChain").add(
     /** Get-or-create wallet (spec 1 §7): the user's deposit address(es) of `currency` on `network`. */
     HttpApiEndpoint.post("getOrCreateWallet", "/api/custody/wallets/:currency", {
-      params: { currency: CurrencyCode },
+      params: { currency: ChainCurrencyCode },
       query: { network: NetworkCodeSchema },
       success: GetOrCreateWalletResponse,
       /** CustodyForbidden: custody unavailable, restricted, or accessToCreateAddress off. */
@@ -261,6 +265,3 @@ export const CustodyChainGroup = authenticated(
     }),
   ),
 )
-
-/** The typed client's contract: `HttpApiClient.make(CustodyChainApi, { baseUrl })`. */
-export const CustodyChainApi = HttpApi.make(ApiId).add(CustodyChainGroup)

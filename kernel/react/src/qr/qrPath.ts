@@ -1,6 +1,6 @@
 /**
  * A QR matrix as one SVG path: a unit square per dark module, merged along rows, so the code
- * renders crisply at any size in the theme's colours without a canvas.
+ * renders crisply at any size in the theme's colours without a canvas (and without innerHTML).
  */
 export function qrPath(modules: ReadonlyArray<ReadonlyArray<boolean>>): string {
   const parts: string[] = []

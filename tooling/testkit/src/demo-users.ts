@@ -1,0 +1,41 @@
+/**
+ * The demo users a dev host server (WALLET_DEV=1) seeds (decision 0203): fixed Telegram ids and
+ * profiles, so a test can sign initData for one of them (`signInitData`) or open the app as one
+ * (`openAs`). The same table as `demoUsers` of `@wallet/kernel-server` (a unit test keeps them equal).
+ */
+export interface TelegramUserLike {
+  readonly id: number
+  readonly first_name: string
+  readonly last_name?: string
+  readonly username?: string
+  readonly language_code?: string
+  readonly is_premium?: boolean
+  readonly allows_write_to_pm?: boolean
+  readonly photo_url?: string
+}
+
+export const DEMO_USERS = {
+  /** A first launch: onboarding (the dev launch resets it each time). */
+  new: { id: 700000001, first_name: "Nora", last_name: "New", username: "nora_new", allows_write_to_pm: true },
+  /** An existing user on the main screen. */
+  balances: { id: 700000002, first_name: "Bob", last_name: "Balance", username: "bob_balance", is_premium: true, allows_write_to_pm: true },
+  /** restriction_code unsupported_region (country US). */
+  restricted: { id: 700000003, first_name: "Rita", last_name: "Region", username: "rita_region", allows_write_to_pm: true },
+  /** is_custody_available false: only the self-custody TON space. */
+  no_custody: { id: 700000004, first_name: "Carl", last_name: "Keys", username: "carl_keys", allows_write_to_pm: true },
+  /** Auth answers 403 content_unavailable. */
+  blocked: { id: 700000005, first_name: "Ben", last_name: "Blocked", username: "ben_blocked", allows_write_to_pm: true },
+} as const satisfies Record<string, TelegramUserLike>
+
+export type DemoUserKind = keyof typeof DEMO_USERS
+
+/** The demo users' Telegram ids by kind. */
+export const DEMO_USER_IDS: { readonly [K in DemoUserKind]: (typeof DEMO_USERS)[K]["id"] } = {
+  new: DEMO_USERS.new.id,
+  balances: DEMO_USERS.balances.id,
+  restricted: DEMO_USERS.restricted.id,
+  no_custody: DEMO_USERS.no_custody.id,
+  blocked: DEMO_USERS.blocked.id,
+}
+
+export const isDemoUserKind = (value: unknown): value is DemoUserKind => typeof value === "string" && Object.hasOwn(DEMO_USERS, value)
