@@ -63,6 +63,8 @@ const pathUnder = (builtin: Builtin, fullPath: string) => {
  */
 export function buildRouter(options: BuildRouterOptions) {
   const { kernel, composition } = options
+  // The `as never` casts below: the tree is built from manifests at run time, so TanStack's static
+  // route types cannot describe it; navigation gets its types from route references instead (decision 0170).
   const rootRoute = createRootRoute({
     component: options.root as never,
     ...(options.rootSearch ? { validateSearch: toSearchValidator(options.rootSearch) } : {}),

@@ -1,17 +1,18 @@
 /** /scw/passcode/create (self-custody area): the creation flow with the route's search params. */
 import { useEffect, useState } from "react"
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { useKernel } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { useGo, useKernel } from "@wallet/kernel-react"
 import { Button, Placeholder } from "@wallet/kernel-react/ui"
 import { CreateFlow, Loading } from "./flows.tsx"
 import { passcodeSession, type PasscodeInfo } from "./runtime.ts"
 import styles from "./passcode.module.css"
+import { scwRoute } from "../routes.ts"
 
 export default function CreateScreen() {
   const kernel = useKernel()
   const session = passcodeSession(kernel)
   const { t } = session
-  const navigate = useNavigate()
+  const go = useGo()
   const search = useSearch({ strict: false }) as { email?: string; type: "manual" | "recover" | "mnemonic"; source?: string }
   const [info, setInfo] = useState<PasscodeInfo | null>()
   const [attempt, setAttempt] = useState(0)
@@ -24,7 +25,7 @@ export default function CreateScreen() {
     setInfo(undefined)
     setAttempt((n) => n + 1)
   }
-  const finish = () => void navigate({ to: "/scw", replace: true } as never)
+  const finish = () => void go(scwRoute, { replace: true })
   if (info === undefined) return <main className={styles.page}><Loading label={t("loading")} /></main>
   if (info === null) {
     return (

@@ -1,14 +1,15 @@
 /** /passcode/settings (custodial area): create, change, reset, biometry, recovery email, lock now. */
 import { useEffect, useRef, useState } from "react"
 import { Effect } from "effect"
-import { useNavigate, useSearch } from "@tanstack/react-router"
-import { useKernel, usePasscode } from "@wallet/kernel-react"
+import { useSearch } from "@tanstack/react-router"
+import { useGo, useKernel, usePasscode } from "@wallet/kernel-react"
 import { Button, Cell, List, Placeholder, Section, SkeletonList, Switch, useSnackbar } from "@wallet/kernel-react/ui"
 import type { RecoveryEmail } from "../api.ts"
 import { disableBiometry } from "./biometry.ts"
 import { ChangeFlow, CheckPasscode, CreateFlow, RecoveryEmailFlow, ResetFlow } from "./flows.tsx"
 import { passcodeSession, type PasscodeInfo } from "./runtime.ts"
 import styles from "./passcode.module.css"
+import { passcodeSettingsRoute, walletSettingsRoute } from "../routes.ts"
 
 type View = "list" | "create" | "change" | "reset" | "email" | "enableBiometry"
 
@@ -16,7 +17,7 @@ export default function SettingsScreen() {
   const kernel = useKernel()
   const session = passcodeSession(kernel)
   const { t } = session
-  const navigate = useNavigate()
+  const go = useGo()
   const snackbar = useSnackbar()
   const search = useSearch({ strict: false }) as { action?: View }
   const [view, setView] = useState<View>(search.action && search.action !== "list" ? search.action : "list")
@@ -56,14 +57,14 @@ export default function SettingsScreen() {
       gating.current = false
       if (result._tag === "Success" || result.failure._tag === "PasscodeUnavailable") setGateOpen(true)
       // Closed: leave for the settings list, unless Telegram's back already left this page.
-      else if (window.location.pathname === "/passcode/settings") void navigate({ to: "/settings" } as never)
+      else if (window.location.pathname === "/passcode/settings") void go(walletSettingsRoute)
     })
-  }, [needsGate, kernel, passcodeService, navigate])
+  }, [needsGate, kernel, passcodeService, go])
 
   const back = () => {
     setGateOpen(true)
     setView("list")
-    void navigate({ to: "/passcode/settings", search: {}, replace: true } as never)
+    void go(passcodeSettingsRoute, { search: {}, replace: true })
     load()
   }
 

@@ -21,7 +21,10 @@ const tonTabs = definePlugin({
   routes: [{ id: "main", parent: "scw", path: "/", component: screen }],
   tabs: [{ id: "main", bar: "ton", to: "/scw", labelKey: "tab", icon: "ton", order: 10 }],
 })
-const composition = composePlugins({ region: defineRegion({ id: "test", plugins: { ton: { enabled: true }, staking: { enabled: true } } }), installed: [tonTabs, stakingPlugin] })
+const composition = composePlugins({
+  region: defineRegion({ id: "test", plugins: { ton: { enabled: true }, staking: { enabled: true } } }),
+  installed: [tonTabs, stakingPlugin],
+})
 const kernelFor = (permissions: Record<string, boolean>) => ({ composition, user: () => ({ isCustodyAvailable: true, permissions }) }) as unknown as Kernel
 
 describe("TON tab bar", () => {
