@@ -18,7 +18,13 @@ export const regionById = (id: string): RegionConfig => {
 
 /** The package names the given regions enable, each once, in region-file order. */
 export const enabledPackages = (of: ReadonlyArray<RegionConfig>): ReadonlyArray<string> => [
-  ...new Set(of.flatMap((region) => Object.entries(region.plugins).filter(([, entry]) => entry.enabled).map(([name]) => name))),
+  ...new Set(
+    of.flatMap((region) =>
+      Object.entries(region.plugins)
+        .filter(([, entry]) => entry.enabled)
+        .map(([name]) => name),
+    ),
+  ),
 ]
 
 /**
@@ -36,7 +42,9 @@ export const resolvePluginEntry = (packageName: string, entry: "manifest" | "ser
 }
 
 /** Node only (tests, the server): the manifests of the given packages, by their `./manifest` export. */
-export const loadInstalledPlugins = async (packages: ReadonlyArray<string> = enabledPackages(Object.values(regions))): Promise<ReadonlyArray<InstalledPlugin>> =>
+export const loadInstalledPlugins = async (
+  packages: ReadonlyArray<string> = enabledPackages(Object.values(regions)),
+): Promise<ReadonlyArray<InstalledPlugin>> =>
   Promise.all(
     packages.map(async (name) => manifestOfModule((await import(/* @vite-ignore */ resolvePluginEntry(name, "manifest")!)) as Record<string, unknown>, name)),
   )

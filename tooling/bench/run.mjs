@@ -9,7 +9,9 @@ import { sourceEnv } from "../scripts/lib.mjs"
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "..", "..")
 const wanted = process.argv.slice(2)
-const suites = readdirSync(join(here, "suites")).filter((f) => f.endsWith(".ts")).filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
+const suites = readdirSync(join(here, "suites"))
+  .filter((f) => f.endsWith(".ts"))
+  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
 let failed = 0
 for (const suite of suites) {
   console.log(`\n=== ${suite} ===`)

@@ -37,7 +37,10 @@ const PASSCODE_EMAIL = "custody-send.e2e@example.com"
 const passForcedPasscode = async (app: LaunchedApp) => {
   const f = app.app()
   const start = f.getByRole("button", { name: /^(create\.start|Create passcode)$/ })
-  const appeared = await start.waitFor({ timeout: 6_000 }).then(() => true, () => false)
+  const appeared = await start.waitFor({ timeout: 6_000 }).then(
+    () => true,
+    () => false,
+  )
   if (!appeared) return
   await start.click()
   const pad = async (digits: string) => {
@@ -49,7 +52,11 @@ const passForcedPasscode = async (app: LaunchedApp) => {
   await pad("2468")
   let codeFilled = false
   for (let step = 0; step < 6; step++) {
-    const heading = await f.getByRole("heading").first().innerText({ timeout: 5_000 }).catch(() => "")
+    const heading = await f
+      .getByRole("heading")
+      .first()
+      .innerText({ timeout: 5_000 })
+      .catch(() => "")
     if (/email\.title|Recovery email/.test(heading)) {
       await f.locator("input").first().fill(PASSCODE_EMAIL)
       await f.getByRole("button", { name: /^(continue|Continue)$/ }).click()
@@ -97,8 +104,15 @@ const pressMain = async (app: LaunchedApp, text: RegExp) => {
 }
 /** The number in a "Balance 12.5 USDT" text, as a decimal string. */
 const balanceText = async (app: LaunchedApp) => {
-  const subtitle = await app.app().getByText(/^Balance /).first().innerText()
-  return subtitle.replace(/^Balance /, "").replace(/[\s\u00a0]*[A-Z]+$/, "").replace(/,/g, "")
+  const subtitle = await app
+    .app()
+    .getByText(/^Balance /)
+    .first()
+    .innerText()
+  return subtitle
+    .replace(/^Balance /, "")
+    .replace(/[\s\u00a0]*[A-Z]+$/, "")
+    .replace(/,/g, "")
 }
 
 /** Opens the app as "new" once, so the user exists for the receiver search; finishes onboarding. */
@@ -131,14 +145,26 @@ const sendToNora = async (currency: string, amount: string, screenshots: boolean
   await nora.waitFor()
   if (screenshots) await shot(app, "receiver-search-results-light")
   await nora.click()
-  await app.app().getByRole("button", { name: /Change/ }).waitFor()
-  await app.app().getByRole("button", { name: /Change/ }).click()
+  await app
+    .app()
+    .getByRole("button", { name: /Change/ })
+    .waitFor()
+  await app
+    .app()
+    .getByRole("button", { name: /Change/ })
+    .click()
   const sheet = app.app().getByRole("dialog")
   await sheet.waitFor()
   if (screenshots) await shot(app, "transfer-choose-asset-light")
-  await sheet.getByRole("button", { name: new RegExp(`\\b${currency}\\b`) }).first().click()
+  await sheet
+    .getByRole("button", { name: new RegExp(`\\b${currency}\\b`) })
+    .first()
+    .click()
   await sheet.waitFor({ state: "detached" })
-  await app.app().getByText(new RegExp(`^Balance .*${currency}$`)).waitFor()
+  await app
+    .app()
+    .getByText(new RegExp(`^Balance .*${currency}$`))
+    .waitFor()
   const before = await balanceText(app)
   await app.app().getByLabel("Amount").fill(amount)
   if (screenshots) await shot(app, "transfer-amount-light")
@@ -171,7 +197,10 @@ describe("send to a Telegram user", () => {
     await row.click()
     await receiver.waitForPath(`/transfers/${id}`)
     await receiver.app().getByText("Bob Balance sent you").waitFor()
-    await receiver.app().getByText(/Accept within 14 days/).waitFor()
+    await receiver
+      .app()
+      .getByText(/Accept within 14 days/)
+      .waitFor()
     await shot(receiver, "transfer-receiver-accept-light")
     await pressMain(receiver, /^Accept 1\.5/)
     await receiver.app().getByText("1.5\u00a0USDT added to your balance").waitFor()
@@ -203,10 +232,24 @@ describe("send to a Telegram user", () => {
     canceledTransferId = id
 
     await go(app, "/assets/receiver-search")
-    await app.app().getByRole("button", { name: /Nora New/ }).click()
-    await app.app().getByRole("button", { name: /Change/ }).click()
-    await app.app().getByRole("dialog").getByRole("button", { name: /\bTON\b/ }).first().click()
-    await app.app().getByText(/^Balance .*TON$/).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Nora New/ })
+      .click()
+    await app
+      .app()
+      .getByRole("button", { name: /Change/ })
+      .click()
+    await app
+      .app()
+      .getByRole("dialog")
+      .getByRole("button", { name: /\bTON\b/ })
+      .first()
+      .click()
+    await app
+      .app()
+      .getByText(/^Balance .*TON$/)
+      .waitFor()
     expect(await balanceText(app)).toBe(before)
     await app.page.close()
   })
@@ -216,7 +259,10 @@ describe("send to an address", () => {
   it("a bad address shows the mapped error under the field", async () => {
     const app = await launch(stack, { user: "balances", startParam: "send" })
     await app.waitForPath("/assets/send")
-    await app.app().getByRole("button", { name: /Toncoin/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /Toncoin/ })
+      .click()
     const field = app.app().getByLabel("TON address")
     await field.waitFor()
     await field.fill("EQDtFpEwcFAEcRe5mLVh2N6C0x")
@@ -231,11 +277,14 @@ describe("send to an address", () => {
     await go(app, "/receive?assetCurrency=TON&assetNetwork=ton")
     let own: string | undefined
     await expect
-      .poll(async () => {
-        const rows = await stack.server.sql(`select address from custody_chain_addresses where user_id = 700000002 and network = 'ton'`, [])
-        own = rows[0]?.address as string | undefined
-        return own !== undefined
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          const rows = await stack.server.sql(`select address from custody_chain_addresses where user_id = 700000002 and network = 'ton'`, [])
+          own = rows[0]?.address as string | undefined
+          return own !== undefined
+        },
+        { timeout: 20_000 },
+      )
       .toBe(true)
     await go(app, "/assets/send?assetCurrency=TON")
     await app.app().getByLabel("TON address").fill(own!)
@@ -248,13 +297,25 @@ describe("send to an address", () => {
     const target = `0:${"5a".repeat(32)}`
     const app = await launch(stack, { user: "balances", startParam: "sendOptions" })
     await app.waitForPath("/send-options")
-    await app.app().getByRole("button", { name: /To an address/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /To an address/ })
+      .waitFor()
     await shot(app, "send-options-light")
-    await app.app().getByRole("button", { name: /To an address/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /To an address/ })
+      .click()
     await app.waitForPath("/assets/send")
-    await app.app().getByRole("button", { name: /Toncoin/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Toncoin/ })
+      .waitFor()
     await shot(app, "send-choose-asset-light")
-    await app.app().getByRole("button", { name: /Toncoin/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /Toncoin/ })
+      .click()
     await app.app().getByLabel("TON address").fill(target)
     await app.app().getByLabel("Amount").fill("0.5")
     await app.app().getByText(/^Fee /).waitFor()
@@ -288,7 +349,10 @@ describe("QR", () => {
     const target = `0:${"6b".repeat(32)}`
     const app = await launch(stack, { user: "balances", startParam: "sendOptions" })
     await app.waitForPath("/send-options")
-    await app.app().getByRole("button", { name: /Scan a QR code/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /Scan a QR code/ })
+      .click()
     await app.page.waitForFunction(() => window.fakeTelegram?.qrOpen === true)
     await app.telegram(`t.scanQr(${JSON.stringify(`ton://transfer/${target}?amount=1500000000&text=coffee`)})`)
     await app.waitForPath("/assets/send")
@@ -304,7 +368,10 @@ describe("QR", () => {
   it("an unsupported QR text shows the qr error toast and stays", async () => {
     const app = await launch(stack, { user: "balances", startParam: "sendOptions" })
     await app.waitForPath("/send-options")
-    await app.app().getByRole("button", { name: /Scan a QR code/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /Scan a QR code/ })
+      .click()
     await app.page.waitForFunction(() => window.fakeTelegram?.qrOpen === true)
     await app.telegram(`t.scanQr("hello, this is not a payment")`)
     await app.app().getByText("This QR code is not supported").waitFor()
@@ -318,9 +385,15 @@ describe("settings: notifications", () => {
   it("a type is switched off on the server and stays off", async () => {
     const app = await launch(stack, { user: "balances", startParam: "notifications" })
     await app.waitForPath("/settings/notifications")
-    await app.app().getByRole("button", { name: /Offers and promotions/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Offers and promotions/ })
+      .waitFor()
     await shot(app, "notifications-light")
-    await app.app().getByRole("button", { name: /Offers and promotions/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /Offers and promotions/ })
+      .click()
     await app.waitForPath("/settings/notifications/marketing")
     const toggle = app.app().getByRole("switch", { name: "Receive these notifications" })
     await toggle.waitFor()
@@ -332,7 +405,10 @@ describe("settings: notifications", () => {
 
     const again = await launch(stack, { user: "balances", startParam: "notifications" })
     await again.waitForPath("/settings/notifications")
-    await again.app().getByRole("button", { name: /Offers and promotions.*Off/ }).waitFor()
+    await again
+      .app()
+      .getByRole("button", { name: /Offers and promotions.*Off/ })
+      .waitFor()
     await again.page.close()
   })
 })
@@ -343,8 +419,14 @@ describe("in Russian", () => {
     await app.waitForPath("/send-options")
     await app.app().getByRole("heading", { name: "Отправить" }).waitFor()
     await shot(app, "send-options-ru")
-    await app.app().getByRole("button", { name: /На адрес/ }).click()
-    await app.app().getByRole("button", { name: /Toncoin/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /На адрес/ })
+      .click()
+    await app
+      .app()
+      .getByRole("button", { name: /Toncoin/ })
+      .click()
     await app.app().getByLabel("Адрес в сети TON").fill("EQDtFpEwcFAEcRe5mLVh2N6C0x")
     await app.app().getByText("Неверное количество символов в адресе").waitFor()
     await app.app().getByLabel("Сумма").fill("1,5")
@@ -360,10 +442,16 @@ describe("screens in the dark theme", () => {
     await (await openAsNew()).page.close()
     const app = await launch(stack, { user: "balances", theme: "dark", startParam: "sendOptions" })
     await app.waitForPath("/send-options")
-    await app.app().getByRole("button", { name: /To an address/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /To an address/ })
+      .waitFor()
     await shot(app, "send-options-dark")
     await go(app, "/assets/send")
-    await app.app().getByRole("button", { name: /Toncoin/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Toncoin/ })
+      .waitFor()
     await shot(app, "send-choose-asset-dark")
     await go(app, "/assets/send?assetCurrency=USDT&assetNetwork=tron")
     await app.app().getByLabel("TRC20 address").fill("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6")
@@ -375,14 +463,26 @@ describe("screens in the dark theme", () => {
     await shot(app, "send-confirm-dark")
     await go(app, "/assets/receiver-search")
     await app.app().getByRole("searchbox", { name: "Search users" }).fill("nora")
-    await app.app().getByRole("button", { name: /Nora New/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Nora New/ })
+      .waitFor()
     await shot(app, "receiver-search-results-dark")
-    await app.app().getByRole("button", { name: /Nora New/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /Nora New/ })
+      .click()
     await app.app().getByLabel("Amount").waitFor()
-    await app.app().getByText(/^Balance /).waitFor()
+    await app
+      .app()
+      .getByText(/^Balance /)
+      .waitFor()
     await shot(app, "transfer-amount-dark")
     await go(app, "/settings/notifications")
-    await app.app().getByRole("button", { name: /Product updates/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Product updates/ })
+      .waitFor()
     await shot(app, "notifications-dark")
     await go(app, "/settings/notifications/product")
     await app.app().getByRole("switch").waitFor()
@@ -404,7 +504,10 @@ describe("screens in the dark theme", () => {
       await shot(app, "first-transaction-dark")
     }
     await go(app, "/send-options")
-    await app.app().getByRole("button", { name: /Scan a QR code/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /Scan a QR code/ })
+      .click()
     await app.page.waitForFunction(() => window.fakeTelegram?.qrOpen === true)
     await app.telegram(`t.scanQr("bitcoin:not-an-address")`)
     await app.app().getByText("This QR code is not supported").waitFor()
@@ -419,10 +522,16 @@ describe("screens in the dark theme", () => {
     await sender.page.close()
     const receiver = await openAsNew("dark")
     await go(receiver, "/transfers")
-    await receiver.app().getByRole("button", { name: /Bob Balance.*2\sUSDT/ }).waitFor()
+    await receiver
+      .app()
+      .getByRole("button", { name: /Bob Balance.*2\sUSDT/ })
+      .waitFor()
     await shot(receiver, "incoming-transfers-dark")
     await go(receiver, `/transfers/${id}`)
-    await receiver.app().getByText(/Accept within 14 days/).waitFor()
+    await receiver
+      .app()
+      .getByText(/Accept within 14 days/)
+      .waitFor()
     expect((await mainButton(receiver)).text).toBe("Accept 2\u00a0USDT")
     await shot(receiver, "transfer-receiver-accept-dark")
     await receiver.page.close()

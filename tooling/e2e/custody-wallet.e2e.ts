@@ -41,7 +41,11 @@ const reload = async (app: LaunchedApp) => {
     ;(window as unknown as { beforeReload?: boolean }).beforeReload = true
     window.location.reload()
   })
-  await app.app().waitForFunction(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined && document.readyState === "complete", undefined, { timeout: 20_000 })
+  await app
+    .app()
+    .waitForFunction(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined && document.readyState === "complete", undefined, {
+      timeout: 20_000,
+    })
 }
 
 /** Client-side navigation as the app does it (history push + popstate); pushed again if the router missed it. */
@@ -56,7 +60,10 @@ const go = async (app: LaunchedApp, url: string) => {
   const arrived = await app
     .app()
     .waitForFunction((p) => window.location.pathname === p, target, { timeout: 5000 })
-    .then(() => true, () => false)
+    .then(
+      () => true,
+      () => false,
+    )
   if (!arrived) await push()
 }
 
@@ -65,7 +72,10 @@ describe("wallet main", () => {
     const app = await openMain({ user: "balances" })
     const total = await app.app().getByTestId("total-balance").innerText()
     expect(total).toMatch(/^\$[\d,]+\.\d\d$/)
-    const pinned = await app.app().locator("[data-asset]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-asset")))
+    const pinned = await app
+      .app()
+      .locator("[data-asset]")
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-asset")))
     // The default set first, then BTC/ETH/XAUT (held or pinned without balance); no stock or ETF.
     expect(pinned.slice(0, 2)).toEqual(["TON", "USDT"])
     expect(pinned).toEqual(expect.arrayContaining(["BTC", "ETH", "XAUT"]))
@@ -139,7 +149,10 @@ describe("start-time prefetch (spec 1 §9: 1000 ms after load)", () => {
     app.page.on("request", (request) => void (request.url().includes("/api/custody/accounts") && accountsCalls.push(request.url())))
     await app.app().getByRole("button", { name: "Receive" }).click()
     await app.waitForPath("/choose-asset/receive")
-    await app.app().getByRole("button", { name: /Toncoin/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Toncoin/ })
+      .waitFor()
     expect(accountsCalls).toEqual([])
     await app.page.close()
   })
@@ -151,9 +164,15 @@ describe("receive and history", () => {
     const tonBefore = await app.app().locator('[data-asset="TON"]').innerText()
     await app.app().getByRole("button", { name: "Receive" }).click()
     await app.waitForPath("/choose-asset/receive")
-    await app.app().getByRole("button", { name: /Toncoin/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Toncoin/ })
+      .waitFor()
     await shot(app, "choose-asset-light")
-    await app.app().getByRole("button", { name: /Toncoin/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /Toncoin/ })
+      .click()
     await app.waitForPath("/receive")
     const started = Date.now()
     const address = await app.app().getByTestId("deposit-address").innerText({ timeout: 30_000 })
@@ -218,14 +237,26 @@ describe("receive and history", () => {
     await app.app().getByTestId("receive-qr").waitFor()
     await shot(app, "receive-dark")
     await go(app, "/choose-asset/receive")
-    await app.app().getByRole("button", { name: /Dollars/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Dollars/ })
+      .waitFor()
     await shot(app, "choose-asset-dark")
-    await app.app().getByRole("button", { name: /Dollars/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /Dollars/ })
+      .click()
     await app.waitForPath("/choose-network/receive/USDT")
-    await app.app().getByRole("button", { name: /Tron \(TRC20\)/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Tron \(TRC20\)/ })
+      .waitFor()
     await shot(app, "choose-network-dark")
     // USDT on Tron: a simulated network's address, got or created the same way.
-    await app.app().getByRole("button", { name: /Tron \(TRC20\)/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /Tron \(TRC20\)/ })
+      .click()
     await app.waitForPath("/receive")
     expect(await app.app().getByTestId("deposit-address").innerText({ timeout: 30_000 })).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/)
     await app.app().getByTestId("receive-qr").waitFor()
@@ -238,7 +269,10 @@ describe("deep links", () => {
   it("the receive start param asks for the asset to receive", async () => {
     const app = await launch(stack, { user: "balances", startParam: "receive" })
     await app.waitForPath("/choose-asset/receive")
-    await app.app().getByRole("button", { name: /Toncoin/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Toncoin/ })
+      .waitFor()
     // The history landing sends an existing user to the history.
     await go(app, "/transactions/start-param-landing")
     await app.waitForPath("/transactions")
@@ -271,7 +305,10 @@ describe("a new user", () => {
     await app.telegram("t.pressSecondary()")
     await app.waitForPath("/main")
     await app.app().locator("[data-asset]").first().waitFor()
-    const pinned = await app.app().locator("[data-asset]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-asset")))
+    const pinned = await app
+      .app()
+      .locator("[data-asset]")
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-asset")))
     expect(pinned).toEqual(["TON", "USDT", "BTC", "ETH", "XAUT"])
     expect(await app.app().getByTestId("total-balance").innerText()).toBe("$0.00")
     await app.app().getByRole("button", { name: "More crypto" }).waitFor()
@@ -286,7 +323,10 @@ describe("a new user", () => {
     await app.app().getByTestId("asset-balance").waitFor()
     await shot(app, "asset-empty-light")
     await go(app, "/choose-network/receive/USDT")
-    await app.app().getByRole("button", { name: /Solana \(SOL\)/ }).waitFor()
+    await app
+      .app()
+      .getByRole("button", { name: /Solana \(SOL\)/ })
+      .waitFor()
     await shot(app, "choose-network-light")
     await app.page.close()
   })
@@ -299,7 +339,12 @@ describe("language", () => {
     for (const phrase of ["общий баланс", "активы", "получить", "история", "доллары"]) expect(main.toLowerCase()).toContain(phrase)
     expect(main).not.toContain("Total balance")
     await shot(app, "main-ru-light")
-    await app.app().getByRole("tab", { name: "История" }).or(app.app().getByRole("button", { name: "История" })).first().click()
+    await app
+      .app()
+      .getByRole("tab", { name: "История" })
+      .or(app.app().getByRole("button", { name: "История" }))
+      .first()
+      .click()
     await app.waitForPath("/transactions")
     await app.app().locator("[data-transaction]").first().waitFor()
     const history = await text(app)

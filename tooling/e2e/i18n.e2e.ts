@@ -58,9 +58,11 @@ const incoming = (id: number, left: number) => {
 describe("i18n", () => {
   it("in Russian, 1 / 2 / 5 days left take the forms день / дня / дней", async () => {
     const before = async (page: Page) => {
-      await page.context().route(/\/api\/custody\/transfers\?tg_transfer_status=new$/, (route) =>
-        route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ items: [incoming(1, 1), incoming(2, 2), incoming(3, 5)] }) }),
-      )
+      await page
+        .context()
+        .route(/\/api\/custody\/transfers\?tg_transfer_status=new$/, (route) =>
+          route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ items: [incoming(1, 1), incoming(2, 2), incoming(3, 5)] }) }),
+        )
     }
     // The receiver is the new demo user: onboarding first (in Russian), then the incoming transfers.
     const app = await launch(stack, { user: "new", language: "ru", before })

@@ -15,7 +15,7 @@ import { addRegionLine, createPlugin, repoRoot } from "../scaffold/src/scaffold.
 
 const PNPM = join(repoRoot, ".tools/node_modules/pnpm/bin/pnpm.mjs")
 const timings: Array<[string, number]> = []
-const timed = async <A,>(label: string, run: () => A | Promise<A>): Promise<A> => {
+const timed = async <A>(label: string, run: () => A | Promise<A>): Promise<A> => {
   const started = performance.now()
   try {
     return await run()
@@ -38,7 +38,9 @@ const CLASH = "@acme/wallet-plugin-clash"
 
 /** The working tree's files as a commit would hold them: tracked plus new files that are not ignored, deleted ones left out. */
 const copyHost = (to: string) => {
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repoRoot, encoding: "utf8" }).split("\0").filter(Boolean)
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repoRoot, encoding: "utf8" })
+    .split("\0")
+    .filter(Boolean)
   for (const file of files) {
     const from = join(repoRoot, file)
     if (!existsSync(from)) continue
@@ -53,9 +55,15 @@ const linkAuthorModules = (plugin: string) => {
   const modules = join(plugin, "node_modules")
   mkdirSync(join(modules, "@wallet"), { recursive: true })
   mkdirSync(join(modules, "@tanstack"), { recursive: true })
-  for (const [name, dir] of [["kernel", "core"], ["kernel-react", "react"], ["kernel-server", "server"]]) symlinkSync(join(host, "kernel", dir!), join(modules, "@wallet", name!), "dir")
+  for (const [name, dir] of [
+    ["kernel", "core"],
+    ["kernel-react", "react"],
+    ["kernel-server", "server"],
+  ])
+    symlinkSync(join(host, "kernel", dir!), join(modules, "@wallet", name!), "dir")
   for (const name of ["tsup", "typescript"]) symlinkSync(realpathSync(join(host, "node_modules", name)), join(modules, name), "dir")
-  for (const name of ["react", "effect", "@tanstack/react-router", "@tanstack/react-query"]) symlinkSync(realpathSync(join(host, "kernel/react/node_modules", name)), join(modules, name), "dir")
+  for (const name of ["react", "effect", "@tanstack/react-router", "@tanstack/react-query"])
+    symlinkSync(realpathSync(join(host, "kernel/react/node_modules", name)), join(modules, name), "dir")
 }
 
 /** tsup (JavaScript; declarations as in tooling/packages, decision 0110) and `pnpm pack`: the tarball's path. */
@@ -70,9 +78,17 @@ const buildAndPack = (plugin: string): string => {
   return join(outside, tarball)
 }
 
-const setRegion = (...packages: ReadonlyArray<string>) => writeFileSync(regionFile, packages.reduce((source, name) => addRegionLine(source, name), originalRegion))
+const setRegion = (...packages: ReadonlyArray<string>) =>
+  writeFileSync(
+    regionFile,
+    packages.reduce((source, name) => addRegionLine(source, name), originalRegion),
+  )
 
-const appFiles = () => readdirSync(join(host, "host/app/dist/assets")).filter((file) => file.endsWith(".js")).map((file) => readFileSync(join(host, "host/app/dist/assets", file), "utf8")).join("\n")
+const appFiles = () =>
+  readdirSync(join(host, "host/app/dist/assets"))
+    .filter((file) => file.endsWith(".js"))
+    .map((file) => readFileSync(join(host, "host/app/dist/assets", file), "utf8"))
+    .join("\n")
 
 const failureOf = async (run: () => Promise<unknown>): Promise<string> => {
   try {
@@ -123,7 +139,10 @@ describe("a plugin from outside the repo (issue 14)", () => {
       server = await timed("server boot with the plugin", () => startHostServer(host))
       expect(server.output()).toMatch(/modules .*\bnotes\b/)
       // API only, with the kit's signed demo user and the bot token the host server printed.
-      const init = await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${signInitData("no_custody", server.botToken)}` } })
+      const init = await fetch(`${server.url}/api/auth/init`, {
+        method: "POST",
+        headers: { authorization: `tma ${signInitData("no_custody", server.botToken)}` },
+      })
       expect(init.status).toBe(200)
       const { access_token: token } = (await init.json()) as { access_token: string }
       const listed = await fetch(`${server.url}/api/notes/notes`, { headers: { authorization: `Bearer ${token}` } })

@@ -57,7 +57,10 @@ const goTo = async (app: LaunchedApp, path: string) => {
 const pad = async (app: LaunchedApp, digits: string) => {
   for (const d of digits) await app.app().getByRole("button", { name: d, exact: true }).click()
 }
-const popup = (app: LaunchedApp) => app.page.waitForFunction(() => window.fakeTelegram?.popup !== null && window.fakeTelegram?.popup !== undefined).then(() => app.telegram<{ title: string; buttons: Array<{ id: string }> }>("t.popup"))
+const popup = (app: LaunchedApp) =>
+  app.page
+    .waitForFunction(() => window.fakeTelegram?.popup !== null && window.fakeTelegram?.popup !== undefined)
+    .then(() => app.telegram<{ title: string; buttons: Array<{ id: string }> }>("t.popup"))
 
 describe("passcode", () => {
   let app: LaunchedApp
@@ -211,7 +214,10 @@ describe("passcode", () => {
     await second.app().getByText("We sent a 6-digit code to pa***e@example.com").waitFor()
     await shots(second, "scw-existing-email-code")
     expect(await second.app().getByLabel("Email address").count()).toBe(0)
-    await second.app().getByLabel("6-digit code").fill(await codeFromOutbox(second, 2))
+    await second
+      .app()
+      .getByLabel("6-digit code")
+      .fill(await codeFromOutbox(second, 2))
     await second.app().getByRole("button", { name: "Not now" }).click()
     await second.app().getByRole("button", { name: "Done" }).click()
     await second.waitForPath("/scw")
@@ -232,7 +238,10 @@ describe("passcode", () => {
     await second.app().getByRole("heading", { name: "Passcode changed" }).waitFor()
     await shots(second, "changed")
     await second.app().getByRole("button", { name: "Done" }).click()
-    await second.app().getByRole("button", { name: /Recovery email/ }).click()
+    await second
+      .app()
+      .getByRole("button", { name: /Recovery email/ })
+      .click()
     await second.app().getByRole("heading", { name: "Confirm your current email" }).waitFor()
     await second.app().getByText("We sent a 6-digit code to").waitFor()
     await second.app().getByLabel("6-digit code").fill("000000")

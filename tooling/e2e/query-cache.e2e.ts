@@ -40,7 +40,11 @@ const reload = async (app: LaunchedApp) => {
     ;(window as unknown as { beforeReload?: boolean }).beforeReload = true
     window.location.reload()
   })
-  await app.app().waitForFunction(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined && document.readyState !== "loading", undefined, { timeout: 20_000 })
+  await app
+    .app()
+    .waitForFunction(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined && document.readyState !== "loading", undefined, {
+      timeout: 20_000,
+    })
 }
 
 const totalText = (app: LaunchedApp) => app.app().locator('[data-testid="total-balance"]').innerText()
@@ -52,7 +56,12 @@ const openWarm = async () => {
   await app.app().locator("[data-asset]").first().waitFor({ timeout: 20_000 })
   const total = await totalText(app)
   expect(total).toMatch(/\d/)
-  await app.app().waitForFunction((prefix) => Object.keys(localStorage).some((k) => k.startsWith(prefix) && localStorage.getItem(k)!.includes("availableBalanceTotalFiatAmount")), CACHE_PREFIX)
+  await app
+    .app()
+    .waitForFunction(
+      (prefix) => Object.keys(localStorage).some((k) => k.startsWith(prefix) && localStorage.getItem(k)!.includes("availableBalanceTotalFiatAmount")),
+      CACHE_PREFIX,
+    )
   return { app, total }
 }
 

@@ -262,7 +262,9 @@ describe("web security of the served app (issue 15, decision 0207)", () => {
     await page.exposeFunction("__cspViolation", (report: string) => void violations.push(report))
     await page.addInitScript(() => {
       document.addEventListener("securitypolicyviolation", (event) => {
-        void (window as unknown as { __cspViolation?: (t: string) => void }).__cspViolation?.(`${location.pathname}: ${event.violatedDirective} ${event.blockedURI}`)
+        void (window as unknown as { __cspViolation?: (t: string) => void }).__cspViolation?.(
+          `${location.pathname}: ${event.violatedDirective} ${event.blockedURI}`,
+        )
       })
     })
     return violations
@@ -310,7 +312,9 @@ describe("web security of the served app (issue 15, decision 0207)", () => {
     const context = await stack.browser.newContext()
     try {
       const page = await context.newPage()
-      await context.route("http://framer.test/", (route) => route.fulfill({ contentType: "text/html", body: `<iframe id="app" src="${stack.appUrl}/" width="400" height="400"></iframe>` }))
+      await context.route("http://framer.test/", (route) =>
+        route.fulfill({ contentType: "text/html", body: `<iframe id="app" src="${stack.appUrl}/" width="400" height="400"></iframe>` }),
+      )
       await page.goto("http://framer.test/")
       const child = () => page.frames().find((f) => f !== page.mainFrame())
       // Chromium replaces a frame refused by frame-ancestors with its error page; the app never runs there.

@@ -38,7 +38,9 @@ describe("the Telegram SDK against the fake client (decision 0330)", () => {
     expect(await localBlob(app)).toBeNull()
     expect(await app.telegram<number>("t.callsOf('web_app_secure_storage_save_key').length")).toBeGreaterThan(0)
     // Every SecureStorage request carried a req_id the SDK matched its answer with.
-    expect(await app.telegram<boolean>("t.calls.filter((c) => c.method.startsWith('web_app_secure_storage')).every((c) => typeof c.params.req_id === 'string')")).toBe(true)
+    expect(
+      await app.telegram<boolean>("t.calls.filter((c) => c.method.startsWith('web_app_secure_storage')).every((c) => typeof c.params.req_id === 'string')"),
+    ).toBe(true)
   })
 
   it("on an 8.0 client the vault stays in local storage and SecureStorage is never asked", async () => {
@@ -58,7 +60,9 @@ describe("the Telegram SDK against the fake client (decision 0330)", () => {
     const app = await launch(stack, { user: "balances", client: { version: "8.0", safeLeft: 24, safeTop: 40 } })
     await app.waitForPath("/main")
     await app.app().getByText("Total balance").waitFor()
-    await expect.poll(() => app.app().evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--tg-safe-area-inset-top").trim()), { timeout: 10_000 }).toBe("40px")
+    await expect
+      .poll(() => app.app().evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--tg-safe-area-inset-top").trim()), { timeout: 10_000 })
+      .toBe("40px")
     await expect.poll(() => rootLeft(app), { timeout: 10_000 }).toBe(24)
     expect(await app.app().evaluate(() => getComputedStyle(document.body).paddingLeft)).toBe("24px")
     expect(await app.telegram<number>("t.callsOf('web_app_request_safe_area').length")).toBe(1)

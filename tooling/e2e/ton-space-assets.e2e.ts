@@ -30,7 +30,9 @@ afterAll(async () => {
 
 const { shot } = screenshots("ton-space-assets")
 const extraBalanceOf = async (account: string) => {
-  const body = (await (await fetch(`${stack.devnet!.url}/v2/accounts/${account}`)).json()) as { extra_balance?: Array<{ amount: string; preview: { id: number } }> }
+  const body = (await (await fetch(`${stack.devnet!.url}/v2/accounts/${account}`)).json()) as {
+    extra_balance?: Array<{ amount: string; preview: { id: number } }>
+  }
   return body.extra_balance?.find((e) => e.preview.id === DXC)?.amount
 }
 
@@ -64,7 +66,10 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await shot(app, "main-light")
 
     // TON page: balance, fiat value, chart of the day, then week and all.
-    await app.app().getByRole("button", { name: /^Toncoin/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Toncoin/ })
+      .click()
     await app.waitForPath("/scw/assets/TON")
     await app.app().getByRole("heading", { name: "Toncoin" }).waitFor()
     // 5 TON from the faucet plus the excess of the jetton mint (about 0.01)
@@ -80,10 +85,17 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await pickPeriod(app, "All", "all")
     await shot(app, "ton-all-light")
     // The TON history lists the faucet's transfer.
-    await app.app().getByRole("button", { name: /^Received/ }).first().waitFor({ timeout: 15_000 })
+    await app
+      .app()
+      .getByRole("button", { name: /^Received/ })
+      .first()
+      .waitFor({ timeout: 15_000 })
 
     // PnL of TON: 5 TON in at the faucet's price; the result is shown in fiat.
-    await app.app().getByRole("button", { name: /^Profit and loss/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Profit and loss/ })
+      .click()
     await app.waitForPath("/scw/pnl/TON")
     await app.app().getByTestId("pnl-unrealised").waitFor({ timeout: 20_000 })
     const pnl = await text(app)
@@ -97,15 +109,25 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await app.waitForPath("/scw")
 
     // The jetton page: balance in USDT, its chart, the mint in its history.
-    await app.app().getByRole("button", { name: /^Dollars/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Dollars/ })
+      .click()
     await app.app().getByRole("heading", { name: "Dollars" }).waitFor()
     expect(await app.app().getByTestId("asset-balance").innerText()).toBe("25 USDT")
     await expect.poll(async () => text(app), { timeout: 15_000 }).toMatch(/≈ \$25\.00/)
     await chart(app).waitFor({ timeout: 15_000 })
-    await app.app().getByRole("button", { name: /^Received/ }).first().waitFor({ timeout: 15_000 })
+    await app
+      .app()
+      .getByRole("button", { name: /^Received/ })
+      .first()
+      .waitFor({ timeout: 15_000 })
     await shot(app, "jetton-light")
     // Its PnL comes from the jetton history: 25 USDT minted at 1 USD, worth 25 USD now.
-    await app.app().getByRole("button", { name: /^Profit and loss/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Profit and loss/ })
+      .click()
     await app.app().getByTestId("pnl-unrealised").waitFor({ timeout: 20_000 })
     const jettonPnl = await text(app)
     expect(jettonPnl).toContain("Profit and loss: USDT")
@@ -119,7 +141,10 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
 
     // The scam jetton: listed under the minor assets, its page explains the flag, shows 0 and cannot be sent.
     await app.app().getByRole("button", { name: "Show 1 more" }).click()
-    await app.app().getByRole("button", { name: /^Tether USD/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Tether USD/ })
+      .click()
     await app.app().getByRole("heading", { name: "Tether USD" }).waitFor()
     await app.app().getByText("Scam token").waitFor()
     expect(await app.app().getByTestId("asset-balance").innerText()).toBe("0 USDT")
@@ -148,7 +173,10 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await waitMain(app, "Continue")
     await press(app)
     await app.waitForPath("/scw/send-extra-currency-confirmation")
-    await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
+    await app
+      .app()
+      .getByText(/≈ 0\.\d+ TON/)
+      .waitFor({ timeout: 20_000 })
     expect(await text(app)).toContain("2.5 DXC")
     await shot(app, "extra-confirm-light")
     await waitMain(app, "Confirm and send")
@@ -163,7 +191,10 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await expect.poll(async () => text(app), { timeout: 30_000, interval: 1_000 }).toContain("9.845 DXC")
 
     // From main the asset page opens at once on the shared query cache (decision 0320).
-    await app.app().getByRole("button", { name: /^Dollars/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Dollars/ })
+      .click()
     await app.app().getByRole("heading", { name: "Dollars" }).waitFor()
     // Loading: chain data is not persisted, so after a reload on the asset page, while the jetton
     // balances are on their way, the page is a placeholder, then the asset.
@@ -199,12 +230,18 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     })
     await expect.poll(async () => text(app), { timeout: 30_000, interval: 1_000 }).toContain("DXC")
     await shot(app, "main-dark")
-    await app.app().getByRole("button", { name: /^Toncoin/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Toncoin/ })
+      .click()
     await app.waitForPath("/scw/assets/TON")
     await expect.poll(async () => chart(app).getAttribute("data-period"), { timeout: 15_000 }).toBe("day")
     await pickPeriod(app, "Месяц", "month")
     await shot(app, "ton-month-dark")
-    await app.app().getByRole("button", { name: /^Прибыль и убыток/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Прибыль и убыток/ })
+      .click()
     await app.waitForPath("/scw/pnl/TON")
     await app.app().getByTestId("pnl-unrealised").waitFor({ timeout: 20_000 })
     await shot(app, "pnl-dark")
@@ -218,7 +255,10 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
     await shot(app, "extra-dark")
     await back(app)
     await app.waitForPath("/scw")
-    await app.app().getByRole("button", { name: /^Dollars|^Доллары/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Dollars|^Доллары/ })
+      .click()
     await app.app().getByTestId("asset-balance").waitFor()
     await chart(app).waitFor({ timeout: 15_000 })
     await shot(app, "jetton-dark")

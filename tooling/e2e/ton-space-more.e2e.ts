@@ -2,7 +2,19 @@ import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, type Stack } from "@wallet/harness/stack"
 import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
-import { backupWords, goTo, passWordTest, press, screenshots, startDevnetStack, startNewWallet, text, untilBalance, waitMain, walletState } from "./support/ton-space.ts"
+import {
+  backupWords,
+  goTo,
+  passWordTest,
+  press,
+  screenshots,
+  startDevnetStack,
+  startNewWallet,
+  text,
+  untilBalance,
+  waitMain,
+  walletState,
+} from "./support/ton-space.ts"
 
 // The TON space's server side as a user meets it (issue 6, decision 0620): the manual backup flag
 // the server keeps for every device, the v5 beta rule on the version screen, and the dev_tools viewer.
@@ -25,7 +37,9 @@ const apiAs = async (kind: "no_custody" | "balances") => {
       body: JSON.stringify({ userId: user.id, platform: "ios", theme: "light", language: "en" }),
     })
   ).json()) as { initData: string }
-  const auth = (await (await fetch(`${stack.server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${launched.initData}` } })).json()) as { access_token: string }
+  const auth = (await (
+    await fetch(`${stack.server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${launched.initData}` } })
+  ).json()) as { access_token: string }
   return {
     addresses: async () =>
       (await (await fetch(`${stack.server.url}/api/ton-space/addresses`, { headers: { authorization: `Bearer ${auth.access_token}` } })).json()) as {
@@ -53,7 +67,9 @@ describe("TON space: the server keeps the manual backup", () => {
     const created = (await walletState(app))!
     const api = await apiAs("no_custody")
     // Create registered the address (raw on the server), not yet backed up.
-    await expect.poll(async () => (await api.addresses()).actives.find((a) => a.address === created.raw), { timeout: 20_000 }).toMatchObject({ source: "create", manualBackupComplete: false })
+    await expect
+      .poll(async () => (await api.addresses()).actives.find((a) => a.address === created.raw), { timeout: 20_000 })
+      .toMatchObject({ source: "create", manualBackupComplete: false })
 
     await passWordTest(app, words)
     // The word test passed: the server has the flag, and the list synced it into this device's state.
@@ -68,7 +84,12 @@ describe("TON space: the server keeps the manual backup", () => {
     await goTo(app, "/scw/settings/version-network")
     await app.waitForPath("/scw/settings/version-network")
     await app.app().getByRole("radio", { name: /^v4R2/ }).waitFor()
-    expect(await app.app().getByRole("radio", { name: /^W5 beta/ }).count()).toBe(0)
+    expect(
+      await app
+        .app()
+        .getByRole("radio", { name: /^W5 beta/ })
+        .count(),
+    ).toBe(0)
     const beta = identityOf((await keysOf(words)).publicKey, "v5beta", "mainnet")
     await stack.devnet!.faucet({ address: beta.raw, ton: 1_000_000_000n })
     await expect
@@ -79,15 +100,26 @@ describe("TON space: the server keeps the manual backup", () => {
           await goTo(app, "/scw/settings/version-network")
           await app.waitForPath("/scw/settings/version-network")
           await app.app().getByRole("radio", { name: /^v4R2/ }).waitFor()
-          return app.app().getByRole("radio", { name: /^W5 beta/ }).count()
+          return app
+            .app()
+            .getByRole("radio", { name: /^W5 beta/ })
+            .count()
         },
         { timeout: 30_000, interval: 1_000 },
       )
       .toBe(1)
-    expect(await app.app().getByRole("radio", { name: /^W5 beta/ }).innerText()).toContain(beta.address.slice(-4))
+    expect(
+      await app
+        .app()
+        .getByRole("radio", { name: /^W5 beta/ })
+        .innerText(),
+    ).toContain(beta.address.slice(-4))
     await shot(app, "versions-v5beta-light")
     // Switching to it: the server tracks the address now in use too.
-    await app.app().getByRole("radio", { name: /^W5 beta/ }).click()
+    await app
+      .app()
+      .getByRole("radio", { name: /^W5 beta/ })
+      .click()
     await expect.poll(async () => (await api.addresses()).actives.map((a) => a.address), { timeout: 20_000 }).toContain(beta.raw)
     await app.page.close()
 
@@ -128,7 +160,12 @@ describe("TON space viewer (dev_tools)", () => {
       // Read-only: no send, receive or settings actions anywhere on the screen.
       for (const name of ["Send", "Receive", "TON Space settings"]) expect(await app.app().getByRole("button", { name, exact: true }).count()).toBe(0)
       // History rows do not open the transaction page here.
-      expect(await app.app().getByRole("button", { name: /^Received/ }).count()).toBe(0)
+      expect(
+        await app
+          .app()
+          .getByRole("button", { name: /^Received/ })
+          .count(),
+      ).toBe(0)
       await shot(app, `viewer-${theme}`)
       // Another address: the field comes back; an invalid one is refused with a clear error.
       await waitMain(app, "View another address")

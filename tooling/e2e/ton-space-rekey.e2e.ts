@@ -31,7 +31,10 @@ const open = async (app: LaunchedApp, path: string) => {
     const reached = await app
       .app()
       .waitForFunction((p) => window.location.pathname === p, path, { timeout: 10_000 })
-      .then(() => true, () => false)
+      .then(
+        () => true,
+        () => false,
+      )
     if (reached) return
     if (attempt >= 3) {
       await shot(app, "open-failed")
@@ -127,10 +130,16 @@ const passcodeSettings = async (app: LaunchedApp, passcode: string, biometry: "E
   if (await app.app().getByRole("heading", { name: "Recovery email" }).isVisible()) {
     await app.app().getByLabel("Email address").fill(EMAIL)
     await app.app().getByRole("button", { name: "Continue" }).click()
-    await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
+    await app
+      .app()
+      .getByLabel("6-digit code")
+      .fill(await codeFromOutbox(app))
     await offer.or(done).first().waitFor()
   } else if (await existingCode.isVisible()) {
-    await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
+    await app
+      .app()
+      .getByLabel("6-digit code")
+      .fill(await codeFromOutbox(app))
     await offer.or(done).first().waitFor()
   }
   if (await offer.isVisible()) await app.app().getByRole("button", { name: biometry }).click()
@@ -165,7 +174,6 @@ const createSealedWallet = async (app: LaunchedApp, passcode: string) => {
   await expect.poll(() => blob(app).then((b) => b?.slice(0, 3) ?? null), { timeout: 20_000 }).toBe("v2:")
   return words
 }
-
 
 describe("TON space vault re-keyed on a passcode change (decision 0530)", () => {
   it("changing the passcode re-keys the vault: after a reload a send opens it with the NEW passcode (no biometry)", async () => {
@@ -216,7 +224,10 @@ describe("TON space vault re-keyed on a passcode change (decision 0530)", () => 
     await waitMain(app, "Continue")
     await press(app)
     await app.waitForPath("/scw/send-ton-confirmation")
-    await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
+    await app
+      .app()
+      .getByText(/≈ 0\.\d+ TON/)
+      .waitFor({ timeout: 20_000 })
     await waitMain(app, "Confirm and send")
     const beforeSend = requests.length
     await press(app)
@@ -241,7 +252,10 @@ describe("TON space vault re-keyed on a passcode change (decision 0530)", () => 
     expect(await app.app().getByRole("note").innerText()).toContain("import your 24 words again")
     await shots(app, "reset-warning")
     await app.app().getByRole("button", { name: "Continue" }).click()
-    await app.app().getByLabel("6-digit code").fill(await codeFromOutbox(app))
+    await app
+      .app()
+      .getByLabel("6-digit code")
+      .fill(await codeFromOutbox(app))
     await app.app().getByRole("heading", { name: "Set a new passcode" }).waitFor()
     await pad(app, RESET)
     await app.app().getByRole("heading", { name: "Confirm passcode" }).waitFor()

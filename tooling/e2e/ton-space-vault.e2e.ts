@@ -2,7 +2,21 @@ import type { Page, Request } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, type LaunchedApp, type Stack } from "@wallet/harness/stack"
 import { keysOf } from "../../plugins/ton-space/src/ton/wallet.ts"
-import { createBackedUpWallet, createPasscode, pad, press, refreshedMain, reloadMain, screenshots, startDevnetStack, startSend, text, waitMain, waitPath, walletAddress } from "./support/ton-space.ts"
+import {
+  createBackedUpWallet,
+  createPasscode,
+  pad,
+  press,
+  refreshedMain,
+  reloadMain,
+  screenshots,
+  startDevnetStack,
+  startSend,
+  text,
+  waitMain,
+  waitPath,
+  walletAddress,
+} from "./support/ton-space.ts"
 
 // The TON space's key vault with biometry (decision 0520) on the in-process devnet: the words sealed
 // under the passcode with a biometry slot; a send after a reload opens the vault with biometry only;
@@ -88,7 +102,9 @@ describe("TON space key vault with biometry (decision 0520)", () => {
     await pad(app, PASSCODE)
     await waitPath(app, "/scw")
     // The blob, and the biometry slot: the device token now carries the vault's secret beside the server's token.
-    await expect.poll(() => app.app().evaluate(() => localStorage.getItem("wallet:tonSpace.keyvault.blob")?.slice(0, 3) ?? null), { timeout: 20_000 }).toBe("v2:")
+    await expect
+      .poll(() => app.app().evaluate(() => localStorage.getItem("wallet:tonSpace.keyvault.blob")?.slice(0, 3) ?? null), { timeout: 20_000 })
+      .toBe("v2:")
     await expect.poll(async () => (await app.telegram<{ token: string }>("t.biometry")).token.startsWith("kvb1."), { timeout: 20_000 }).toBe(true)
     const blob = await app.app().evaluate(() => localStorage.getItem("wallet:tonSpace.keyvault.blob")!)
     const slots = (JSON.parse(Buffer.from(blob.slice(3), "base64url").toString("utf8")) as { slots: Record<string, unknown> }).slots

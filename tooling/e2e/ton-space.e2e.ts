@@ -2,7 +2,24 @@ import type { Page, Request } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, type Stack } from "@wallet/harness/stack"
 import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
-import { backupWords, createBackedUpWallet, createPasscode, goTo, pad, press, refreshedMain, reloadMain, screenshots, startDevnetStack, startNewWallet, startSend, text, waitMain, walletState, wordTestIndices } from "./support/ton-space.ts"
+import {
+  backupWords,
+  createBackedUpWallet,
+  createPasscode,
+  goTo,
+  pad,
+  press,
+  refreshedMain,
+  reloadMain,
+  screenshots,
+  startDevnetStack,
+  startNewWallet,
+  startSend,
+  text,
+  waitMain,
+  walletState,
+  wordTestIndices,
+} from "./support/ton-space.ts"
 
 // The TON space on the in-process devnet (a block every 400 ms), as a user would use it.
 let stack: Stack
@@ -95,7 +112,10 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await waitMain(app, "Continue")
     await press(app)
     await app.waitForPath("/scw/send-ton-confirmation")
-    await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
+    await app
+      .app()
+      .getByText(/≈ 0\.\d+ TON/)
+      .waitFor({ timeout: 20_000 })
     expect(await text(app)).toContain("1.5 TON")
     await shot(app, "send-confirm-light")
     await waitMain(app, "Confirm and send")
@@ -131,7 +151,10 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("25 USDT")
     expect(await text(app)).toContain("Dollars")
     await shot(app, "main-jetton-light")
-    await app.app().getByRole("button", { name: /^Dollars/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Dollars/ })
+      .click()
     // The row opens the asset page; its Send starts a send of that asset.
     await app.app().getByRole("heading", { name: "Dollars" }).waitFor()
     await app.app().getByRole("button", { name: "Send", exact: true }).click()
@@ -143,7 +166,10 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await waitMain(app, "Continue")
     await press(app)
     await app.waitForPath("/scw/send-jetton-confirmation")
-    await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
+    await app
+      .app()
+      .getByText(/≈ 0\.\d+ TON/)
+      .waitFor({ timeout: 20_000 })
     expect(await text(app)).toContain("5 USDT")
     await shot(app, "send-jetton-confirm-light")
     await waitMain(app, "Confirm and send")
@@ -159,7 +185,10 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     // A collectible from the faucet: details, then send it to the same friend.
     await stack.devnet!.faucet({ address, nft: true, name: "Punk One" })
     await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("Punk One")
-    await app.app().getByRole("button", { name: /^Punk One/ }).click()
+    await app
+      .app()
+      .getByRole("button", { name: /^Punk One/ })
+      .click()
     await app.app().getByRole("heading", { name: "Punk One" }).waitFor()
     await shot(app, "collectible-light")
     await waitMain(app, "Send")
@@ -167,7 +196,10 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await app.app().getByRole("textbox", { name: "Recipient" }).fill(friend)
     await waitMain(app, "Continue")
     await press(app)
-    await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
+    await app
+      .app()
+      .getByText(/≈ 0\.\d+ TON/)
+      .waitFor({ timeout: 20_000 })
     await shot(app, "collectible-confirm-light")
     await waitMain(app, "Confirm and send")
     await press(app)
@@ -202,7 +234,12 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
 
     // Nothing that left the page holds the words (any two in a row) or the private key.
     const keys = await keysOf(words)
-    const secretForms = [keys.secretKey.toString("hex"), keys.secretKey.subarray(0, 32).toString("hex"), keys.secretKey.toString("base64"), keys.secretKey.subarray(0, 32).toString("base64")]
+    const secretForms = [
+      keys.secretKey.toString("hex"),
+      keys.secretKey.subarray(0, 32).toString("hex"),
+      keys.secretKey.toString("base64"),
+      keys.secretKey.subarray(0, 32).toString("base64"),
+    ]
     const pairs = words.slice(1).map((w, i) => new RegExp(`\\b${words[i]}\\b[^a-z]{1,8}\\b${w}\\b`, "i"))
     expect(requests.length).toBeGreaterThan(10)
     expect(requests.some((r) => r.url.includes("/v2/blockchain/message"))).toBe(true)
@@ -225,7 +262,10 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
     await waitMain(app, "Enter recovery phrase")
     await press(app)
     await app.waitForPath("/scw/import/mnemonic")
-    await app.app().getByRole("textbox", { name: "Recovery phrase" }).fill((await newMnemonic()).join(" "))
+    await app
+      .app()
+      .getByRole("textbox", { name: "Recovery phrase" })
+      .fill((await newMnemonic()).join(" "))
     await waitMain(app, "Import")
     await press(app)
     await app.app().getByText("Address does not match with mnemonic").waitFor()
@@ -306,7 +346,9 @@ describe("TON space with a passcode: the words sealed in the key vault", () => {
     const words = await createBackedUpWallet(app)
     await pad(app, "2468")
     await app.waitForPath("/scw")
-    await expect.poll(() => app.app().evaluate(() => localStorage.getItem("wallet:tonSpace.keyvault.blob")?.slice(0, 3) ?? null), { timeout: 20_000 }).toBe("v2:")
+    await expect
+      .poll(() => app.app().evaluate(() => localStorage.getItem("wallet:tonSpace.keyvault.blob")?.slice(0, 3) ?? null), { timeout: 20_000 })
+      .toBe("v2:")
     const address = (await walletState(app))!.address!
 
     // A reload forgets the words in memory; the vault still holds them: no "phrase needed" banner.

@@ -2,7 +2,18 @@ import { join } from "node:path"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, type LaunchedApp, type Stack } from "@wallet/harness/stack"
-import { balanceOf, createBackedUpWallet, createPasscode, goTo, pad, press, screenshots, startDevnetStack, waitMain, walletAddress } from "./support/ton-space.ts"
+import {
+  balanceOf,
+  createBackedUpWallet,
+  createPasscode,
+  goTo,
+  pad,
+  press,
+  screenshots,
+  startDevnetStack,
+  waitMain,
+  walletAddress,
+} from "./support/ton-space.ts"
 import { startEngineWallet } from "../demo-dapp/src/engine-wallet.ts"
 import { startDemoDapp, startParamOf, type DemoDapp } from "../harness/src/demo-dapp.ts"
 
@@ -61,11 +72,16 @@ const shots = async (page: Page, name: string) => {
 /** Clicks connect, picks this wallet, and returns the Telegram link the dApp opened. */
 const connectLink = async (d: DappPage): Promise<string> => {
   await d.page.getByRole("button", { name: "Connect Wallet" }).click()
-  await d.page.getByRole("button", { name: /Wallet \(dev\)/ }).first().click()
+  await d.page
+    .getByRole("button", { name: /Wallet \(dev\)/ })
+    .first()
+    .click()
   // On a desktop the UI offers the QR code and a "Desktop" button that opens Telegram.
   await d.page.getByRole("button", { name: "Desktop" }).click()
   let link: string | undefined
-  await expect.poll(async () => (link = (await d.opened()).find((l) => l.startsWith("https://t.me/") && startParamOf(l) !== undefined)), { timeout: 10_000 }).toBeDefined()
+  await expect
+    .poll(async () => (link = (await d.opened()).find((l) => l.startsWith("https://t.me/") && startParamOf(l) !== undefined)), { timeout: 10_000 })
+    .toBeDefined()
   return link!
 }
 
@@ -122,7 +138,8 @@ const sealedSessions = (app: LaunchedApp) =>
       const record = JSON.parse(value) as { k: string; iv: string; ct: string }
       const aad = new TextEncoder().encode(`wallet/tonconnect/sealed/v1|${record.k}|${name.slice("wallet:".length)}`)
       const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes(record.iv), additionalData: aad }, key, bytes(record.ct))
-      for (const session of (JSON.parse(new TextDecoder().decode(plain)) as { sessions: Array<{ secretKey: string }> }).sessions) secrets.push(session.secretKey)
+      for (const session of (JSON.parse(new TextDecoder().decode(plain)) as { sessions: Array<{ secretKey: string }> }).sessions)
+        secrets.push(session.secretKey)
     }
     return { secrets, dump: dump.join("\n"), extractable: key.extractable }
   })
@@ -132,8 +149,14 @@ const passcodeIfAsked = async (app: LaunchedApp, done: () => Promise<unknown>): 
   const keypad = app.app().getByRole("button", { name: "1", exact: true })
   // Neither side of the race may reject unobserved.
   const first = await Promise.race([
-    keypad.waitFor({ timeout: 20_000 }).then(() => "keypad" as const, () => "none" as const),
-    done().then(() => "done" as const, () => "none" as const),
+    keypad.waitFor({ timeout: 20_000 }).then(
+      () => "keypad" as const,
+      () => "none" as const,
+    ),
+    done().then(
+      () => "done" as const,
+      () => "none" as const,
+    ),
   ])
   if (first === "keypad") await pad(app, PASSCODE)
   await done()
@@ -251,7 +274,6 @@ describe("the demo dApp (@tonconnect/ui-react) and this wallet", () => {
     await app.page.close()
     await d.page.close()
   }, 240_000)
-
 
   it("connects with a verified ton_proof, sends 0.1 TON and signs text with the wallet engine in Node (no mini-app)", async () => {
     const wallet = await startEngineWallet({ bridgeUrl: `${stack.server.url}/bridge`, chainUrl: stack.devnet!.url, seed: Buffer.alloc(32, 5) })

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, type LaunchedApp, type Stack } from "@wallet/harness/stack"
 import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
-import { balanceOf, codeFromOutbox, goTo, importWords, pad, press, screenshots, startDevnetStack, text, waitMain, walletAddress, walletRaw } from "./support/ton-space.ts"
+import {
+  balanceOf,
+  codeFromOutbox,
+  goTo,
+  importWords,
+  pad,
+  press,
+  screenshots,
+  startDevnetStack,
+  text,
+  waitMain,
+  walletAddress,
+  walletRaw,
+} from "./support/ton-space.ts"
 import { startParamOfLink, startSdkDapp, type SdkDapp } from "../../plugins/tonconnect/test/sdk-dapp.ts"
 
 // The mini-app's TonConnect screens driven by the real @tonconnect/sdk in Node (the dApp side),
@@ -22,7 +35,14 @@ const { shots } = screenshots("tonconnect")
 
 /** Types the passcode when the passcode screen shows (it does not inside the unlock window). */
 const maybePad = async (app: LaunchedApp) => {
-  const shown = await app.app().getByRole("button", { name: "2", exact: true }).waitFor({ timeout: 4_000 }).then(() => true, () => false)
+  const shown = await app
+    .app()
+    .getByRole("button", { name: "2", exact: true })
+    .waitFor({ timeout: 4_000 })
+    .then(
+      () => true,
+      () => false,
+    )
   if (shown) await pad(app, "2468")
   return shown
 }
@@ -31,7 +51,13 @@ const PASSCODE_EMAIL = "tonconnect-wallet.e2e@example.com"
 const passForcedPasscode = async (app: LaunchedApp) => {
   const f = app.app()
   const start = f.getByRole("button", { name: /^(create\.start|Create passcode)$/ })
-  if (!(await start.waitFor({ timeout: 6_000 }).then(() => true, () => false))) return
+  if (
+    !(await start.waitFor({ timeout: 6_000 }).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return
   await start.click()
   await f.getByRole("heading", { name: /^(create\.setTitle|Create a passcode)$/ }).waitFor()
   await pad(app, "2468")
@@ -74,7 +100,10 @@ const importWallet = async (app: LaunchedApp) => {
 
 describe("TonConnect in the mini-app with the real dApp SDK", () => {
   it("connects through the startapp link, confirms a transaction that lands, lists and disconnects the app", async () => {
-    const link = dapp.connector.connect({ universalLink: "https://t.me/wallet?attach=wallet", bridgeUrl: `${stack.server.url}/bridge` }, { tonProof: "e2e-proof-payload" })
+    const link = dapp.connector.connect(
+      { universalLink: "https://t.me/wallet?attach=wallet", bridgeUrl: `${stack.server.url}/bridge` },
+      { tonProof: "e2e-proof-payload" },
+    )
     const startParam = startParamOfLink(link)
 
     // The startapp deep link opens the connect screen; no wallet yet: the user is offered one.
@@ -95,7 +124,10 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
 
     // Back to the link: the dApp's name, icon and host, and which wallet connects.
     await goTo(app, landed)
-    await app.app().getByRole("heading", { name: `Connect to ${dapp.name}` }).waitFor({ timeout: 20_000 })
+    await app
+      .app()
+      .getByRole("heading", { name: `Connect to ${dapp.name}` })
+      .waitFor({ timeout: 20_000 })
     const connectText = await text(app)
     expect(connectText).toContain("127.0.0.1")
     expect(connectText).toContain(`${address.slice(0, 2)}…${address.slice(-4)} · W5`)
@@ -107,8 +139,13 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     const wallet = (await connected)!
     expect(wallet.account.address).toBe(await walletRaw(app))
     expect(wallet.account.chain).toBe("-239")
-    expect(wallet.connectItems?.tonProof && "proof" in wallet.connectItems.tonProof ? wallet.connectItems.tonProof.proof.payload : undefined).toBe("e2e-proof-payload")
-    await app.app().getByRole("heading", { name: `Connected to ${dapp.name}` }).waitFor()
+    expect(wallet.connectItems?.tonProof && "proof" in wallet.connectItems.tonProof ? wallet.connectItems.tonProof.proof.payload : undefined).toBe(
+      "e2e-proof-payload",
+    )
+    await app
+      .app()
+      .getByRole("heading", { name: `Connected to ${dapp.name}` })
+      .waitFor()
     await shots(app, "connected")
     await press(app)
     await app.waitForPath("/scw")
@@ -139,8 +176,14 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     await app.app().evaluate(() => window.location.reload())
     await app.page.waitForTimeout(500)
     await app.waitForPath("/scw")
-    const afterReload = dapp.connector.sendTransaction({ validUntil: Math.floor(Date.now() / 1000) + 300, messages: [{ address: friend, amount: "100000000" }] })
-    const afterReloadError = afterReload.then(() => null, (e: Error) => e)
+    const afterReload = dapp.connector.sendTransaction({
+      validUntil: Math.floor(Date.now() / 1000) + 300,
+      messages: [{ address: friend, amount: "100000000" }],
+    })
+    const afterReloadError = afterReload.then(
+      () => null,
+      (e: Error) => e,
+    )
     await app.waitForPath("/scw/tc/request")
     await app.app().getByRole("heading", { name: "Confirm transaction" }).waitFor()
     await app.telegram("t.pressSecondary()")
@@ -155,7 +198,10 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     await app.app().getByText(dapp.name).waitFor()
     await shots(app, "connected-apps")
     const gone = dapp.status((w) => w === null)
-    await app.app().getByRole("button", { name: `Disconnect ${dapp.name}` }).click()
+    await app
+      .app()
+      .getByRole("button", { name: `Disconnect ${dapp.name}` })
+      .click()
     expect(await gone).toBeNull()
     await app.app().getByText("No connected apps").waitFor()
     await shots(app, "connected-apps-empty")
@@ -178,7 +224,10 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
       const declineLink = dapp.connector.connect({ universalLink: "https://t.me/wallet?attach=wallet", bridgeUrl: `${stack.server.url}/bridge` })
       const rejected = dapp.nextError()
       await goTo(app, `/scw/tc/connect?startapp=${startParamOfLink(declineLink).slice("tonconnect-".length)}`)
-      await app.app().getByRole("heading", { name: `Connect to ${dapp.name}` }).waitFor({ timeout: 20_000 })
+      await app
+        .app()
+        .getByRole("heading", { name: `Connect to ${dapp.name}` })
+        .waitFor({ timeout: 20_000 })
       await waitMain(app, "Connect")
       await app.telegram("t.pressSecondary()")
       expect((await rejected).constructor.name).toBe("UserRejectsError")
@@ -186,7 +235,10 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
       await shots(app, "connect-declined")
 
       // The QR scanner on wallet main reads a tc:// link: the connect screen of /scw/tc/connect/qr.
-      const universal = second.connector.connect({ universalLink: "https://wallet.example/ton-connect", bridgeUrl: `${stack.server.url}/bridge` }, { tonProof: "qr-proof" })
+      const universal = second.connector.connect(
+        { universalLink: "https://wallet.example/ton-connect", bridgeUrl: `${stack.server.url}/bridge` },
+        { tonProof: "qr-proof" },
+      )
       const tcLink = `tc://${universal.slice(universal.indexOf("?"))}`
       await goTo(app, "/main")
       await app.app().getByRole("button", { name: "Scan QR code" }).click()
@@ -222,7 +274,10 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
       await stack.devnet!.faucet({ address: own, ton: 2_000_000_000n })
       await expect.poll(() => balanceOf(stack, own), { timeout: 30_000, interval: 500 }).toBeGreaterThan(0n)
       const friend = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet").address
-      const confirmed = second.connector.sendTransaction({ validUntil: Math.floor(Date.now() / 1000) + 300, messages: [{ address: friend, amount: "500000000" }] })
+      const confirmed = second.connector.sendTransaction({
+        validUntil: Math.floor(Date.now() / 1000) + 300,
+        messages: [{ address: friend, amount: "500000000" }],
+      })
       await app.waitForPath("/scw/tc/request")
       await app.app().getByText("Network fee").waitFor({ timeout: 20_000 })
       await waitMain(app, "Confirm")
@@ -235,8 +290,14 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
       await app.waitForPath("/scw")
 
       // A transaction the user declines: the SDK gets "user rejects".
-      const declined = second.connector.sendTransaction({ validUntil: Math.floor(Date.now() / 1000) + 300, messages: [{ address: friend, amount: "100000000" }] })
-      const declinedError = declined.then(() => null, (e: Error) => e)
+      const declined = second.connector.sendTransaction({
+        validUntil: Math.floor(Date.now() / 1000) + 300,
+        messages: [{ address: friend, amount: "100000000" }],
+      })
+      const declinedError = declined.then(
+        () => null,
+        (e: Error) => e,
+      )
       await app.waitForPath("/scw/tc/request")
       await app.app().getByRole("heading", { name: "Confirm transaction" }).waitFor()
       await app.telegram("t.pressSecondary()")
@@ -247,7 +308,12 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
 
       // A transaction for another wallet (`from`): refused at once (code 1) and the user is told why.
       const otherWallet = identityOf((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet").raw
-      const refused = second.connector.sendTransaction({ validUntil: Math.floor(Date.now() / 1000) + 300, from: otherWallet, messages: [{ address: friend, amount: "1" }] }).then(() => null, (e: Error) => e)
+      const refused = second.connector
+        .sendTransaction({ validUntil: Math.floor(Date.now() / 1000) + 300, from: otherWallet, messages: [{ address: friend, amount: "1" }] })
+        .then(
+          () => null,
+          (e: Error) => e,
+        )
       await app.waitForPath("/scw/tc/request")
       await app.app().getByRole("heading", { name: "Request from Second dApp refused" }).waitFor()
       expect(await text(app)).toContain("The request is for another wallet.")
@@ -279,7 +345,11 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     await shots(app, "bad-link")
 
     // The same app on Telegram Desktop: a good link, but only iOS and Android may connect.
-    const good = new URLSearchParams({ v: "2", id: "ab".repeat(32), r: JSON.stringify({ manifestUrl: `${dapp.url}/tonconnect-manifest.json`, items: [{ name: "ton_addr" }] }) })
+    const good = new URLSearchParams({
+      v: "2",
+      id: "ab".repeat(32),
+      r: JSON.stringify({ manifestUrl: `${dapp.url}/tonconnect-manifest.json`, items: [{ name: "ton_addr" }] }),
+    })
     await app.app().evaluate((path) => {
       const key = "wallet:launch-params"
       sessionStorage.setItem(key, (sessionStorage.getItem(key) ?? "").replace(/tgWebAppPlatform=\w+/, "tgWebAppPlatform=tdesktop"))

@@ -48,7 +48,15 @@ export const coverage = (namespaces = loadBundles()) =>
       const keys = byLanguage.get(language)
       const missing = [...en].filter((key) => !keys.has(key))
       const translated = en.size - missing.length
-      return { namespace, language, translated, total: en.size, percent: en.size === 0 ? 100 : (100 * translated) / en.size, missing, extra: [...keys].filter((key) => !en.has(key)) }
+      return {
+        namespace,
+        language,
+        translated,
+        total: en.size,
+        percent: en.size === 0 ? 100 : (100 * translated) / en.size,
+        missing,
+        extra: [...keys].filter((key) => !en.has(key)),
+      }
     })
   })
 
@@ -71,5 +79,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     return pad(`${((100 * translated) / total).toFixed(1)}% ${translated}/${total}`, 16)
   })
   console.log(pad("all", 12) + totals.join(""))
-  if (process.argv.includes("--missing")) for (const r of rows) if (r.missing.length) console.log(`${r.language}/${r.namespace} missing: ${r.missing.join(", ")}`)
+  if (process.argv.includes("--missing"))
+    for (const r of rows) if (r.missing.length) console.log(`${r.language}/${r.namespace} missing: ${r.missing.join(", ")}`)
 }

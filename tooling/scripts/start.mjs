@@ -60,12 +60,18 @@ process.on("SIGTERM", () => stop(0))
 
 const startService = (service) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, service.args, { cwd: service.cwd, env: { ...sourceEnv(), ...service.env, FORCE_COLOR: "0", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, service.args, {
+      cwd: service.cwd,
+      env: { ...sourceEnv(), ...service.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    })
     children.push(child)
     let ready = false
     const onLine = (stream) => (chunk) => {
+      const text = chunk.toString()
       // oxlint-disable-next-line no-control-regex
-      for (const line of chunk.toString().replace(/\x1b\[[0-9;]*m/g, "").split("\n")) {
+      const plain = text.replace(/\x1b\[[0-9;]*m/g, "")
+      for (const line of plain.split("\n")) {
         if (!line.trim()) continue
         stream.write(`[${service.name}] ${line}\n`)
         const match = !ready && line.match(service.ready)
@@ -90,7 +96,9 @@ try {
   const started = Date.now()
   for (const service of services) await startService(service)
   const url = `http://127.0.0.1:${ports.app}/launch.html`
-  console.log(`\n[start] ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Open the dev launch page:\n\n    ${url}\n\nCtrl-C stops everything; data stays in .data/ (npm start -- --reset starts the chain fresh).`)
+  console.log(
+    `\n[start] ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Open the dev launch page:\n\n    ${url}\n\nCtrl-C stops everything; data stays in .data/ (npm start -- --reset starts the chain fresh).`,
+  )
 } catch (error) {
   console.error(`[start] ${error instanceof Error ? error.message : error}`)
   stop(1)

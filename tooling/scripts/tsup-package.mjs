@@ -11,7 +11,8 @@ export const entriesOf = (pkg) => {
   const entries = {}
   for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
     const source = typeof target === "string" ? target : target?.source
-    if (typeof source !== "string" || !/^\.\/src\/.+\.tsx?$/.test(source)) throw new Error(`${pkg.name}: export '${subpath}' has no './src/*.ts' source condition`)
+    if (typeof source !== "string" || !/^\.\/src\/.+\.tsx?$/.test(source))
+      throw new Error(`${pkg.name}: export '${subpath}' has no './src/*.ts' source condition`)
     entries[source.replace(/^\.\/src\//, "").replace(/\.tsx?$/, "")] = source
   }
   return entries

@@ -166,7 +166,10 @@ async function boot() {
     const choice = await telegram.popup({
       title: t("sessionExpired.title"),
       message: t("sessionExpired.text"),
-      buttons: [{ id: "close", type: "destructive", text: t("close") }, { id: "cancel", type: "cancel" }],
+      buttons: [
+        { id: "close", type: "destructive", text: t("close") },
+        { id: "cancel", type: "cancel" },
+      ],
     })
     if (choice === "close") telegram.close()
   })

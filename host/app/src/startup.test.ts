@@ -5,8 +5,19 @@ import { startupTarget } from "./startup.ts"
 
 const composition = composePlugins({ region: regionById("default"), installed: await loadInstalledPlugins() })
 const user = (overrides: Partial<SessionUser> = {}): SessionUser => ({
-  id: 1, isNew: false, localCurrency: "USD", countryAlpha2Code: "DE", countryPhoneAlpha2Code: null, restrictionCode: null,
-  subdivisionStatus: null, isCustodyAvailable: true, botUsername: "bot", botIsBlocked: false, abTests: {}, permissions: {}, createdAt: "",
+  id: 1,
+  isNew: false,
+  localCurrency: "USD",
+  countryAlpha2Code: "DE",
+  countryPhoneAlpha2Code: null,
+  restrictionCode: null,
+  subdivisionStatus: null,
+  isCustodyAvailable: true,
+  botUsername: "bot",
+  botIsBlocked: false,
+  abTests: {},
+  permissions: {},
+  createdAt: "",
   ...overrides,
 })
 
@@ -31,13 +42,20 @@ describe("startupTarget", () => {
   })
 
   it("keeps restricted users on the restricted page and users without custody in the TON space", () => {
-    expect(startupTarget({ composition, user: user({ restrictionCode: "unsupported_region" }), hasInitData: true, startParam: "settings" })).toEqual({ to: "/unsupported_region" })
-    expect(startupTarget({ composition, user: user({ restrictionCode: "unsupported_app_store" }), hasInitData: true })).toEqual({ to: "/unsupported_app_store" })
+    expect(startupTarget({ composition, user: user({ restrictionCode: "unsupported_region" }), hasInitData: true, startParam: "settings" })).toEqual({
+      to: "/unsupported_region",
+    })
+    expect(startupTarget({ composition, user: user({ restrictionCode: "unsupported_app_store" }), hasInitData: true })).toEqual({
+      to: "/unsupported_app_store",
+    })
     expect(startupTarget({ composition, user: user({ isCustodyAvailable: false }), hasInitData: true, startParam: "settings" })).toEqual({ to: "/scw" })
   })
 
   it("routes failures to their screen and a launch without initData to the client connection error", () => {
-    expect(startupTarget({ composition, failure: { to: "/error", code: "auth_failed" }, hasInitData: true })).toEqual({ to: "/error", search: { code: "auth_failed" } })
+    expect(startupTarget({ composition, failure: { to: "/error", code: "auth_failed" }, hasInitData: true })).toEqual({
+      to: "/error",
+      search: { code: "auth_failed" },
+    })
     expect(startupTarget({ composition, failure: { to: "/unavailable" }, hasInitData: true })).toEqual({ to: "/unavailable" })
     expect(startupTarget({ composition, hasInitData: false })).toEqual({ to: "/client-connection-error" })
   })

@@ -1,18 +1,18 @@
 // Renders @ton/core transactions and messages into tonapi JSON (Transaction, Message, Trace).
-import { type AccountStatus as CoreStatus, type Message, type Transaction, beginCell, storeMessage, storeStateInit } from "@ton/core";
-import type { AccountAddressJson, AccountStatus } from "./model.ts";
-import { cellHex, opHex, opOf, raw } from "./util.ts";
+import { type AccountStatus as CoreStatus, type Message, type Transaction, beginCell, storeMessage, storeStateInit } from "@ton/core"
+import type { AccountAddressJson, AccountStatus } from "./model.ts"
+import { cellHex, opHex, opOf, raw } from "./util.ts"
 
 export const statusOf = (s: CoreStatus): AccountStatus =>
-  s === "active" ? "active" : s === "frozen" ? "frozen" : s === "uninitialized" ? "uninit" : "nonexist";
+  s === "active" ? "active" : s === "frozen" ? "frozen" : s === "uninitialized" ? "uninit" : "nonexist"
 
-export const messageHash = (m: Message): string => beginCell().store(storeMessage(m)).endCell().hash().toString("hex");
+export const messageHash = (m: Message): string => beginCell().store(storeMessage(m)).endCell().hash().toString("hex")
 
 export const renderMessage = (m: Message, addr: (a: string) => AccountAddressJson): Record<string, unknown> => {
-  const op = opOf(m.body);
-  const body = m.body && (m.body.bits.length > 0 || m.body.refs.length > 0) ? { raw_body: cellHex(m.body) } : {};
-  const common = { hash: messageHash(m), ...(op !== undefined ? { op_code: opHex(op) } : {}), ...body };
-  const init = m.init ? { init: { boc: cellHex(beginCell().store(storeStateInit(m.init)).endCell()), interfaces: [] } } : {};
+  const op = opOf(m.body)
+  const body = m.body && (m.body.bits.length > 0 || m.body.refs.length > 0) ? { raw_body: cellHex(m.body) } : {}
+  const common = { hash: messageHash(m), ...(op !== undefined ? { op_code: opHex(op) } : {}), ...body }
+  const init = m.init ? { init: { boc: cellHex(beginCell().store(storeStateInit(m.init)).endCell()), interfaces: [] } } : {}
   switch (m.info.type) {
     case "internal":
       return {
@@ -30,7 +30,7 @@ export const renderMessage = (m: Message, addr: (a: string) => AccountAddressJso
         destination: addr(raw(m.info.dest)),
         ...init,
         ...common,
-      };
+      }
     case "external-in":
       return {
         msg_type: "ext_in_msg",
@@ -46,7 +46,7 @@ export const renderMessage = (m: Message, addr: (a: string) => AccountAddressJso
         destination: addr(raw(m.info.dest)),
         ...init,
         ...common,
-      };
+      }
     default:
       return {
         msg_type: "ext_out_msg",
@@ -61,9 +61,9 @@ export const renderMessage = (m: Message, addr: (a: string) => AccountAddressJso
         created_at: m.info.createdAt,
         source: addr(raw(m.info.src)),
         ...common,
-      };
+      }
   }
-};
+}
 
 export const renderTransaction = (
   tx: Transaction,
@@ -72,11 +72,11 @@ export const renderTransaction = (
   block: string,
   addr: (a: string) => AccountAddressJson,
 ): Record<string, unknown> & { hash: string; lt: number } => {
-  const d = tx.description;
-  const generic = d.type === "generic" ? d : undefined;
-  const cp = generic?.computePhase;
-  const ap = generic?.actionPhase;
-  const success = !!cp && cp.type === "vm" && cp.success && !(generic?.aborted ?? false);
+  const d = tx.description
+  const generic = d.type === "generic" ? d : undefined
+  const cp = generic?.computePhase
+  const ap = generic?.actionPhase
+  const success = !!cp && cp.type === "vm" && cp.success && !(generic?.aborted ?? false)
   return {
     hash: tx.hash().toString("hex"),
     lt: Number(tx.lt),
@@ -99,12 +99,21 @@ export const renderTransaction = (
       ? {
           compute_phase:
             cp.type === "vm"
-              ? { skipped: false, success: cp.success, gas_fees: Number(cp.gasFees), gas_used: Number(cp.gasUsed), vm_steps: cp.vmSteps, exit_code: cp.exitCode }
+              ? {
+                  skipped: false,
+                  success: cp.success,
+                  gas_fees: Number(cp.gasFees),
+                  gas_used: Number(cp.gasUsed),
+                  vm_steps: cp.vmSteps,
+                  exit_code: cp.exitCode,
+                }
               : { skipped: true, skip_reason: cp.reason === "no-state" ? "cskip_no_state" : cp.reason === "bad-state" ? "cskip_bad_state" : "cskip_no_gas" },
         }
       : {}),
     ...(generic?.storagePhase ? { storage_phase: { fees_collected: Number(generic.storagePhase.storageFeesCollected), status_change: "acst_unchanged" } } : {}),
-    ...(generic?.creditPhase ? { credit_phase: { fees_collected: Number(generic.creditPhase.dueFeesColelcted ?? 0n), credit: Number(generic.creditPhase.credit.coins) } } : {}),
+    ...(generic?.creditPhase
+      ? { credit_phase: { fees_collected: Number(generic.creditPhase.dueFeesColelcted ?? 0n), credit: Number(generic.creditPhase.credit.coins) } }
+      : {}),
     ...(ap
       ? {
           action_phase: {
@@ -120,5 +129,5 @@ export const renderTransaction = (
     aborted: generic?.aborted ?? false,
     destroyed: generic?.destroyed ?? false,
     raw: cellHex(tx.raw),
-  };
-};
+  }
+}

@@ -42,7 +42,12 @@ describe("kernel Chain client against the devnet", { timeout: 60_000 }, () => {
 
   it("emulates, sends and sees the result after a block", async () => {
     const seqno = await run((c) => c.getSeqno(W))
-    const body = wallet.createTransfer({ seqno, secretKey: key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to, value: toNano("1"), bounce: false, body: "via Chain" })] })
+    const body = wallet.createTransfer({
+      seqno,
+      secretKey: key.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+      messages: [internal({ to, value: toNano("1"), bounce: false, body: "via Chain" })],
+    })
     const boc = beginCell()
       .store(storeMessage(external({ to: wallet.address, body, init: wallet.init })))
       .endCell()

@@ -1,28 +1,29 @@
 /* oxlint-disable typescript/no-explicit-any -- JSON responses are explored loosely in tests */
 // Extra currencies: the faucet mints them, /v2/accounts shows extra_balance, a W5R1 wallet sends them
 // in a plain message's currency dictionary and both sides see an ExtraCurrencyTransfer.
-import { Address, internal, SendMode, toNano } from "@ton/core";
-import { WalletContractV5R1 } from "@ton/ton";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningDevnet, startDevnet } from "../src/index.ts";
-import { Api, keyFor, open } from "./helpers.ts";
+import { Address, internal, SendMode, toNano } from "@ton/core"
+import { WalletContractV5R1 } from "@ton/ton"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type RunningDevnet, startDevnet } from "../src/index.ts"
+import { Api, keyFor, open } from "./helpers.ts"
 
-let dn: RunningDevnet;
-let api: Api;
-const key = keyFor("extra-currency-alice");
-const alice = WalletContractV5R1.create({ publicKey: key.publicKey, walletId: { networkGlobalId: -239 } });
-const A = alice.address.toRawString();
-const carol = new Address(0, Buffer.alloc(32, 0xc3)).toRawString();
+let dn: RunningDevnet
+let api: Api
+const key = keyFor("extra-currency-alice")
+const alice = WalletContractV5R1.create({ publicKey: key.publicKey, walletId: { networkGlobalId: -239 } })
+const A = alice.address.toRawString()
+const carol = new Address(0, Buffer.alloc(32, 0xc3)).toRawString()
 
-const extraOf = async (account: string) => ((await api.get(`/v2/accounts/${account}`)).extra_balance ?? []) as Array<{ amount: string; preview: { id: number; symbol: string; decimals: number } }>;
+const extraOf = async (account: string) =>
+  ((await api.get(`/v2/accounts/${account}`)).extra_balance ?? []) as Array<{ amount: string; preview: { id: number; symbol: string; decimals: number } }>
 
 beforeAll(async () => {
-  dn = await startDevnet({ blockMs: 0 });
-  api = new Api(dn.url);
-}, 60_000);
+  dn = await startDevnet({ blockMs: 0 })
+  api = new Api(dn.url)
+}, 60_000)
 afterAll(async () => {
-  await dn?.close();
-});
+  await dn?.close()
+})
 
 describe("extra currencies", { timeout: 60_000 }, () => {
   it("the faucet mints an extra currency into an account's extra_balance with its preview", async () => {
@@ -41,7 +42,12 @@ describe("extra currencies", { timeout: 60_000 }, () => {
   })
 
   it("refuses a malformed extraCurrency request", async () => {
-    for (const extraCurrency of [{ id: 0, amount: "1" }, { id: 1, amount: "-5" }, { id: "x", amount: "1" }, { id: 1, amount: "0" }]) {
+    for (const extraCurrency of [
+      { id: 0, amount: "1" },
+      { id: 1, amount: "-5" },
+      { id: "x", amount: "1" },
+      { id: 1, amount: "0" },
+    ]) {
       const r = await api.req("POST", "/v2/devnet/faucet", { address: A, extraCurrency })
       expect(r.status, JSON.stringify(extraCurrency)).toBe(400)
     }
@@ -60,7 +66,12 @@ describe("extra currencies", { timeout: 60_000 }, () => {
     const sent = (await api.get(`/v2/accounts/${A}/events?limit=1`)).events[0]
     expect(sent.in_progress).toBe(false)
     expect(sent.actions.map((a: any) => a.type)).toEqual(["ContractDeploy", "ExtraCurrencyTransfer"])
-    expect(sent.actions[1].ExtraCurrencyTransfer).toMatchObject({ sender: { address: A }, recipient: { address: carol }, amount: "2500", currency: { id: 100 } })
+    expect(sent.actions[1].ExtraCurrencyTransfer).toMatchObject({
+      sender: { address: A },
+      recipient: { address: carol },
+      amount: "2500",
+      currency: { id: 100 },
+    })
     // no TON moved explicitly: the event's extra is the fee alone
     expect(sent.extra).toBeLessThan(0)
     const incoming = (await api.get(`/v2/accounts/${carol}/events?limit=1`)).events[0]

@@ -2,54 +2,61 @@
  * `@wallet/host-server`: the API server process. `startServer(options)` is what `main.ts` runs and
  * what tests start (`{ url, close() }`).
  */
-import { dirname, join } from "node:path";
-import { parseCorsOrigins, startServer as startKernelServer, type Db, type RateLimitsOption, type RunningServer, type ServerPlugin } from "@wallet/kernel-server";
-import { Chain } from "@wallet/kernel-server/chain";
-import { regionFile, repoRoot, resolveRegionPlugins } from "./plugins.ts";
+import { dirname, join } from "node:path"
+import {
+  parseCorsOrigins,
+  startServer as startKernelServer,
+  type Db,
+  type RateLimitsOption,
+  type RunningServer,
+  type ServerPlugin,
+} from "@wallet/kernel-server"
+import { Chain } from "@wallet/kernel-server/chain"
+import { regionFile, repoRoot, resolveRegionPlugins } from "./plugins.ts"
 
 /** The dev bot token: not a secret, only ever used with WALLET_DEV=1. */
-export const DEV_BOT_TOKEN = "7000000001:DEV-wallet-bot-token-not-a-secret";
-export const DEFAULT_PORT = 8090;
-export const defaultDataDir = join(repoRoot, ".data", "pglite");
+export const DEV_BOT_TOKEN = "7000000001:DEV-wallet-bot-token-not-a-secret"
+export const DEFAULT_PORT = 8090
+export const defaultDataDir = join(repoRoot, ".data", "pglite")
 
 export interface HostServerOptions {
   /** Default 8090; 0 picks a free port. */
-  readonly port?: number;
-  readonly host?: string;
+  readonly port?: number
+  readonly host?: string
   /** PostgreSQL; absent: embedded PGlite. */
-  readonly databaseUrl?: string;
+  readonly databaseUrl?: string
   /** PGlite directory (default `<repo>/.data/pglite`); "memory" keeps it in memory. */
-  readonly dataDir?: string;
+  readonly dataDir?: string
   /** Required unless dev. */
-  readonly botToken?: string;
-  readonly botUsername?: string;
+  readonly botToken?: string
+  readonly botUsername?: string
   /** WALLET_DEV=1: dev endpoints and demo users. */
-  readonly dev?: boolean;
-  readonly region?: string;
+  readonly dev?: boolean
+  readonly region?: string
   /**
    * Keeps only these of the region's plugins (ids or package names; tests, benchmarks); default:
    * every plugin `host/regions/<region>.ts` enables (none if it does not exist yet).
    */
-  readonly enabledPlugins?: ReadonlyArray<string>;
+  readonly enabledPlugins?: ReadonlyArray<string>
   /** Server modules given directly (tests); added to the loaded ones. */
-  readonly plugins?: ReadonlyArray<ServerPlugin>;
-  readonly accessTokenTtlSeconds?: number;
-  readonly refreshTokenTtlSeconds?: number;
-  readonly initDataMaxAgeSeconds?: number;
-  readonly now?: () => number;
-  readonly logRequests?: boolean;
+  readonly plugins?: ReadonlyArray<ServerPlugin>
+  readonly accessTokenTtlSeconds?: number
+  readonly refreshTokenTtlSeconds?: number
+  readonly initDataMaxAgeSeconds?: number
+  readonly now?: () => number
+  readonly logRequests?: boolean
   /** The tonapi-compatible chain API (default: CHAIN_API_URL, else the local devnet on :8091). */
-  readonly chainApiUrl?: string;
+  readonly chainApiUrl?: string
   /** Origins allowed to call `/api` cross-origin (default the dev app on 127.0.0.1:5173 and localhost:5173). */
-  readonly corsOrigins?: ReadonlyArray<string>;
+  readonly corsOrigins?: ReadonlyArray<string>
   /** Rate limits (decision 0206): `false` turns them off (benchmarks), an object overrides some; default the kernel's. */
-  readonly rateLimits?: RateLimitsOption;
+  readonly rateLimits?: RateLimitsOption
   /** Reverse proxies whose X-Forwarded-For is believed for per-address limits (decision 0741). */
-  readonly trustedProxies?: ReadonlyArray<string>;
+  readonly trustedProxies?: ReadonlyArray<string>
 }
 
 /** Longest access token lifetime the environment may set (a day); refresh tokens stay 30 days. */
-const MAX_ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+const MAX_ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60
 
 /**
  * The security settings read from the environment: ACCESS_TOKEN_TTL_SECONDS (60..86400, default
@@ -57,47 +64,47 @@ const MAX_ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
  * start on a setting it cannot honour.
  */
 export const serverOptionsFromEnv = (env: Readonly<Record<string, string | undefined>>): Pick<HostServerOptions, "accessTokenTtlSeconds" | "corsOrigins"> => {
-  const options: { accessTokenTtlSeconds?: number; corsOrigins?: ReadonlyArray<string> } = {};
-  const ttl = env.ACCESS_TOKEN_TTL_SECONDS?.trim();
+  const options: { accessTokenTtlSeconds?: number; corsOrigins?: ReadonlyArray<string> } = {}
+  const ttl = env.ACCESS_TOKEN_TTL_SECONDS?.trim()
   if (ttl) {
-    const seconds = Number(ttl);
+    const seconds = Number(ttl)
     if (!/^\d+$/.test(ttl) || seconds < 60 || seconds > MAX_ACCESS_TOKEN_TTL_SECONDS) {
-      throw new Error(`ACCESS_TOKEN_TTL_SECONDS must be a whole number of seconds from 60 to ${MAX_ACCESS_TOKEN_TTL_SECONDS} (got "${ttl}")`);
+      throw new Error(`ACCESS_TOKEN_TTL_SECONDS must be a whole number of seconds from 60 to ${MAX_ACCESS_TOKEN_TTL_SECONDS} (got "${ttl}")`)
     }
-    options.accessTokenTtlSeconds = seconds;
+    options.accessTokenTtlSeconds = seconds
   }
-  if (env.CORS_ORIGINS !== undefined && env.CORS_ORIGINS.trim() !== "") options.corsOrigins = parseCorsOrigins(env.CORS_ORIGINS);
-  return options;
-};
+  if (env.CORS_ORIGINS !== undefined && env.CORS_ORIGINS.trim() !== "") options.corsOrigins = parseCorsOrigins(env.CORS_ORIGINS)
+  return options
+}
 
 export interface HostServer extends RunningServer {
-  readonly database: string;
-  readonly region: string;
-  readonly usesDevBotToken: boolean;
+  readonly database: string
+  readonly region: string
+  readonly usesDevBotToken: boolean
 }
 
 export const startServer = async (options: HostServerOptions = {}): Promise<HostServer> => {
-  const dev = options.dev ?? false;
-  const region = options.region ?? "default";
-  const usesDevBotToken = options.botToken === undefined;
-  if (usesDevBotToken && !dev) throw new Error("BOT_TOKEN is required (only a dev server, WALLET_DEV=1, has a dev bot token)");
+  const dev = options.dev ?? false
+  const region = options.region ?? "default"
+  const usesDevBotToken = options.botToken === undefined
+  if (usesDevBotToken && !dev) throw new Error("BOT_TOKEN is required (only a dev server, WALLET_DEV=1, has a dev bot token)")
   const database: Db.DatabaseOptions = options.databaseUrl
     ? { kind: "postgres", url: options.databaseUrl }
     : options.dataDir === "memory"
       ? { kind: "pglite" }
-      : { kind: "pglite", dataDir: options.dataDir ?? defaultDataDir };
+      : { kind: "pglite", dataDir: options.dataDir ?? defaultDataDir }
   // The region file names the plugins by package; their manifests and server modules are resolved
   // and checked (kernel range, dependsOn, conflicts) before anything boots (decision 0120).
-  const regionConfig = (await regionFile(region)) ?? { id: region, plugins: {} };
-  const resolved = await resolveRegionPlugins(regionConfig, options.enabledPlugins !== undefined ? { only: options.enabledPlugins } : {});
-  const pluginConfig: Record<string, object | undefined> = { ...resolved.pluginConfig };
+  const regionConfig = (await regionFile(region)) ?? { id: region, plugins: {} }
+  const resolved = await resolveRegionPlugins(regionConfig, options.enabledPlugins !== undefined ? { only: options.enabledPlugins } : {})
+  const pluginConfig: Record<string, object | undefined> = { ...resolved.pluginConfig }
   // The passcode plugin's device-key encryption key lives beside the database, never in it
   // (`<data>/keys/device-keys.key`, made on first boot; WALLET_DEVICE_KEY_SECRET wins; decision 0540).
   // In-memory data gets a random key of the process.
   if (options.dataDir !== "memory") {
-    pluginConfig.passcode = { ...pluginConfig.passcode, deviceKeyFile: join(dirname(options.dataDir ?? defaultDataDir), "keys", "device-keys.key") };
+    pluginConfig.passcode = { ...pluginConfig.passcode, deviceKeyFile: join(dirname(options.dataDir ?? defaultDataDir), "keys", "device-keys.key") }
   }
-  const plugins = [...resolved.serverPlugins, ...(options.plugins ?? [])];
+  const plugins = [...resolved.serverPlugins, ...(options.plugins ?? [])]
   const server = await startKernelServer({
     port: options.port ?? DEFAULT_PORT,
     host: options.host ?? "127.0.0.1",
@@ -117,7 +124,7 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
     ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
-  });
-  const databaseName = database.kind === "postgres" ? "postgresql (DATABASE_URL)" : database.dataDir ? `pglite ${database.dataDir}` : "pglite (memory)";
-  return { ...server, database: databaseName, region, usesDevBotToken };
-};
+  })
+  const databaseName = database.kind === "postgres" ? "postgresql (DATABASE_URL)" : database.dataDir ? `pglite ${database.dataDir}` : "pglite (memory)"
+  return { ...server, database: databaseName, region, usesDevBotToken }
+}

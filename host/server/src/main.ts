@@ -9,28 +9,28 @@
  * X-Forwarded-For counts for per-address limits).
  * Prints `api ready http://127.0.0.1:<port>` once serving; SIGINT/SIGTERM stop cleanly.
  */
-import { rateLimitOptionsFromEnv } from "@wallet/kernel-server";
-import { DEFAULT_PORT, DEV_BOT_TOKEN, serverOptionsFromEnv, startServer } from "./index.ts";
+import { rateLimitOptionsFromEnv } from "@wallet/kernel-server"
+import { DEFAULT_PORT, DEV_BOT_TOKEN, serverOptionsFromEnv, startServer } from "./index.ts"
 
 const parsePort = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv): number => {
-  let raw: string | undefined = env.PORT;
+  let raw: string | undefined = env.PORT
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--port") raw = argv[i + 1];
-    else if (arg.startsWith("--port=")) raw = arg.slice("--port=".length);
+    const arg = argv[i]!
+    if (arg === "--port") raw = argv[i + 1]
+    else if (arg.startsWith("--port=")) raw = arg.slice("--port=".length)
   }
-  if (raw === undefined || raw === "") return DEFAULT_PORT;
-  const port = Number(raw);
+  if (raw === undefined || raw === "") return DEFAULT_PORT
+  const port = Number(raw)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`[api] invalid port "${raw}"`);
-    process.exit(2);
+    console.error(`[api] invalid port "${raw}"`)
+    process.exit(2)
   }
-  return port;
-};
+  return port
+}
 
-const env = process.env;
-const dev = env.WALLET_DEV === "1";
-const port = parsePort(process.argv.slice(2), env);
+const env = process.env
+const dev = env.WALLET_DEV === "1"
+const port = parsePort(process.argv.slice(2), env)
 
 try {
   const server = await startServer({
@@ -43,26 +43,26 @@ try {
     ...(env.LOG_REQUESTS === "1" ? { logRequests: true } : {}),
     ...serverOptionsFromEnv(env),
     ...rateLimitOptionsFromEnv(env),
-  });
-  if (server.usesDevBotToken) console.log(`[api] dev bot token (not a secret, WALLET_DEV only): ${DEV_BOT_TOKEN}`);
-  console.log(`[api] region ${server.region}, modules ${server.modules.join(", ")}, database ${server.database}`);
-  console.log(`api ready ${server.url}`);
-  let stopping = false;
+  })
+  if (server.usesDevBotToken) console.log(`[api] dev bot token (not a secret, WALLET_DEV only): ${DEV_BOT_TOKEN}`)
+  console.log(`[api] region ${server.region}, modules ${server.modules.join(", ")}, database ${server.database}`)
+  console.log(`api ready ${server.url}`)
+  let stopping = false
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`[api] ${signal}: stopping`);
+    if (stopping) return
+    stopping = true
+    console.log(`[api] ${signal}: stopping`)
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error("[api] error while stopping", error);
-        process.exit(1);
+        console.error("[api] error while stopping", error)
+        process.exit(1)
       },
-    );
-  };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+    )
+  }
+  process.on("SIGINT", () => stop("SIGINT"))
+  process.on("SIGTERM", () => stop("SIGTERM"))
 } catch (error) {
-  console.error("[api] failed to start:", error instanceof Error ? error.message : error);
-  process.exit(1);
+  console.error("[api] failed to start:", error instanceof Error ? error.message : error)
+  process.exit(1)
 }

@@ -25,7 +25,13 @@ export const toBase64Url = (bytes: Uint8Array): string => toBase64(bytes).replac
 /** Base64 or base64url, padding optional; throws on anything else. */
 export const fromBase64Url = (text: string): Bytes => {
   if (!/^[A-Za-z0-9_+/-]*=*$/.test(text)) throw new Error("not base64url")
-  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/").replace(/=+$/, "").padEnd(Math.ceil(text.replace(/=+$/, "").length / 4) * 4, "="))
+  const binary = atob(
+    text
+      .replaceAll("-", "+")
+      .replaceAll("_", "/")
+      .replace(/=+$/, "")
+      .padEnd(Math.ceil(text.replace(/=+$/, "").length / 4) * 4, "="),
+  )
   const out = new Uint8Array(binary.length)
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i)
   return out

@@ -23,7 +23,10 @@ const round = (value: number) => Math.round(value * 10) / 10
 
 /** Scales the points into a `width` x `height` box (time left to right, higher prices up). */
 export function chartGeometry(points: ReadonlyArray<ChartPoint>, width: number, height: number, padding = 4): ChartGeometry {
-  const valid = points.filter((point) => Number.isFinite(point.price) && Number.isFinite(point.time)).slice().sort((a, b) => a.time - b.time)
+  const valid = points
+    .filter((point) => Number.isFinite(point.price) && Number.isFinite(point.time))
+    .slice()
+    .sort((a, b) => a.time - b.time)
   if (valid.length < 2) return { line: "", area: "", min: valid[0]?.price ?? 0, max: valid[0]?.price ?? 0, trend: "flat" }
   const prices = valid.map((point) => point.price)
   const min = Math.min(...prices)

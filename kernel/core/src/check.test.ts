@@ -54,12 +54,24 @@ describe("boot checks agree with the auth contract", () => {
     restriction_code: null,
     subdivision_status: null,
     permissions: Object.fromEntries(
-      ["canBuy", "canExchange", "canRaffle", "canReceive", "canUseP2p", "canUseWpayAsPayer", "canWithdrawInner", "canWithdrawOuter", "accessToSavingSettings", "accessToSetUserCurrency"].map((k) => [k, true]),
+      [
+        "canBuy",
+        "canExchange",
+        "canRaffle",
+        "canReceive",
+        "canUseP2p",
+        "canUseWpayAsPayer",
+        "canWithdrawInner",
+        "canWithdrawOuter",
+        "accessToSavingSettings",
+        "accessToSetUserCurrency",
+      ].map((k) => [k, true]),
     ),
     is_custody_available: true,
     created_at: "2026-01-01T00:00:00.000Z",
   }
-  const schemaOk = (schema: Schema.Top, u: unknown) => Effect.runSync(Effect.result(Schema.decodeUnknownEffect(schema as Schema.Codec<unknown>)(u)))._tag === "Success"
+  const schemaOk = (schema: Schema.Top, u: unknown) =>
+    Effect.runSync(Effect.result(Schema.decodeUnknownEffect(schema as Schema.Codec<unknown>)(u)))._tag === "Success"
   const cases: ReadonlyArray<readonly [string, Schema.Top, Check.Check<unknown>, unknown]> = [
     ["init", AuthInitResponse, AuthInitCheck, init],
     ["init without permissions", AuthInitResponse, AuthInitCheck, { ...init, permissions: {} }],
@@ -91,7 +103,8 @@ describe("issue 13: Effect Schema off the first screen", () => {
       for (const match of source.matchAll(/^(import|export)\s+(type\s+)?([^;]*?)\s+from\s+"([^"]+)"/gms)) {
         const [, , typeOnly, names, from] = match
         if (typeOnly) continue
-        if (from === "effect/Schema" || (from === "effect" && /\bSchema(Transformation|AST|Parser)?\b/.test(names!.replace(/type\s+\w+/g, "")))) offenders.push(file)
+        if (from === "effect/Schema" || (from === "effect" && /\bSchema(Transformation|AST|Parser)?\b/.test(names!.replace(/type\s+\w+/g, ""))))
+          offenders.push(file)
         if (from!.startsWith(".")) visit(join(dirname(file), from!))
       }
     }

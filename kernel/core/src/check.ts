@@ -127,19 +127,25 @@ export const optional = <A>(check: Check<A>): OptionalCheck<A> => ({ ...make(che
 
 /** Lenient: a missing key or a failing value leaves the key out (never fails). */
 export const dropInvalid = <A>(check: Check<A>): OptionalCheck<A> => ({
-  ...make((u) => {
-    const result = check.run(u)
-    return result.ok ? result : ({ ok: true, value: DROP } as unknown as CheckResult<A>)
-  }, { kind: "absent" }),
+  ...make(
+    (u) => {
+      const result = check.run(u)
+      return result.ok ? result : ({ ok: true, value: DROP } as unknown as CheckResult<A>)
+    },
+    { kind: "absent" },
+  ),
   optional: true,
 })
 
 /** Lenient with a default: a missing key or a failing value becomes `fallback`. */
 export const withFallback = <A>(check: Check<A>, fallback: A): Check<A> =>
-  make((u) => {
-    const result = check.run(u)
-    return result.ok ? result : ok(fallback)
-  }, { kind: "default", value: () => fallback })
+  make(
+    (u) => {
+      const result = check.run(u)
+      return result.ok ? result : ok(fallback)
+    },
+    { kind: "default", value: () => fallback },
+  )
 
 const DROP: unique symbol = Symbol("wallet/check/drop")
 

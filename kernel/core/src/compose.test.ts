@@ -22,11 +22,9 @@ const settings = definePlugin({
   i18n: { namespace: "settings", bundles: { en: async () => ({ default: {} }), ru: async () => ({ default: {} }) } },
 })
 
-const plugin = (overrides: Partial<PluginManifest> & { id: string }): PluginManifest =>
-  definePlugin({ version: "1.0.0", kernel: "^0.1.0", ...overrides })
+const plugin = (overrides: Partial<PluginManifest> & { id: string }): PluginManifest => definePlugin({ version: "1.0.0", kernel: "^0.1.0", ...overrides })
 
-const region = (plugins: RegionConfig["plugins"], extra: object = {}): RegionConfig =>
-  defineRegion({ id: "test", plugins, ...extra })
+const region = (plugins: RegionConfig["plugins"], extra: object = {}): RegionConfig => defineRegion({ id: "test", plugins, ...extra })
 
 const failure = (fn: () => unknown): CompositionError => {
   try {
@@ -69,9 +67,7 @@ describe("composePlugins", () => {
   it("treats /a/$x and /a/$y as one path", () => {
     const a = plugin({ id: "a", routes: [{ id: "r", parent: "wallet", path: "/assets/$assetCurrency", component: screen }] })
     const b = plugin({ id: "b", routes: [{ id: "r", parent: "wallet", path: "/assets/$currency", component: screen }] })
-    expect(failure(() => composePlugins({ region: region({ a: { enabled: true }, b: { enabled: true } }), installed: [a, b] })).reason).toBe(
-      "path-conflict",
-    )
+    expect(failure(() => composePlugins({ region: region({ a: { enabled: true }, b: { enabled: true } }), installed: [a, b] })).reason).toBe("path-conflict")
   })
 
   it("fails when two plugins claim one deep-link prefix", () => {
@@ -123,9 +119,9 @@ describe("composePlugins", () => {
     expect(failure(() => composePlugins({ region: region({}, { defaults: { currency: "EUR" } }), installed: [] })).message).toBe(
       "Unknown key 'defaults.currency' in region 'test' config",
     )
-    expect(
-      failure(() => composePlugins({ region: region({ settings: { enabled: true, disabled: true } as never }), installed: [settings] })).message,
-    ).toBe("Unknown key 'plugins.settings.disabled' in region 'test' config")
+    expect(failure(() => composePlugins({ region: region({ settings: { enabled: true, disabled: true } as never }), installed: [settings] })).message).toBe(
+      "Unknown key 'plugins.settings.disabled' in region 'test' config",
+    )
     const e = failure(() => composePlugins({ region: region({ settings: { enabled: true, config: { colour: "red" } } }), installed: [settings] }))
     expect(e.reason).toBe("unknown-region-key")
     expect(e.message).toContain("Invalid config for plugin 'settings' in region 'test'")
@@ -218,7 +214,10 @@ describe("checkComposition (issue 14: one check for the app build and the server
   const conflict = (options: Parameters<typeof checkComposition>[0]) => failure(() => checkComposition(options))
 
   it("names plugins by package name in the region and keeps their config by plugin id", () => {
-    const c = checkComposition({ region: defineRegion({ id: "test", plugins: { "@acme/settings": { enabled: true, config: { fiatCurrencies: ["EUR"] } } } }), installed: [pkg(settings, "@acme/settings")] })
+    const c = checkComposition({
+      region: defineRegion({ id: "test", plugins: { "@acme/settings": { enabled: true, config: { fiatCurrencies: ["EUR"] } } } }),
+      installed: [pkg(settings, "@acme/settings")],
+    })
     expect(c.pluginConfig.get("settings")).toEqual({ fiatCurrencies: ["EUR"] })
     expect(c.routes.map((r) => r.fullPath)).toContain("/settings/language")
   })
@@ -258,11 +257,23 @@ describe("checkComposition (issue 14: one check for the app build and the server
     const e = conflict({
       region: byPackage,
       installed: [a, b],
-      serverParts: [part("a", { apiPaths: [{ method: "GET", path: "/api/items/:id" }] }), part("b", { apiPaths: [{ method: "get", path: "/api/items/:itemId" }] })],
+      serverParts: [
+        part("a", { apiPaths: [{ method: "GET", path: "/api/items/:id" }] }),
+        part("b", { apiPaths: [{ method: "get", path: "/api/items/:itemId" }] }),
+      ],
     })
     expect(e.reason).toBe("api-path-conflict")
     expect(e.message).toBe("API path 'GET /api/items/:itemId' is served by plugin 'a' and plugin 'b'")
-    expect(() => checkComposition({ region: byPackage, installed: [a, b], serverParts: [part("a", { apiPaths: [{ method: "GET", path: "/api/items/:id" }] }), part("b", { apiPaths: [{ method: "POST", path: "/api/items/:id" }] })] })).not.toThrow()
+    expect(() =>
+      checkComposition({
+        region: byPackage,
+        installed: [a, b],
+        serverParts: [
+          part("a", { apiPaths: [{ method: "GET", path: "/api/items/:id" }] }),
+          part("b", { apiPaths: [{ method: "POST", path: "/api/items/:id" }] }),
+        ],
+      }),
+    ).not.toThrow()
   })
 
   it("migration name conflict (server only)", () => {
@@ -279,7 +290,9 @@ describe("checkComposition (issue 14: one check for the app build and the server
   })
 
   it("kernel range and dependsOn are part of the same check", () => {
-    expect(conflict({ region: byPackage, installed: [a, pkg(plugin({ id: "b", kernel: "^9.0.0" }))] }).message).toBe("Plugin 'b' requires kernel ^9.0.0, but this kernel is 0.1.0")
+    expect(conflict({ region: byPackage, installed: [a, pkg(plugin({ id: "b", kernel: "^9.0.0" }))] }).message).toBe(
+      "Plugin 'b' requires kernel ^9.0.0, but this kernel is 0.1.0",
+    )
     expect(conflict({ region: byPackage, installed: [a, pkg(plugin({ id: "b", dependsOn: ["c"] }))] }).message).toBe(
       "Plugin 'b' depends on 'c', which is not installed (no plugin listed in region 'test' has id 'c')",
     )
@@ -305,9 +318,15 @@ describe("definePlugin", () => {
   })
 
   it("refuses duplicate route ids, relative paths and routes without screen", () => {
-    expect(() => plugin({ id: "a", routes: [{ id: "r", parent: "root", path: "/a", component: screen }, { id: "r", parent: "root", path: "/b", component: screen }] })).toThrow(
-      "plugin 'a': route id 'r' is declared twice",
-    )
+    expect(() =>
+      plugin({
+        id: "a",
+        routes: [
+          { id: "r", parent: "root", path: "/a", component: screen },
+          { id: "r", parent: "root", path: "/b", component: screen },
+        ],
+      }),
+    ).toThrow("plugin 'a': route id 'r' is declared twice")
     expect(() => plugin({ id: "a", routes: [{ id: "r", parent: "root", path: "a", component: screen }] })).toThrow("must start with '/'")
     expect(() => plugin({ id: "a", routes: [{ id: "r", parent: "root", path: "/a" }] })).toThrow("needs a component or a redirectTo")
   })
@@ -319,7 +338,9 @@ describe("definePlugin", () => {
   })
 
   it("refuses to provide a service the kernel does not know", () => {
-    expect(() => plugin({ id: "a", provides: { vault: async () => ({ default: null }) } as never })).toThrow("plugin 'a': provides unknown service 'vault' (known: passcode)")
+    expect(() => plugin({ id: "a", provides: { vault: async () => ({ default: null }) } as never })).toThrow(
+      "plugin 'a': provides unknown service 'vault' (known: passcode)",
+    )
   })
 })
 
@@ -385,13 +406,22 @@ describe("main-screen slots (issue 14: extension points instead of hard-coding)"
     )
     // The target's plugin disabled: the same refusal, at app build and server boot alike (checkComposition).
     const needs = plugin({ id: "needs", main: { topBar: [{ id: "x", labelKey: "x", icon: "qr", order: 1, to: "/exchange" }] } })
-    expect(failure(() => checkComposition({ region: region({ needs: { enabled: true }, wallet: { enabled: false } }), installed: [needs, wallet] })).reason).toBe(
-      "unknown-slot-target",
-    )
+    expect(
+      failure(() => checkComposition({ region: region({ needs: { enabled: true }, wallet: { enabled: false } }), installed: [needs, wallet] })).reason,
+    ).toBe("unknown-slot-target")
   })
 
   it("definePlugin refuses a duplicate slot id, an entry with both or neither of to/run, and an unknown slot", () => {
-    const twice = () => plugin({ id: "twice", main: { actions: [{ id: "a", labelKey: "a", icon: "send", order: 1, run }, { id: "a", labelKey: "b", icon: "send", order: 2, run }] } })
+    const twice = () =>
+      plugin({
+        id: "twice",
+        main: {
+          actions: [
+            { id: "a", labelKey: "a", icon: "send", order: 1, run },
+            { id: "a", labelKey: "b", icon: "send", order: 2, run },
+          ],
+        },
+      })
     expect(twice).toThrow(new ManifestError("plugin 'twice': main.actions id 'a' is declared twice"))
     const neither = () => plugin({ id: "neither", main: { topBar: [{ id: "x", labelKey: "x", icon: "qr", order: 1 } as never] } })
     expect(neither).toThrow("plugin 'neither': main.topBar entry 'x' needs either 'to' or 'run' (exactly one)")
@@ -404,7 +434,12 @@ describe("main-screen slots (issue 14: extension points instead of hard-coding)"
       id: "raw",
       version: "1.0.0",
       kernel: "^0.1.0",
-      main: { sections: [{ id: "s", order: 1, component: screen }, { id: "s", order: 2, component: screen }] },
+      main: {
+        sections: [
+          { id: "s", order: 1, component: screen },
+          { id: "s", order: 2, component: screen },
+        ],
+      },
     }
     const e = failure(() => composePlugins({ region: region({ raw: { enabled: true } }), installed: [raw] }))
     expect(e.reason).toBe("duplicate-slot-id")
@@ -420,6 +455,8 @@ describe("main-screen slots (issue 14: extension points instead of hard-coding)"
 
   it("the set of providable services is the kernel's catalogue", () => {
     expect(PROVIDABLE_SERVICES).toEqual(["passcode"])
-    expect(() => plugin({ id: "scanner", provides: { scanner: run } as never })).toThrow("plugin 'scanner': provides unknown service 'scanner' (known: passcode)")
+    expect(() => plugin({ id: "scanner", provides: { scanner: run } as never })).toThrow(
+      "plugin 'scanner': provides unknown service 'scanner' (known: passcode)",
+    )
   })
 })

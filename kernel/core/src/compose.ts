@@ -229,7 +229,10 @@ export function composePlugins(options: {
     }
     for (const dep of plugin.dependsOn ?? []) {
       if (!byId.has(dep)) {
-        throw new CompositionError("missing-dependency", `Plugin '${id}' depends on '${dep}', which is not installed (no plugin listed in ${where} has id '${dep}')`)
+        throw new CompositionError(
+          "missing-dependency",
+          `Plugin '${id}' depends on '${dep}', which is not installed (no plugin listed in ${where} has id '${dep}')`,
+        )
       }
       if (!enabledIds.has(dep)) {
         throw new CompositionError("disabled-dependency", `Plugin '${id}' depends on '${dep}', which is disabled in ${where}`)
@@ -303,10 +306,7 @@ export function composePlugins(options: {
       const key = `${link.exact ? "=" : "^"}${link.prefix}`
       const other = prefixes.get(key)
       if (other) {
-        throw new CompositionError(
-          "deep-link-conflict",
-          `Deep-link prefix '${link.prefix}' is claimed by plugin '${other.pluginId}' and plugin '${plugin.id}'`,
-        )
+        throw new CompositionError("deep-link-conflict", `Deep-link prefix '${link.prefix}' is claimed by plugin '${other.pluginId}' and plugin '${plugin.id}'`)
       }
       const composedLink = { ...link, pluginId: plugin.id }
       prefixes.set(key, composedLink)
@@ -321,16 +321,17 @@ export function composePlugins(options: {
       // A tab bar tells its tabs apart by id: two plugins' tabs with one id on one bar would swap places.
       const other = tabs[tab.bar].find((t) => t.id === tab.id)
       if (other) {
-        throw new CompositionError("duplicate-slot-id", `Tab id '${tab.id}' on the ${tab.bar} tab bar is declared by plugin '${other.pluginId}' and plugin '${plugin.id}'`)
+        throw new CompositionError(
+          "duplicate-slot-id",
+          `Tab id '${tab.id}' on the ${tab.bar} tab bar is declared by plugin '${other.pluginId}' and plugin '${plugin.id}'`,
+        )
       }
       tabs[tab.bar].push({ ...tab, pluginId: plugin.id })
     }
   }
   tabs.custodial.sort((a, b) => a.order - b.order)
   tabs.ton.sort((a, b) => a.order - b.order)
-  const settings = ordered
-    .flatMap((plugin) => (plugin.settings ?? []).map((entry) => ({ ...entry, pluginId: plugin.id })))
-    .sort((a, b) => a.order - b.order)
+  const settings = ordered.flatMap((plugin) => (plugin.settings ?? []).map((entry) => ({ ...entry, pluginId: plugin.id }))).sort((a, b) => a.order - b.order)
   const featureFlags: Array<FeatureFlagDefinition & { pluginId: string }> = []
   const flagOwners = new Map<string, string>()
   for (const plugin of ordered) {
@@ -354,10 +355,7 @@ export function composePlugins(options: {
     if (!plugin.i18n) continue
     const owner = namespaceOwners.get(plugin.i18n.namespace)
     if (owner) {
-      throw new CompositionError(
-        "duplicate-namespace",
-        `i18n namespace '${plugin.i18n.namespace}' is declared by plugin '${owner}' and plugin '${plugin.id}'`,
-      )
+      throw new CompositionError("duplicate-namespace", `i18n namespace '${plugin.i18n.namespace}' is declared by plugin '${owner}' and plugin '${plugin.id}'`)
     }
     namespaceOwners.set(plugin.i18n.namespace, plugin.id)
     i18nNamespaces.set(plugin.i18n.namespace, plugin.i18n)
@@ -389,11 +387,30 @@ export function composePlugins(options: {
   // 8. Wallet main's slots: valid entries, targets served by a route, ordered.
   const main = composeMainSlots(ordered, routes)
 
-  return { region, kernelVersion, plugins: ordered, pluginConfig, routes, deepLinks, tabs, settings, featureFlags, permissionGates, i18nNamespaces, providers, main, hooks: { beforePasscodeChange, afterStart } }
+  return {
+    region,
+    kernelVersion,
+    plugins: ordered,
+    pluginConfig,
+    routes,
+    deepLinks,
+    tabs,
+    settings,
+    featureFlags,
+    permissionGates,
+    i18nNamespaces,
+    providers,
+    main,
+    hooks: { beforePasscodeChange, afterStart },
+  }
 }
 
 function composeMainSlots(ordered: ReadonlyArray<PluginManifest>, routes: ReadonlyArray<ComposedRoute>): ComposedMainSlots {
-  const slots = { topBar: [] as Array<ComposedSlot<MainTopBarEntry>>, actions: [] as Array<ComposedSlot<MainActionEntry>>, sections: [] as Array<ComposedSlot<MainSectionEntry>> }
+  const slots = {
+    topBar: [] as Array<ComposedSlot<MainTopBarEntry>>,
+    actions: [] as Array<ComposedSlot<MainActionEntry>>,
+    sections: [] as Array<ComposedSlot<MainSectionEntry>>,
+  }
   for (const plugin of ordered) {
     try {
       checkMainSlots(`plugin '${plugin.id}'`, plugin.main)
@@ -491,7 +508,10 @@ export function checkComposition(options: {
  */
 export function manifestOfModule(module: Readonly<Record<string, unknown>>, packageName: string): InstalledPlugin {
   const isManifest = (value: unknown): value is PluginManifest =>
-    typeof value === "object" && value !== null && typeof (value as { id?: unknown }).id === "string" && typeof (value as { kernel?: unknown }).kernel === "string"
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { id?: unknown }).id === "string" &&
+    typeof (value as { kernel?: unknown }).kernel === "string"
   const candidates = isManifest(module.default) ? [module.default] : Object.values(module).filter(isManifest)
   if (candidates.length !== 1) {
     throw new CompositionError(

@@ -33,11 +33,7 @@ const fillAll = (record: Readonly<Record<string, string>> | undefined, captures:
 export function resolveStartParam(table: ReadonlyArray<ComposedDeepLink>, startParam: string): DeepLinkTarget {
   if (!START_PARAM_PATTERN.test(startParam) || startParam === "") return { kind: "not-found", startParam }
   const exact = table.find((link) => link.exact && link.prefix === startParam)
-  const handler =
-    exact ??
-    table
-      .filter((link) => !link.exact && startParam.startsWith(link.prefix))
-      .sort((a, b) => b.prefix.length - a.prefix.length)[0]
+  const handler = exact ?? table.filter((link) => !link.exact && startParam.startsWith(link.prefix)).sort((a, b) => b.prefix.length - a.prefix.length)[0]
   if (!handler) return { kind: "not-found", startParam }
   const rest = startParam.slice(handler.prefix.length).replace(/^_/, "")
   const captures = rest === "" ? [] : rest.split("_")

@@ -1,14 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option, Ref, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import {
-  AuthTokens,
-  Http,
-  HttpError,
-  httpRetryDelayMs,
-  httpStatusClass,
-  ReauthenticationRequired,
-} from "./http.ts"
+import { AuthTokens, Http, HttpError, httpRetryDelayMs, httpStatusClass, ReauthenticationRequired } from "./http.ts"
 
 type Reply = { status: number; body?: unknown } | "network-error" | "abort" | "bad-json"
 
@@ -117,7 +110,10 @@ describe("Http policy", () => {
       const { calls, layer, state } = run([{ status: 401 }, { status: 200, body: { me: 1 } }])
       const body = yield* get("http://api.test/me").pipe(Effect.provide(layer))
       assert.deepStrictEqual(body, { me: 1 })
-      assert.deepStrictEqual(calls.map((c) => c.authorization), ["Bearer token-1", "Bearer token-2"])
+      assert.deepStrictEqual(
+        calls.map((c) => c.authorization),
+        ["Bearer token-1", "Bearer token-2"],
+      )
       assert.strictEqual(state.expired, 1)
       assert.strictEqual(state.refreshes, 1)
       assert.deepStrictEqual(state.reauth, [])
@@ -147,7 +143,10 @@ describe("Http policy", () => {
 
   it.effect("decodes with the schema: a body of the wrong shape is ERR_BAD_RESPONSE", () =>
     Effect.gen(function* () {
-      const { layer } = run([{ status: 200, body: { balance: "12" } }, { status: 200, body: { balance: 12 } }])
+      const { layer } = run([
+        { status: 200, body: { balance: "12" } },
+        { status: 200, body: { balance: 12 } },
+      ])
       const Balance = Schema.Struct({ balance: Schema.Number })
       const call = Effect.flatMap(Http, (http) => http.json(Balance, "http://api.test/balance"))
       const error = yield* call.pipe(Effect.provide(layer), Effect.flip)
@@ -158,7 +157,12 @@ describe("Http policy", () => {
   it("as a fetch function, answers with the final response after the policy ran", async () => {
     const { fetch, calls } = scriptedFetch([{ status: 503 }, { status: 404, body: { code: "not_found" } }])
     const state = { token: "token-1", refreshes: 0, expired: 0, reauth: [] as string[] }
-    const http = await Effect.runPromise(Effect.provide(Effect.map(Http, (h) => h), Http.layerTest(fetch).pipe(Layer.provide(tokens(state)))))
+    const http = await Effect.runPromise(
+      Effect.provide(
+        Effect.map(Http, (h) => h),
+        Http.layerTest(fetch).pipe(Layer.provide(tokens(state))),
+      ),
+    )
     const response = await http.fetch("http://api.test/missing")
     assert.strictEqual(response.status, 404)
     assert.deepStrictEqual(await response.json(), { code: "not_found" })

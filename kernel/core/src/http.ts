@@ -110,7 +110,9 @@ export const makeHttp = (auth: AuthTokens["Service"], fetch: typeof globalThis.f
       const response = yield* Effect.tryPromise({
         try: (signal) => fetch(new Request(attempt, { signal })),
         catch: (cause) =>
-          isAbort(cause) ? new HttpError({ code: "ECONNABORTED", message: "Request aborted" }) : new HttpError({ code: "ERR_NETWORK", message: "Network Error" }),
+          isAbort(cause)
+            ? new HttpError({ code: "ECONNABORTED", message: "Request aborted" })
+            : new HttpError({ code: "ERR_NETWORK", message: "Network Error" }),
       }).pipe(
         Effect.timeoutOrElse({
           duration: Duration.millis(timeoutMs),
@@ -120,7 +122,13 @@ export const makeHttp = (auth: AuthTokens["Service"], fetch: typeof globalThis.f
       if (response.status >= 300) {
         const body = yield* readBody(response)
         return yield* Effect.fail(
-          new HttpError({ code: "UNKNOWN", message: `Unknown Error: ${response.status}`, status: response.status, statusClass: httpStatusClass(response.status), body: Option.getOrUndefined(body) }),
+          new HttpError({
+            code: "UNKNOWN",
+            message: `Unknown Error: ${response.status}`,
+            status: response.status,
+            statusClass: httpStatusClass(response.status),
+            body: Option.getOrUndefined(body),
+          }),
         )
       }
       return response
@@ -184,9 +192,15 @@ export const makeHttp = (auth: AuthTokens["Service"], fetch: typeof globalThis.f
 /** The mini-app's HTTP client: fetch plus the policy, with the session's tokens. */
 export class Http extends Context.Service<Http, HttpShape>()("wallet/Http") {
   static readonly layer = (options: HttpPolicyOptions = {}) =>
-    Layer.effect(Http, Effect.map(AuthTokens, (auth) => makeHttp(auth, (input, init) => globalThis.fetch(input, init), options)))
+    Layer.effect(
+      Http,
+      Effect.map(AuthTokens, (auth) => makeHttp(auth, (input, init) => globalThis.fetch(input, init), options)),
+    )
 
   /** Test layer: the same policy over a scripted `fetch`. */
   static readonly layerTest = (fetch: typeof globalThis.fetch, options: HttpPolicyOptions = {}) =>
-    Layer.effect(Http, Effect.map(AuthTokens, (auth) => makeHttp(auth, fetch, options)))
+    Layer.effect(
+      Http,
+      Effect.map(AuthTokens, (auth) => makeHttp(auth, fetch, options)),
+    )
 }

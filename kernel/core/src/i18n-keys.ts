@@ -5,7 +5,11 @@
 
 /** Every leaf key of a bundle as a dotted path ("send.address.error.invalid"), in file order. */
 export const bundleKeys = (bundle: unknown, prefix = ""): ReadonlyArray<string> =>
-  bundle !== null && typeof bundle === "object" ? Object.entries(bundle).flatMap(([key, value]) => bundleKeys(value, `${prefix}${key}.`)) : prefix ? [prefix.slice(0, -1)] : []
+  bundle !== null && typeof bundle === "object"
+    ? Object.entries(bundle).flatMap(([key, value]) => bundleKeys(value, `${prefix}${key}.`))
+    : prefix
+      ? [prefix.slice(0, -1)]
+      : []
 
 /** A key without its i18next plural suffix: languages differ in plural forms (ru has _few and _many). */
 const pluralBase = (key: string): string => key.replace(/_(zero|one|two|few|many|other)$/, "")

@@ -59,7 +59,9 @@ describe("I18n lookups", () => {
       assert.strictEqual(i18n.t("shell:missing.key"), "missing.key")
       assert.strictEqual(i18n.t("shell:count", { n: 3 }), "3 items, {{other}} stays")
       assert.isAbove(notified, 0)
-    }).pipe(Effect.provide(I18n.layerTest("en", { shell: { en: { steps: [{ title: "First" }, { title: "Second" }], count: "{{n}} items, {{other}} stays" } } }))),
+    }).pipe(
+      Effect.provide(I18n.layerTest("en", { shell: { en: { steps: [{ title: "First" }, { title: "Second" }], count: "{{n}} items, {{other}} stays" } } })),
+    ),
   )
 })
 
@@ -79,7 +81,12 @@ describe("I18n plurals", () => {
         I18n.layerTest("ru", {
           p: {
             en: { left_one: "{{count}} attempt left", left_other: "{{count}} attempts left" },
-            ru: { left_one: "Осталась {{count}} попытка", left_few: "Осталось {{count}} попытки", left_many: "Осталось {{count}} попыток", left_other: "Осталось {{count}} попытки" },
+            ru: {
+              left_one: "Осталась {{count}} попытка",
+              left_few: "Осталось {{count}} попытки",
+              left_many: "Осталось {{count}} попыток",
+              left_other: "Осталось {{count}} попытки",
+            },
           },
         }),
       ),
@@ -96,7 +103,16 @@ describe("I18n on i18next", () => {
       assert.strictEqual(i18n.t("s:title"), "設定")
       assert.strictEqual(i18n.t("s:only"), "English only")
       assert.strictEqual(i18n.t("s:left", { count: 2 }), "剩 2 天")
-    }).pipe(Effect.provide(I18n.layerTest("zh-TW", { s: { en: { title: "Settings", only: "English only", left_one: "{{count}} day", left_other: "{{count}} days" }, "zh-TW": { title: "設定", left_other: "剩 {{count}} 天" } } }))),
+    }).pipe(
+      Effect.provide(
+        I18n.layerTest("zh-TW", {
+          s: {
+            en: { title: "Settings", only: "English only", left_one: "{{count}} day", left_other: "{{count}} days" },
+            "zh-TW": { title: "設定", left_other: "剩 {{count}} 天" },
+          },
+        }),
+      ),
+    ),
   )
 
   it.effect("a Hindi pack that fails to load shows English, and a later language change still works", () =>
@@ -113,8 +129,20 @@ describe("I18n on i18next", () => {
     Effect.gen(function* () {
       const i18n = yield* I18n
       yield* i18n.loadNamespace("d")
-      assert.deepStrictEqual([1, 2, 5, 21].map((count) => i18n.t("d:days", { count })), ["1 день", "2 дня", "5 дней", "21 день"])
-    }).pipe(Effect.provide(I18n.layerTest("ru", { d: { en: { days_one: "{{count}} day", days_other: "{{count}} days" }, ru: { days_one: "{{count}} день", days_few: "{{count}} дня", days_many: "{{count}} дней", days_other: "{{count}} дня" } } }))),
+      assert.deepStrictEqual(
+        [1, 2, 5, 21].map((count) => i18n.t("d:days", { count })),
+        ["1 день", "2 дня", "5 дней", "21 день"],
+      )
+    }).pipe(
+      Effect.provide(
+        I18n.layerTest("ru", {
+          d: {
+            en: { days_one: "{{count}} day", days_other: "{{count}} days" },
+            ru: { days_one: "{{count}} день", days_few: "{{count}} дня", days_many: "{{count}} дней", days_other: "{{count}} дня" },
+          },
+        }),
+      ),
+    ),
   )
 })
 

@@ -170,8 +170,20 @@ export class I18n extends Context.Service<I18n, I18nShape>()("wallet/I18n") {
       return I18n.of({
         instance,
         language: () => (isLanguage(instance.language) ? instance.language : DEFAULT_LANGUAGE),
-        changeLanguage: (next) => Effect.promise(() => instance.changeLanguage(next).then(() => undefined, () => undefined)),
-        loadNamespace: (namespace) => Effect.promise(() => instance.loadNamespaces(namespace).then(() => undefined, () => undefined)),
+        changeLanguage: (next) =>
+          Effect.promise(() =>
+            instance.changeLanguage(next).then(
+              () => undefined,
+              () => undefined,
+            ),
+          ),
+        loadNamespace: (namespace) =>
+          Effect.promise(() =>
+            instance.loadNamespaces(namespace).then(
+              () => undefined,
+              () => undefined,
+            ),
+          ),
         t,
         subscribe: (listener) => {
           const onChange = () => listener()

@@ -1,6 +1,14 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { isCredentialProof, operationTokenHeaders, Passcode, PasscodeUnavailable, serverBiometryToken, type PasscodeShape, type VerifyOptions } from "./passcode.ts"
+import {
+  isCredentialProof,
+  operationTokenHeaders,
+  Passcode,
+  PasscodeUnavailable,
+  serverBiometryToken,
+  type PasscodeShape,
+  type VerifyOptions,
+} from "./passcode.ts"
 
 const impl: PasscodeShape = {
   verify: ({ passcode }) => Effect.succeed(passcode ? { kind: "passcode", passcode } : { kind: "none" }),
@@ -41,7 +49,8 @@ describe("needCredential (decision 0520)", () => {
     const seen: VerifyOptions[] = []
     const shape = Passcode.lazy(async () => ({
       ...impl,
-      verify: (options) => Effect.sync(() => (seen.push(options), options.needCredential ? { kind: "biometry" as const, biometryToken: "t" } : { kind: "remembered" as const })),
+      verify: (options) =>
+        Effect.sync(() => (seen.push(options), options.needCredential ? { kind: "biometry" as const, biometryToken: "t" } : { kind: "remembered" as const })),
     }))
     expect((await Effect.runPromise(shape.verify({ operation: "send" }))).kind).toBe("remembered")
     expect((await Effect.runPromise(shape.verify({ operation: "send", needCredential: true }))).kind).toBe("biometry")
@@ -76,7 +85,8 @@ describe("operation token grants", () => {
     const asked: Array<unknown> = []
     const shape = Passcode.lazy(async () => ({
       ...impl,
-      operationToken: (options) => Effect.sync(() => (asked.push(options), { operationToken: "t", expiresAt: "2026-01-01T00:00:00Z", deviceSerial: "s".repeat(36) })),
+      operationToken: (options) =>
+        Effect.sync(() => (asked.push(options), { operationToken: "t", expiresAt: "2026-01-01T00:00:00Z", deviceSerial: "s".repeat(36) })),
     }))
     const grant = await Effect.runPromise(shape.operationToken({ operation: "custody_transfer", params: { amount: "1", currency: "TON", receiver: "7" } }))
     expect(asked).toEqual([{ operation: "custody_transfer", params: { amount: "1", currency: "TON", receiver: "7" } }])

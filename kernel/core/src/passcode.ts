@@ -45,7 +45,9 @@ export interface OperationTokenOptions {
 }
 
 /** The request headers carrying a grant (the names of `@wallet/kernel/api`'s `OperationTokenHeaders`). */
-export const operationTokenHeaders = (grant: OperationTokenGrant): { readonly "x-wallet-operation-token": string; readonly "x-wallet-device-serial"?: string } => ({
+export const operationTokenHeaders = (
+  grant: OperationTokenGrant,
+): { readonly "x-wallet-operation-token": string; readonly "x-wallet-device-serial"?: string } => ({
   "x-wallet-operation-token": grant.operationToken,
   ...(grant.deviceSerial !== undefined ? { "x-wallet-device-serial": grant.deviceSerial } : {}),
 })

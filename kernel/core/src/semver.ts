@@ -41,15 +41,30 @@ const expand = (term: string): Comparator[] | undefined => {
   const next = (v: Version): Version => [v[0], v[1], v[2], "0"]
   switch (op) {
     case "^": {
-      const upper: Version = M > 0 || m2 === undefined ? [M + 1, 0, 0, "0"] : (m2 ?? 0) > 0 || pp === undefined ? [0, (m2 ?? 0) + 1, 0, "0"] : [0, 0, (pp ?? 0) + 1, "0"]
-      return [{ op: ">=", version: low }, { op: "<", version: upper }]
+      const upper: Version =
+        M > 0 || m2 === undefined ? [M + 1, 0, 0, "0"] : (m2 ?? 0) > 0 || pp === undefined ? [0, (m2 ?? 0) + 1, 0, "0"] : [0, 0, (pp ?? 0) + 1, "0"]
+      return [
+        { op: ">=", version: low },
+        { op: "<", version: upper },
+      ]
     }
     case "~":
-      return [{ op: ">=", version: low }, { op: "<", version: m2 === undefined ? [M + 1, 0, 0, "0"] : [M, m2 + 1, 0, "0"] }]
+      return [
+        { op: ">=", version: low },
+        { op: "<", version: m2 === undefined ? [M + 1, 0, 0, "0"] : [M, m2 + 1, 0, "0"] },
+      ]
     case "":
     case "=":
-      if (m2 === undefined) return [{ op: ">=", version: low }, { op: "<", version: [M + 1, 0, 0, "0"] }]
-      if (pp === undefined) return [{ op: ">=", version: low }, { op: "<", version: [M, m2 + 1, 0, "0"] }]
+      if (m2 === undefined)
+        return [
+          { op: ">=", version: low },
+          { op: "<", version: [M + 1, 0, 0, "0"] },
+        ]
+      if (pp === undefined)
+        return [
+          { op: ">=", version: low },
+          { op: "<", version: [M, m2 + 1, 0, "0"] },
+        ]
       return [{ op: "=", version: low }]
     case ">":
       if (m2 === undefined) return [{ op: ">=", version: [M + 1, 0, 0, "0"] }]
@@ -75,7 +90,11 @@ const holds = (c: Comparator, v: Version) => {
 export const parseRange = (range: string): Comparator[][] | undefined => {
   const sets: Comparator[][] = []
   for (const alternative of range.split("||")) {
-    const terms = alternative.trim().replace(/(\^|~|>=|<=|>|<|=)\s+/g, "$1").split(/\s+/).filter(Boolean)
+    const terms = alternative
+      .trim()
+      .replace(/(\^|~|>=|<=|>|<|=)\s+/g, "$1")
+      .split(/\s+/)
+      .filter(Boolean)
     const set: Comparator[] = []
     for (const term of terms.length ? terms : ["*"]) {
       const comparators = expand(term)

@@ -21,8 +21,16 @@ const initResponse = (expiresAt: string, refreshToken = "r1") => ({
   restriction_code: null,
   subdivision_status: null,
   permissions: {
-    canBuy: true, canExchange: true, canRaffle: true, canReceive: true, canUseP2p: true,
-    canUseWpayAsPayer: true, canWithdrawInner: true, canWithdrawOuter: true, accessToSavingSettings: true, accessToSetUserCurrency: true,
+    canBuy: true,
+    canExchange: true,
+    canRaffle: true,
+    canReceive: true,
+    canUseP2p: true,
+    canUseWpayAsPayer: true,
+    canWithdrawInner: true,
+    canWithdrawOuter: true,
+    accessToSavingSettings: true,
+    accessToSetUserCurrency: true,
   },
   is_custody_available: true,
   created_at: "2026-11-22T00:00:00.000Z",
@@ -38,7 +46,11 @@ const server = (handler: (url: string, init: RequestInit, body: any) => { status
     const reply = handler(new URL(request.url).pathname, init ?? {}, body)
     return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { "content-type": "application/json" } })
   }) as typeof globalThis.fetch
-  const backend = persist && { getItem: (k: string) => persist.get(k) ?? null, setItem: (k: string, v: string) => void persist.set(k, v), removeItem: (k: string) => void persist.delete(k) }
+  const backend = persist && {
+    getItem: (k: string) => persist.get(k) ?? null,
+    setItem: (k: string, v: string) => void persist.set(k, v),
+    removeItem: (k: string) => void persist.delete(k),
+  }
   const layer = Session.layer({ baseUrl: "http://api.test", fetch, ...(backend ? { persist: backend } : {}) })
   return { requests, layer }
 }
@@ -57,7 +69,15 @@ describe("Session", () => {
       const { requests, layer } = server((path, _init, body) =>
         path === "/api/auth/init"
           ? { status: 200, body: initResponse(new Date(10 * 60_000).toISOString()) }
-          : { status: 200, body: { session_id: "s1", access_token: `a-${body.refresh_token}`, access_token_expires_at: new Date(20 * 60_000).toISOString(), refresh_token: `${body.refresh_token}+` } },
+          : {
+              status: 200,
+              body: {
+                session_id: "s1",
+                access_token: `a-${body.refresh_token}`,
+                access_token_expires_at: new Date(20 * 60_000).toISOString(),
+                refresh_token: `${body.refresh_token}+`,
+              },
+            },
       )
       yield* Effect.gen(function* () {
         const session = yield* Session
@@ -124,7 +144,15 @@ describe("Session across a page reload", () => {
       const handler = (path: string, _init: RequestInit, body: any) => {
         if (path === "/api/auth/init") return { status: 200, body: initResponse(new Date(60 * 60_000).toISOString()) }
         refreshes++
-        return { status: 200, body: { session_id: "s1", access_token: `a${refreshes}`, access_token_expires_at: new Date(60 * 60_000).toISOString(), refresh_token: `${body.refresh_token}+` } }
+        return {
+          status: 200,
+          body: {
+            session_id: "s1",
+            access_token: `a${refreshes}`,
+            access_token_expires_at: new Date(60 * 60_000).toISOString(),
+            refresh_token: `${body.refresh_token}+`,
+          },
+        }
       }
       const first = server(handler, storage)
       yield* Effect.flatMap(Session, (s) => s.signIn("init-data")).pipe(Effect.provide(first.layer))
@@ -132,12 +160,18 @@ describe("Session across a page reload", () => {
       const second = server(handler, storage)
       const user = yield* Effect.flatMap(Session, (s) => s.signIn("init-data")).pipe(Effect.provide(second.layer))
       assert.strictEqual(user.id, 42)
-      assert.deepStrictEqual(second.requests.map((r) => [r.url, r.body]), [["/api/auth/refresh", { session_id: "s1", refresh_token: "r1" }]])
+      assert.deepStrictEqual(
+        second.requests.map((r) => [r.url, r.body]),
+        [["/api/auth/refresh", { session_id: "s1", refresh_token: "r1" }]],
+      )
       assert.strictEqual(JSON.parse(storage.get("wallet:session")!).refreshToken, "r1+")
       // Another initData (a new launch) signs in again.
       const third = server(handler, storage)
       yield* Effect.flatMap(Session, (s) => s.signIn("other-init-data")).pipe(Effect.provide(third.layer))
-      assert.deepStrictEqual(third.requests.map((r) => r.url), ["/api/auth/init"])
+      assert.deepStrictEqual(
+        third.requests.map((r) => r.url),
+        ["/api/auth/init"],
+      )
     }),
   )
 })
@@ -157,7 +191,13 @@ describe("Session logout (issue 15, decision 0207)", () => {
         yield* session.signIn("init-data")
         assert.isTrue(storage.has("wallet:session"))
         yield* session.signOut
-        assert.deepStrictEqual(requests.map((r) => [r.url, r.authorization]), [["/api/auth/init", "tma init-data"], ["/api/auth/logout", "Bearer a1"]])
+        assert.deepStrictEqual(
+          requests.map((r) => [r.url, r.authorization]),
+          [
+            ["/api/auth/init", "tma init-data"],
+            ["/api/auth/logout", "Bearer a1"],
+          ],
+        )
         assert.deepStrictEqual(yield* session.tokens.accessToken, Option.none())
         assert.deepStrictEqual(yield* session.user, Option.none())
         assert.isFalse(storage.has("wallet:session"))
@@ -171,7 +211,16 @@ describe("Session logout (issue 15, decision 0207)", () => {
       let down = false
       const { layer, requests } = server((path, _init, body) => {
         if (path === "/api/auth/init") return { status: 200, body: initResponse(new Date(5 * 60_000).toISOString()) }
-        if (path === "/api/auth/refresh") return { status: 200, body: { session_id: "s1", access_token: "a2", access_token_expires_at: new Date(60 * 60_000).toISOString(), refresh_token: `${body.refresh_token}+` } }
+        if (path === "/api/auth/refresh")
+          return {
+            status: 200,
+            body: {
+              session_id: "s1",
+              access_token: "a2",
+              access_token_expires_at: new Date(60 * 60_000).toISOString(),
+              refresh_token: `${body.refresh_token}+`,
+            },
+          }
         return down ? { status: 502, body: {} } : { status: 200, body: {} }
       })
       yield* Effect.gen(function* () {
@@ -179,7 +228,14 @@ describe("Session logout (issue 15, decision 0207)", () => {
         yield* session.signIn("x")
         yield* session.tokens.markExpired
         yield* session.signOut
-        assert.deepStrictEqual(requests.map((r) => [r.url, r.authorization]), [["/api/auth/init", "tma x"], ["/api/auth/refresh", null], ["/api/auth/logout", "Bearer a2"]])
+        assert.deepStrictEqual(
+          requests.map((r) => [r.url, r.authorization]),
+          [
+            ["/api/auth/init", "tma x"],
+            ["/api/auth/refresh", null],
+            ["/api/auth/logout", "Bearer a2"],
+          ],
+        )
         down = true
         yield* session.signIn("y")
         yield* session.signOut
@@ -199,10 +255,9 @@ describe("startupFailure", () => {
     assert.deepStrictEqual(startupFailure(err(503), "auth"), { to: "/error", code: "auth_failed" })
     assert.deepStrictEqual(startupFailure(err(404), "auth"), { to: "/error", code: "auth_failed" })
     assert.deepStrictEqual(startupFailure(err(401, { code: "user_not_found" }), "init"), { to: "/error", code: "init_failed" })
-    assert.deepStrictEqual(
-      startupFailure(err(401, { code: "user_not_found", detail: { reason: "attach_receiver_invalid" } }), "init"),
-      { to: "/attach-private-chats-error" },
-    )
+    assert.deepStrictEqual(startupFailure(err(401, { code: "user_not_found", detail: { reason: "attach_receiver_invalid" } }), "init"), {
+      to: "/attach-private-chats-error",
+    })
     assert.deepStrictEqual(startupFailure(err(401, { code: "init_data_invalid" }), "auth"), { to: "/error", code: "init_failed" })
   })
 })

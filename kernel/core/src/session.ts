@@ -86,7 +86,11 @@ export interface SessionOptions {
    * Where the session survives a page reload (sessionStorage in the app). Telegram hands a reloaded
    * page the same initData, which the server refuses as a replay, so a reload resumes the session.
    */
-  readonly persist?: { readonly getItem: (key: string) => string | null; readonly setItem: (key: string, value: string) => void; readonly removeItem: (key: string) => void }
+  readonly persist?: {
+    readonly getItem: (key: string) => string | null
+    readonly setItem: (key: string, value: string) => void
+    readonly removeItem: (key: string) => void
+  }
 }
 
 const PERSIST_KEY = "wallet:session"
@@ -162,7 +166,10 @@ export class Session extends Context.Service<
         const current = yield* Ref.get(tokens)
         if (Option.isNone(current)) return yield* Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" }))
         const next = yield* plain
-          .json(AuthSessionCheck, url("/api/auth/refresh"), { method: "POST", body: { session_id: current.value.sessionId, refresh_token: current.value.refreshToken } })
+          .json(AuthSessionCheck, url("/api/auth/refresh"), {
+            method: "POST",
+            body: { session_id: current.value.sessionId, refresh_token: current.value.refreshToken },
+          })
           .pipe(
             Effect.catch((error: HttpError) =>
               expire(error.status === 400 ? "logged out" : "failed to refresh token").pipe(
@@ -195,7 +202,10 @@ export class Session extends Context.Service<
 
       const authTokens: AuthTokens["Service"] = {
         accessToken: Ref.get(tokens).pipe(Effect.map(Option.map((t) => t.accessToken))),
-        markExpired: Ref.update(tokens, Option.map((t) => ({ ...t, expired: true }))),
+        markExpired: Ref.update(
+          tokens,
+          Option.map((t) => ({ ...t, expired: true })),
+        ),
         refresh,
         reauthenticate: (reason) => expire(reason),
       }
@@ -207,7 +217,10 @@ export class Session extends Context.Service<
             const saved = readPersisted(options.persist, initDataRaw)
             if (saved) {
               // A reload: resume with the rotated refresh token instead of replaying initData.
-              yield* Ref.set(tokens, Option.some({ sessionId: saved.sessionId, accessToken: "", refreshToken: saved.refreshToken, expiresAtMs: 0, expired: true }))
+              yield* Ref.set(
+                tokens,
+                Option.some({ sessionId: saved.sessionId, accessToken: "", refreshToken: saved.refreshToken, expiresAtMs: 0, expired: true }),
+              )
               yield* Ref.set(user, Option.some(saved.user))
               const resumed = yield* Effect.result(refresh)
               if (resumed._tag === "Success") return saved.user
@@ -253,5 +266,8 @@ export class Session extends Context.Service<
   static readonly layer = (options: SessionOptions) => Layer.effect(Session, Session.make(options))
 
   /** AuthTokens backed by the session, for the Http service. */
-  static readonly tokensLayer = Layer.effect(AuthTokens, Effect.map(Session, (s) => s.tokens))
+  static readonly tokensLayer = Layer.effect(
+    AuthTokens,
+    Effect.map(Session, (s) => s.tokens),
+  )
 }

@@ -51,7 +51,15 @@ describe("Storage", () => {
     Effect.gen(function* () {
       const problems: string[] = []
       const backend = memoryBackend()
-      const storage = Storage.make({ ...backend, setItem: () => { throw new Error("QuotaExceededError") } }, (m) => problems.push(m))
+      const storage = Storage.make(
+        {
+          ...backend,
+          setItem: () => {
+            throw new Error("QuotaExceededError")
+          },
+        },
+        (m) => problems.push(m),
+      )
       const error = yield* storage.update(settings, (s) => ({ ...s, fiatCurrency: "EUR" })).pipe(Effect.flip)
       assert.strictEqual(error._tag, "StorageWriteError")
       assert.deepStrictEqual(problems, ["failed to write store 'settings'"])

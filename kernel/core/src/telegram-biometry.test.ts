@@ -11,7 +11,14 @@ describe("Telegram biometry", () => {
     const { telegram, recorder } = make()
     const info = telegram.biometry.info()
     expect(recorder.calls.at(-1)?.method).toBe("web_app_biometry_get_info")
-    recorder.emit("biometry_info_received", { available: true, access_requested: false, access_granted: false, token_saved: false, type: "face", device_id: "d1" })
+    recorder.emit("biometry_info_received", {
+      available: true,
+      access_requested: false,
+      access_granted: false,
+      token_saved: false,
+      type: "face",
+      device_id: "d1",
+    })
     expect(await info).toEqual({ available: true, accessRequested: false, accessGranted: false, tokenSaved: false, type: "face", deviceId: "d1" })
 
     const access = telegram.biometry.requestAccess("Unlock the wallet")
@@ -35,7 +42,10 @@ describe("Telegram biometry", () => {
 
   it("answers null on a client older than 7.2 without calling it", async () => {
     const recorder = recordingBridge()
-    const telegram = Telegram.make({ platform: "ios", version: "7.0", themeParams: {} }, { ...recorder.bridge, supports: (method, version) => method.startsWith("web_app_biometry") ? version >= "7.2" : true })
+    const telegram = Telegram.make(
+      { platform: "ios", version: "7.0", themeParams: {} },
+      { ...recorder.bridge, supports: (method, version) => (method.startsWith("web_app_biometry") ? version >= "7.2" : true) },
+    )
     expect(await telegram.biometry.info()).toBeNull()
     expect(await telegram.biometry.authenticate("x")).toBeNull()
     expect(telegram.biometry.openSettings()).toBe(false)

@@ -1,10 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import {
-  DEFAULT_TELEGRAM_TARGET_ORIGIN,
-  setTelegramTargetOrigin,
-  telegramTargetOrigin,
-  telegramTargetOriginInUse,
-} from "./telegram.ts"
+import { DEFAULT_TELEGRAM_TARGET_ORIGIN, setTelegramTargetOrigin, telegramTargetOrigin, telegramTargetOriginInUse } from "./telegram.ts"
 
 const DEV = "http://127.0.0.1:5173"
 

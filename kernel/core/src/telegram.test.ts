@@ -47,7 +47,13 @@ describe("Telegram", () => {
 
   it("resolves a popup with the pressed button id and a QR scan with the accepted text", async () => {
     const { telegram, recorder } = make()
-    const popup = telegram.popup({ message: "Sure?", buttons: [{ id: "ok", type: "ok" }, { id: "cancel", type: "cancel" }] })
+    const popup = telegram.popup({
+      message: "Sure?",
+      buttons: [
+        { id: "ok", type: "ok" },
+        { id: "cancel", type: "cancel" },
+      ],
+    })
     recorder.emit("popup_closed", { button_id: "ok" })
     await expect(popup).resolves.toBe("ok")
     const scan = telegram.scanQr({ onText: (text) => text.startsWith("ton://") })!
@@ -78,7 +84,12 @@ describe("Telegram", () => {
 describe("parseLaunchParams", () => {
   it("reads Telegram's hash: platform, version, raw initData, theme, start param and the user's language", async () => {
     const { parseLaunchParams } = await import("./telegram.ts")
-    const initData = new URLSearchParams({ user: JSON.stringify({ id: 7, language_code: "ru" }), auth_date: "1", start_param: "settings", hash: "ab" }).toString()
+    const initData = new URLSearchParams({
+      user: JSON.stringify({ id: 7, language_code: "ru" }),
+      auth_date: "1",
+      start_param: "settings",
+      hash: "ab",
+    }).toString()
     const hash = `#${new URLSearchParams({ tgWebAppData: initData, tgWebAppVersion: "8.0", tgWebAppPlatform: "android", tgWebAppThemeParams: JSON.stringify({ bg_color: "#000000" }) })}`
     expect(parseLaunchParams(hash)).toEqual({
       platform: "android",

@@ -106,7 +106,14 @@ export class Telegram extends Context.Service<
       setClosingConfirmation: (enabled) => call("web_app_setup_closing_behavior", { need_confirmation: enabled }),
       openInvoice: (urlOrSlug) => {
         const slug = invoiceSlug(urlOrSlug)
-        return request("web_app_open_invoice", { slug }, "invoice_closed", (p: { slug?: string }) => p?.slug === slug, (p: { status?: string }) => p.status ?? "failed", INVOICE_TIMEOUT_MS)
+        return request(
+          "web_app_open_invoice",
+          { slug },
+          "invoice_closed",
+          (p: { slug?: string }) => p?.slug === slug,
+          (p: { status?: string }) => p.status ?? "failed",
+          INVOICE_TIMEOUT_MS,
+        )
       },
       biometry,
       supports,
@@ -179,7 +186,8 @@ export class Telegram extends Context.Service<
       },
       theme: {
         current: () => theme,
-        onChange: (listener) => bridge.on("theme_changed", (payload: { theme_params?: ThemeParams }) => payload?.theme_params && listener(payload.theme_params)),
+        onChange: (listener) =>
+          bridge.on("theme_changed", (payload: { theme_params?: ThemeParams }) => payload?.theme_params && listener(payload.theme_params)),
       },
       viewport: {
         current: () => viewport,

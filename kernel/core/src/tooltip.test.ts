@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { tabTooltipToShow } from "./tooltip.ts"
 
-const tabs = [
-  { id: "wallet" },
-  { id: "trade", tooltip: { textKey: "tradeTip", priority: 1 } },
-  { id: "earn", tooltip: { textKey: "earnTip", priority: 2 } },
-]
+const tabs = [{ id: "wallet" }, { id: "trade", tooltip: { textKey: "tradeTip", priority: 1 } }, { id: "earn", tooltip: { textKey: "earnTip", priority: 2 } }]
 
 describe("tabTooltipToShow", () => {
   it("shows the highest-priority tooltip on wallet main: earn before trade", () => {

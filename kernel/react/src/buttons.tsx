@@ -37,9 +37,13 @@ function useBottomButton(kind: "mainButton" | "secondaryButton", props: BottomBu
     onClick.current = props.onClick
   })
   const button = telegram[kind]
-  useEffect(() => button.onClick(() => {
-    if (!props.disabled && !props.progress) onClick.current()
-  }), [button, props.disabled, props.progress])
+  useEffect(
+    () =>
+      button.onClick(() => {
+        if (!props.disabled && !props.progress) onClick.current()
+      }),
+    [button, props.disabled, props.progress],
+  )
   const look = props.look ?? (kind === "mainButton" ? "confirm" : "secondary")
   // The colours come from the theme: a theme change re-renders, so the button follows it.
   const [, themeChanged] = useReducer((n: number) => n + 1, 0)

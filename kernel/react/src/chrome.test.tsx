@@ -12,15 +12,30 @@ function Form({ hide }: { hide: boolean }) {
 
 describe("tab bar hide requests", () => {
   it("hides while any screen or main button asks, and shows again when all released", () => {
-    const view = render(<><Probe /><Form hide={false} /></>)
+    const view = render(
+      <>
+        <Probe />
+        <Form hide={false} />
+      </>,
+    )
     expect(view.getByTestId("probe").textContent).toBe("shown")
-    view.rerender(<><Probe /><Form hide /></>)
+    view.rerender(
+      <>
+        <Probe />
+        <Form hide />
+      </>,
+    )
     expect(view.getByTestId("probe").textContent).toBe("hidden")
     let release = () => {}
     act(() => {
       release = holdTabBarHidden("mainButton")
     })
-    view.rerender(<><Probe /><Form hide={false} /></>)
+    view.rerender(
+      <>
+        <Probe />
+        <Form hide={false} />
+      </>,
+    )
     expect(view.getByTestId("probe").textContent).toBe("hidden")
     act(() => {
       release()

@@ -7,7 +7,12 @@ import { KernelProvider, useT, type Kernel } from "./index.ts"
 const bundles = { s: { en: { title: "Language", saved: "Language changed" }, ru: { title: "Язык", saved: "Язык изменён" } } }
 
 const kernelWith = async () => {
-  const i18n = await Effect.runPromise(Effect.provide(Effect.map(I18n, (s) => s), I18n.layerTest("en", bundles)))
+  const i18n = await Effect.runPromise(
+    Effect.provide(
+      Effect.map(I18n, (s) => s),
+      I18n.layerTest("en", bundles),
+    ),
+  )
   await Effect.runPromise(i18n.loadNamespace("s"))
   return { i18n, kernel: { i18n, composition: { plugins: [] }, runtime: ManagedRuntime.make(Layer.empty), user: () => undefined } as unknown as Kernel }
 }

@@ -60,7 +60,13 @@ export function OverlayHost() {
   const { overlays } = useKernel()
   const store = overlays ?? EMPTY
   const layers = useSyncExternalStore(store.subscribe, store.current, store.current)
-  return <>{layers.map((layer) => <div key={layer.key}>{layer.node}</div>)}</>
+  return (
+    <>
+      {layers.map((layer) => (
+        <div key={layer.key}>{layer.node}</div>
+      ))}
+    </>
+  )
 }
 
 const EMPTY: OverlayStore = { show: () => () => undefined, subscribe: () => () => undefined, current: () => [] }

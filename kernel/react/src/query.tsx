@@ -29,7 +29,11 @@ const lastBalances = new WeakMap<QueryClient, string>()
  * on the asset page), every other balances query (wallet main) is marked stale without a request:
  * it refetches when it is next on screen. Equal balances change nothing, so the 60 s stale time holds.
  */
-export const noteBalances = (client: QueryClient, queryKey: QueryKey, balances: ReadonlyArray<{ readonly currency: string; readonly balance: string }>): void => {
+export const noteBalances = (
+  client: QueryClient,
+  queryKey: QueryKey,
+  balances: ReadonlyArray<{ readonly currency: string; readonly balance: string }>,
+): void => {
   const fingerprint = balances
     .map((asset) => `${asset.currency}:${asset.balance}`)
     .sort()
@@ -187,7 +191,10 @@ function Prefetcher({ kernel, client }: { readonly kernel: Kernel; readonly clie
 export function KernelQueryProvider({ kernel, children }: { readonly kernel: Kernel; readonly children: ReactNode }) {
   const client = kernelQueryClient(kernel)
   const userId = typeof kernel.user === "function" ? kernel.user()?.id : undefined
-  const persistOptions = useMemo(() => (userId === undefined ? undefined : persistOptionsFor(userId, safeLocalStorage(), () => closed.has(client))), [userId, client])
+  const persistOptions = useMemo(
+    () => (userId === undefined ? undefined : persistOptionsFor(userId, safeLocalStorage(), () => closed.has(client))),
+    [userId, client],
+  )
   // The session's "expired" event means signed out or expired for good (a refreshable token emits none).
   useEffect(() => {
     if (typeof kernel.session?.onEvent !== "function") return

@@ -16,7 +16,13 @@ const plugin = definePlugin({
   version: "1.0.0",
   kernel: "^0.1.0",
   routes: [
-    { id: "tabs", parent: "wallet", path: "/tabs", search: searchParams({ tab: enumParam(["cw", "scw"], "cw") }), component: async () => ({ default: TabsScreen }) },
+    {
+      id: "tabs",
+      parent: "wallet",
+      path: "/tabs",
+      search: searchParams({ tab: enumParam(["cw", "scw"], "cw") }),
+      component: async () => ({ default: TabsScreen }),
+    },
     { id: "secret", parent: "wallet", path: "/secret", permissions: ["canSeeSecrets"], component: async () => ({ default: () => <p>secret</p> }) },
     { id: "old", parent: "wallet", path: "/old", redirectTo: "/tabs" },
   ],
@@ -25,12 +31,28 @@ const plugin = definePlugin({
 const composition = composePlugins({ region: { id: "test", plugins: { demo: { enabled: true } } }, installed: [plugin] })
 
 const user = (permissions: Record<string, boolean>): SessionUser => ({
-  id: 1, isNew: false, localCurrency: "USD", countryAlpha2Code: null, countryPhoneAlpha2Code: null, restrictionCode: null,
-  subdivisionStatus: null, isCustodyAvailable: true, botUsername: "bot", botIsBlocked: false, abTests: {}, permissions, createdAt: "",
+  id: 1,
+  isNew: false,
+  localCurrency: "USD",
+  countryAlpha2Code: null,
+  countryPhoneAlpha2Code: null,
+  restrictionCode: null,
+  subdivisionStatus: null,
+  isCustodyAvailable: true,
+  botUsername: "bot",
+  botIsBlocked: false,
+  abTests: {},
+  permissions,
+  createdAt: "",
 })
 
 const setup = async (initial: string, signedIn: SessionUser | undefined) => {
-  const i18n = await Effect.runPromise(Effect.provide(Effect.map(I18n, (s) => s), I18n.layer({ language: "en", namespaces: composition.i18nNamespaces })))
+  const i18n = await Effect.runPromise(
+    Effect.provide(
+      Effect.map(I18n, (s) => s),
+      I18n.layer({ language: "en", namespaces: composition.i18nNamespaces }),
+    ),
+  )
   const kernel = { composition, i18n, user: () => signedIn, runtime: ManagedRuntime.make(Layer.empty) } as unknown as Kernel
   const denied = vi.fn()
   const router = buildRouter({

@@ -1,13 +1,4 @@
-import {
-  createRootRoute,
-  createRoute,
-  createRouter,
-  lazyRouteComponent,
-  Outlet,
-  redirect,
-  type AnyRoute,
-  type RouterHistory,
-} from "@tanstack/react-router"
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type AnyRoute, type RouterHistory } from "@tanstack/react-router"
 import type { ComponentType } from "react"
 import { Effect } from "effect"
 import { BUILTIN_PARENTS, toSearchValidator, type ComposedRoute, type Composition, type RouteModule, type SearchSchema, type SessionUser } from "@wallet/kernel"
@@ -120,11 +111,7 @@ export function buildRouter(options: BuildRouterOptions) {
     )
   }
 
-  const routeTree = rootRoute.addChildren([
-    walletRoute.addChildren(children.wallet),
-    scwRoute.addChildren(children.scw),
-    ...children.root,
-  ])
+  const routeTree = rootRoute.addChildren([walletRoute.addChildren(children.wallet), scwRoute.addChildren(children.scw), ...children.root])
   return createRouter({
     routeTree: routeTree as AnyRoute,
     ...(options.history ? { history: options.history } : {}),

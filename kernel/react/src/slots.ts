@@ -61,7 +61,11 @@ export function loadOnce<M>(load: Lazy<M>): Promise<M> {
 
 /** Presses a contributed button: loads and runs its `run` module, or navigates to its `to`. */
 export async function runSlot(
-  entry: { readonly to?: string | undefined; readonly search?: Readonly<Record<string, string>> | undefined; readonly run?: Lazy<SlotRunModule<any>> | undefined },
+  entry: {
+    readonly to?: string | undefined
+    readonly search?: Readonly<Record<string, string>> | undefined
+    readonly run?: Lazy<SlotRunModule<any>> | undefined
+  },
   host: MainSlotHost,
 ): Promise<void> {
   if (entry.run) {

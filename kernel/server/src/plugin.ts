@@ -5,60 +5,60 @@
  * of the plugins the region enables, runs their migrations in order, and refuses to boot on a
  * conflict (two modules claiming one id, one group, or one method and path).
  */
-import { Layer } from "effect";
-import type { HttpApiGroup } from "effect/http-api";
+import { Layer } from "effect"
+import type { HttpApiGroup } from "effect/http-api"
 
 /** Any API group (its endpoint types do not matter to the composition). */
-export type ApiGroup = HttpApiGroup.Constraint;
-import type { Migration } from "./db/migrations.ts";
+export type ApiGroup = HttpApiGroup.Constraint
+import type { Migration } from "./db/migrations.ts"
 
 export interface ServerPlugin {
   /** Plugin id (the manifest's id); also the table-name prefix of its migrations. */
-  readonly id: string;
+  readonly id: string
   /** Ids of server modules that must be enabled and composed before this one. */
-  readonly dependsOn: ReadonlyArray<string>;
-  readonly migrations: ReadonlyArray<Migration>;
+  readonly dependsOn: ReadonlyArray<string>
+  readonly migrations: ReadonlyArray<Migration>
   /** The plugin's API groups (its `api.ts`); every path under `/api/`. */
-  readonly groups: ReadonlyArray<ApiGroup>;
+  readonly groups: ReadonlyArray<ApiGroup>
   /**
    * Implements every group in `groups` (`HttpApiBuilder.group(...)` layers merged). It may require
    * the kernel services (`SqlClient`, `ServerConfig`: see `ServerServices`), the contract's
    * middleware, and use `CurrentSession` in handlers. Typed loosely on purpose: the host checks
    * the composition at boot.
    */
-  readonly handlers: Layer.Any;
+  readonly handlers: Layer.Any
   /**
    * The `UsdBalances` kernel port, when this module implements it (at most one module per server).
    * Built over the kernel services and the Ledger; every module's handlers get it.
    */
-  readonly usdBalances?: Layer.Any;
+  readonly usdBalances?: Layer.Any
   /**
    * The `OperationGuard` kernel port, when this module implements it (at most one module per
    * server; docs/decisions/0550). Built over the kernel services and `UsdBalances`; every module's
    * handlers get it. Without one the server uses `OperationGuard.none`.
    */
-  readonly operationGuard?: Layer.Any;
+  readonly operationGuard?: Layer.Any
 }
 
 export interface ServerPluginDefinition {
-  readonly id: string;
-  readonly dependsOn?: ReadonlyArray<string>;
-  readonly migrations?: ReadonlyArray<Migration>;
-  readonly groups?: ReadonlyArray<ApiGroup>;
-  readonly handlers?: Layer.Any;
-  readonly usdBalances?: Layer.Any;
-  readonly operationGuard?: Layer.Any;
+  readonly id: string
+  readonly dependsOn?: ReadonlyArray<string>
+  readonly migrations?: ReadonlyArray<Migration>
+  readonly groups?: ReadonlyArray<ApiGroup>
+  readonly handlers?: Layer.Any
+  readonly usdBalances?: Layer.Any
+  readonly operationGuard?: Layer.Any
 }
 
-const ID_PATTERN = /^[a-z][a-z0-9-]{1,39}$/;
+const ID_PATTERN = /^[a-z][a-z0-9-]{1,39}$/
 
 export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPlugin => {
   if (!ID_PATTERN.test(definition.id)) {
-    throw new Error(`server plugin id "${definition.id}" must match ${ID_PATTERN}`);
+    throw new Error(`server plugin id "${definition.id}" must match ${ID_PATTERN}`)
   }
-  const groups = definition.groups ?? [];
+  const groups = definition.groups ?? []
   if (groups.length > 0 && definition.handlers === undefined) {
-    throw new Error(`server plugin "${definition.id}" declares API groups but no handlers layer`);
+    throw new Error(`server plugin "${definition.id}" declares API groups but no handlers layer`)
   }
   return {
     id: definition.id,
@@ -68,5 +68,5 @@ export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPl
     handlers: definition.handlers ?? Layer.empty,
     ...(definition.usdBalances !== undefined ? { usdBalances: definition.usdBalances } : {}),
     ...(definition.operationGuard !== undefined ? { operationGuard: definition.operationGuard } : {}),
-  };
-};
+  }
+}

@@ -37,7 +37,15 @@ export const NETWORK_DISPLAY_NAMES: Readonly<Record<NetworkCode, string | undefi
 
 export const CURRENCIES: ReadonlyArray<CurrencyInfo> = [
   { code: "TON", name: "Toncoin", decimals: 9, networks: ["ton"], category: "onchain", pinned: true, circulatingSupply: 2_540_000_000n },
-  { code: "USDT", name: "Dollars", decimals: 6, networks: ["ton", "tron", "ethereum", "solana"], category: "onchain", pinned: true, circulatingSupply: 144_000_000_000n },
+  {
+    code: "USDT",
+    name: "Dollars",
+    decimals: 6,
+    networks: ["ton", "tron", "ethereum", "solana"],
+    category: "onchain",
+    pinned: true,
+    circulatingSupply: 144_000_000_000n,
+  },
   { code: "BTC", name: "Bitcoin", decimals: 8, networks: ["bitcoin"], category: "onchain", pinnedWithoutBalance: true, circulatingSupply: 19_800_000n },
   { code: "ETH", name: "Ethereum", decimals: 18, networks: ["ethereum"], category: "onchain", pinnedWithoutBalance: true, circulatingSupply: 120_700_000n },
   { code: "XAUT", name: "Gold", decimals: 6, networks: ["ethereum"], category: "onchain", pinnedWithoutBalance: true, circulatingSupply: 246_000n },

@@ -15,5 +15,14 @@ export const homePlugin = definePlugin({
     { id: "giveaway", parent: "wallet", path: "/giveaway", redirectTo: "/main" },
   ],
   tabs: [{ id: "wallet", bar: "custodial", to: "/main", labelKey: "tab", icon: "wallet", order: 10 }],
-  i18n: { namespace: "home", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") } },
+  i18n: {
+    namespace: "home",
+    bundles: {
+      en: () => import("./i18n/en.json"),
+      ru: () => import("./i18n/ru.json"),
+      hi: () => import("./i18n/hi.json"),
+      bn: () => import("./i18n/bn.json"),
+      "zh-TW": () => import("./i18n/zh-TW.json"),
+    },
+  },
 })

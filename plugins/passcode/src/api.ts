@@ -9,60 +9,57 @@
  * expired_email_code), `RecoveryEmailError` (source_email_missing, ...), `RateLimited`
  * (rate_limit_exceeded), `ChallengeError`, `OperationTokenError`.
  */
-import { Schema } from "effect";
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api";
-import { ApiId, authenticated, OperationParams, RateLimitedResponse, UserText, userText } from "@wallet/kernel/api";
+import { Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { ApiId, authenticated, OperationParams, RateLimitedResponse, UserText, userText } from "@wallet/kernel/api"
 
 // --- constants (spec 3 section 9) ------------------------------------------------------------
 
-export const PASSCODE_LENGTHS = [4, 6] as const;
+export const PASSCODE_LENGTHS = [4, 6] as const
 /** Accepted by the server (the client warns with "use anyway" / "change"). */
-export const WEAK_PASSCODES = ["0000", "1234", "000000", "123456"] as const;
-export const EMAIL_CODE_LENGTH = 6;
+export const WEAK_PASSCODES = ["0000", "1234", "000000", "123456"] as const
+export const EMAIL_CODE_LENGTH = 6
 /** The client's resend countdown; the server's minimum interval between codes is below it. */
-export const RESEND_COUNTDOWN_SECONDS = 59;
+export const RESEND_COUNTDOWN_SECONDS = 59
 /** The client shows the remaining attempts when fewer than this remain. */
-export const SHOW_REMAINING_ATTEMPTS_BELOW = 4;
+export const SHOW_REMAINING_ATTEMPTS_BELOW = 4
 /** The header carrying the device serial (a 36-character device uuid). */
-export const DEVICE_SERIAL_HEADER = "x-wallet-device-serial";
+export const DEVICE_SERIAL_HEADER = "x-wallet-device-serial"
 
-export const isWeakPasscode = (passcode: string): boolean => (WEAK_PASSCODES as ReadonlyArray<string>).includes(passcode);
+export const isWeakPasscode = (passcode: string): boolean => (WEAK_PASSCODES as ReadonlyArray<string>).includes(passcode)
 
 /**
  * Spec 3 section 5: when the local part has more than 5 characters keep its first two and last
  * characters with three stars between; shorter (or already masked) addresses stay as they are.
  */
 export const maskEmail = (email: string): string => {
-  const at = email.lastIndexOf("@");
-  if (at < 0) return email;
-  const local = email.slice(0, at);
-  if (local.length <= 5) return email;
-  return `${local.slice(0, 2)}***${local.slice(-1)}${email.slice(at)}`;
-};
+  const at = email.lastIndexOf("@")
+  if (at < 0) return email
+  const local = email.slice(0, at)
+  if (local.length <= 5) return email
+  return `${local.slice(0, 2)}***${local.slice(-1)}${email.slice(at)}`
+}
 
 // --- field schemas ---------------------------------------------------------------------------
 
-export const PasscodeType = Schema.Literals(["4-digit", "6-digit"]);
-export type PasscodeType = typeof PasscodeType.Type;
-export const passcodeLength = (type: PasscodeType): 4 | 6 => (type === "4-digit" ? 4 : 6);
+export const PasscodeType = Schema.Literals(["4-digit", "6-digit"])
+export type PasscodeType = typeof PasscodeType.Type
+export const passcodeLength = (type: PasscodeType): 4 | 6 => (type === "4-digit" ? 4 : 6)
 
 /** Exactly 4 or 6 digits (the type says which). */
-export const Passcode = Schema.String.check(Schema.isPattern(/^(\d{4}|\d{6})$/, { message: "a passcode is 4 or 6 digits" }));
+export const Passcode = Schema.String.check(Schema.isPattern(/^(\d{4}|\d{6})$/, { message: "a passcode is 4 or 6 digits" }))
 /** Device uuid (length 36). */
-export const DeviceSerial = Schema.String.check(Schema.isPattern(/^[0-9A-Za-z-]{36}$/, { message: "a device serial is 36 characters" }));
-export const EmailCode = Schema.String.check(Schema.isPattern(/^\d{6}$/, { message: "an email code is 6 digits" }));
+export const DeviceSerial = Schema.String.check(Schema.isPattern(/^[0-9A-Za-z-]{36}$/, { message: "a device serial is 36 characters" }))
+export const EmailCode = Schema.String.check(Schema.isPattern(/^\d{6}$/, { message: "an email code is 6 digits" }))
 /** A standard e-mail pattern, at most 254 characters. */
-export const Email = UserText.check(
-  Schema.isMaxLength(254),
-  Schema.isPattern(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, { message: "not an e-mail address" }),
-);
-export const BiometryToken = userText({ minLength: 16, maxLength: 128 });
-export const Product = Schema.Literals(["wallet", "ton-space"]);
-export type Product = typeof Product.Type;
-export const EmailCodeReason = Schema.Literals(["get-recovery-key", "change-passcode", "change-email", "confirm-email"]);
-export type EmailCodeReason = typeof EmailCodeReason.Type;
+export const Email = UserText.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, { message: "not an e-mail address" }))
+export const BiometryToken = userText({ minLength: 16, maxLength: 128 })
+export const Product = Schema.Literals(["wallet", "ton-space"])
+export type Product = typeof Product.Type
+export const EmailCodeReason = Schema.Literals(["get-recovery-key", "change-passcode", "change-email", "confirm-email"])
+export type EmailCodeReason = typeof EmailCodeReason.Type
 /** Language of the email; unknown languages get English. */
-export const Language = Schema.String.check(Schema.isPattern(/^[a-zA-Z]{2,3}([_-][a-zA-Z0-9]{2,4})?$/));
+export const Language = Schema.String.check(Schema.isPattern(/^[a-zA-Z]{2,3}([_-][a-zA-Z0-9]{2,4})?$/))
 /**
  * What a security challenge protects, e.g. `{ name: "custody_transfer", params: { currency, amount, receiver } }`,
  * `{ name: "show_mnemonic" }`. The token is bound to the name and the params (docs/decisions/0550:
@@ -71,15 +68,15 @@ export const Language = Schema.String.check(Schema.isPattern(/^[a-zA-Z]{2,3}([_-
 export const Operation = Schema.Struct({
   name: Schema.String.check(Schema.isPattern(/^[a-z][a-z0-9_.-]{0,63}$/)),
   params: Schema.optionalKey(OperationParams),
-});
-export type Operation = typeof Operation.Type;
+})
+export type Operation = typeof Operation.Type
 
 const passcodeMatchesType = <T extends { readonly newPasscode: string; readonly newPasscodeType: PasscodeType }>() =>
   Schema.makeFilter<T>((value) =>
     value.newPasscode.length === passcodeLength(value.newPasscodeType)
       ? undefined
       : { path: ["newPasscode"], issue: `a ${value.newPasscodeType} passcode has ${passcodeLength(value.newPasscodeType)} digits` },
-  );
+  )
 
 // --- errors ----------------------------------------------------------------------------------
 
@@ -96,8 +93,8 @@ export const PasscodeErrorCode = Schema.Literals([
   "device_serial_missing",
   /** The biometry token is not (or no longer) the one set up for this device. */
   "biometry_token_invalid",
-]);
-export type PasscodeErrorCode = typeof PasscodeErrorCode.Type;
+])
+export type PasscodeErrorCode = typeof PasscodeErrorCode.Type
 
 export class PasscodeError extends Schema.TaggedError<PasscodeError>()(
   "PasscodeError",
@@ -111,8 +108,8 @@ export class PasscodeError extends Schema.TaggedError<PasscodeError>()(
   { httpApiStatus: 403, description: "The passcode (or biometry token) was not accepted; `code` says why" },
 ) {}
 
-export const EmailCodeErrorCode = Schema.Literals(["code_not_found", "code_not_newest", "code_used", "wrong_code_reason", "expired_email_code"]);
-export type EmailCodeErrorCode = typeof EmailCodeErrorCode.Type;
+export const EmailCodeErrorCode = Schema.Literals(["code_not_found", "code_not_newest", "code_used", "wrong_code_reason", "expired_email_code"])
+export type EmailCodeErrorCode = typeof EmailCodeErrorCode.Type
 
 export class EmailCodeError extends Schema.TaggedError<EmailCodeError>()(
   "EmailCodeError",
@@ -132,7 +129,7 @@ export const RecoveryEmailErrorCode = Schema.Literals([
    * the address on file (`product`, `maskedEmail` say which) and create with it (decision 0540).
    */
   "email_code_required",
-]);
+])
 export class RecoveryEmailError extends Schema.TaggedError<RecoveryEmailError>()(
   "RecoveryEmailError",
   {
@@ -147,9 +144,9 @@ export class RecoveryEmailError extends Schema.TaggedError<RecoveryEmailError>()
 ) {}
 
 /** Too many codes requested: the kernel's 429 (docs/decisions/0206), `Retry-After` header included. */
-export { RateLimited } from "@wallet/kernel/api";
+export { RateLimited } from "@wallet/kernel/api"
 
-export const ChallengeErrorCode = Schema.Literals(["challenge_not_found", "challenge_expired", "challenge_completed", "unsupported_challenge_method"]);
+export const ChallengeErrorCode = Schema.Literals(["challenge_not_found", "challenge_expired", "challenge_completed", "unsupported_challenge_method"])
 export class ChallengeError extends Schema.TaggedError<ChallengeError>()(
   "ChallengeError",
   { code: ChallengeErrorCode, message: Schema.String },
@@ -157,7 +154,7 @@ export class ChallengeError extends Schema.TaggedError<ChallengeError>()(
 ) {}
 
 /** Answered by the endpoints (of any plugin) that consume an operation token: the kernel's (docs/decisions/0550). */
-export { OperationTokenError, OperationTokenErrorCode } from "@wallet/kernel/api";
+export { OperationTokenError, OperationTokenErrorCode } from "@wallet/kernel/api"
 
 // --- passcode --------------------------------------------------------------------------------
 
@@ -171,10 +168,10 @@ export const PasscodeInfo = Schema.Struct({
   remainingAttempts: Schema.Int,
   /** The user must set a passcode (USD balance at or above the configured threshold). */
   passcodeForced: Schema.Boolean,
-});
-export type PasscodeInfo = typeof PasscodeInfo.Type;
+})
+export type PasscodeInfo = typeof PasscodeInfo.Type
 
-export const DeviceSerialHeaders = Schema.Struct({ [DEVICE_SERIAL_HEADER]: Schema.optionalKey(userText({ maxLength: 64 })) });
+export const DeviceSerialHeaders = Schema.Struct({ [DEVICE_SERIAL_HEADER]: Schema.optionalKey(userText({ maxLength: 64 })) })
 
 /**
  * The user's first passcode without any recovery email: `emailSource: "new"` with `email` and a
@@ -193,8 +190,8 @@ export const CreatePasscodeRequest = Schema.Struct({
   deviceSerial: DeviceSerial,
   /** The product of the recovery email the code went to (default: that of the user's first recovery email, else wallet). */
   product: Schema.optionalKey(Product),
-}).check(passcodeMatchesType());
-export type CreatePasscodeRequest = typeof CreatePasscodeRequest.Type;
+}).check(passcodeMatchesType())
+export type CreatePasscodeRequest = typeof CreatePasscodeRequest.Type
 
 /** Change (current `passcode`) or reset (`emailCode` of reason change-passcode, also when locked). */
 export const UpdatePasscodeRequest = Schema.Struct({
@@ -206,24 +203,24 @@ export const UpdatePasscodeRequest = Schema.Struct({
   deviceSerial: Schema.optionalKey(DeviceSerial),
   /** Product of the recovery email the reset code was sent from (default wallet). */
   product: Schema.optionalKey(Product),
-}).check(passcodeMatchesType());
-export type UpdatePasscodeRequest = typeof UpdatePasscodeRequest.Type;
+}).check(passcodeMatchesType())
+export type UpdatePasscodeRequest = typeof UpdatePasscodeRequest.Type
 
 /** The passcode, or the device's biometry token in its place. */
 export const VerifyPasscodeRequest = Schema.Struct({
   passcode: Schema.optionalKey(Passcode),
   biometryToken: Schema.optionalKey(BiometryToken),
   deviceSerial: DeviceSerial,
-});
-export const VerifyPasscodeResponse = Schema.Struct({ verified: Schema.Literal(true), unlockDuration: Schema.Int });
+})
+export const VerifyPasscodeResponse = Schema.Struct({ verified: Schema.Literal(true), unlockDuration: Schema.Int })
 
-export const BiometrySetupRequest = Schema.Struct({ deviceSerial: DeviceSerial, passcode: Passcode });
-export const BiometrySetupResponse = Schema.Struct({ biometryToken: Schema.String });
+export const BiometrySetupRequest = Schema.Struct({ deviceSerial: DeviceSerial, passcode: Passcode })
+export const BiometrySetupResponse = Schema.Struct({ biometryToken: Schema.String })
 export const BiometryDeactivateRequest = Schema.Struct({
   deviceSerial: DeviceSerial,
   passcode: Schema.optionalKey(Passcode),
   biometryToken: Schema.optionalKey(BiometryToken),
-});
+})
 
 export const PasscodeGroup = authenticated(
   HttpApiGroup.make("passcode").add(
@@ -240,26 +237,30 @@ export const PasscodeGroup = authenticated(
       error: [PasscodeError, EmailCodeError, RecoveryEmailError],
     }),
     HttpApiEndpoint.post("verify", "/api/passcode/verify", { payload: VerifyPasscodeRequest, success: VerifyPasscodeResponse, error: PasscodeError }),
-    HttpApiEndpoint.post("setupBiometry", "/api/passcode/biometry/setup", { payload: BiometrySetupRequest, success: BiometrySetupResponse, error: PasscodeError }),
+    HttpApiEndpoint.post("setupBiometry", "/api/passcode/biometry/setup", {
+      payload: BiometrySetupRequest,
+      success: BiometrySetupResponse,
+      error: PasscodeError,
+    }),
     HttpApiEndpoint.post("deactivateBiometry", "/api/passcode/biometry/deactivate", {
       payload: BiometryDeactivateRequest,
       success: HttpApiSchema.NoContent,
       error: PasscodeError,
     }),
   ),
-);
+)
 
 // --- recovery email --------------------------------------------------------------------------
 
-export const RecoveryEmailQuery = Schema.Struct({ product: Product });
+export const RecoveryEmailQuery = Schema.Struct({ product: Product })
 export const RecoveryEmail = Schema.Struct({
   product: Product,
   /** null when none is set. */
   email: Schema.NullOr(Schema.String),
   /** The display form (spec 3 section 5 masking rule). */
   maskedEmail: Schema.NullOr(Schema.String),
-});
-export type RecoveryEmail = typeof RecoveryEmail.Type;
+})
+export type RecoveryEmail = typeof RecoveryEmail.Type
 
 export const RequestEmailCodeRequest = Schema.Struct({
   product: Product,
@@ -267,7 +268,7 @@ export const RequestEmailCodeRequest = Schema.Struct({
   language: Language,
   /** Where to send a confirm-email code; other reasons go to the recovery email on file. */
   email: Schema.optionalKey(Email),
-});
+})
 export const EmailCodeSent = Schema.Struct({
   /** The masked address the code went to. */
   sentTo: Schema.String,
@@ -275,13 +276,18 @@ export const EmailCodeSent = Schema.Struct({
   expiresAt: Schema.String,
   /** Seconds until another code may be requested. */
   resendAfterSeconds: Schema.Int,
-});
-export type EmailCodeSent = typeof EmailCodeSent.Type;
+})
+export type EmailCodeSent = typeof EmailCodeSent.Type
 
-export const CheckEmailCodeRequest = Schema.Struct({ emailCode: EmailCode, reason: EmailCodeReason, product: Product });
-export const CreateRecoveryEmailRequest = Schema.Struct({ email: Email, emailCode: EmailCode, product: Product, deviceSerial: Schema.optionalKey(DeviceSerial) });
+export const CheckEmailCodeRequest = Schema.Struct({ emailCode: EmailCode, reason: EmailCodeReason, product: Product })
+export const CreateRecoveryEmailRequest = Schema.Struct({
+  email: Email,
+  emailCode: EmailCode,
+  product: Product,
+  deviceSerial: Schema.optionalKey(DeviceSerial),
+})
 /** `currentEmailCode` (reason change-email, sent to the current address) and `emailCode` (reason confirm-email, sent to `email`). */
-export const ChangeRecoveryEmailRequest = Schema.Struct({ currentEmailCode: EmailCode, email: Email, emailCode: EmailCode, product: Product });
+export const ChangeRecoveryEmailRequest = Schema.Struct({ currentEmailCode: EmailCode, email: Email, emailCode: EmailCode, product: Product })
 
 export const RecoveryEmailGroup = authenticated(
   HttpApiGroup.make("recoveryEmail").add(
@@ -307,7 +313,7 @@ export const RecoveryEmailGroup = authenticated(
       error: [EmailCodeError, RecoveryEmailError],
     }),
   ),
-);
+)
 
 // --- security challenges ---------------------------------------------------------------------
 
@@ -317,21 +323,21 @@ export const BeginChallengeRequest = Schema.Struct({
   passcode: Schema.optionalKey(Passcode),
   language: Language,
   operation: Operation,
-});
+})
 export const OperationTokenGranted = Schema.Struct({
   /** Single use, for this user, device, operation and its params only (docs/decisions/0550). */
   operationToken: Schema.String,
   /** ISO 8601 */
   expiresAt: Schema.String,
-});
-export type OperationTokenGranted = typeof OperationTokenGranted.Type;
-export const ChallengeMethod = Schema.Literals(["email-code"]);
-export const ChallengeStarted = Schema.Struct({ method: ChallengeMethod, challengeId: Schema.String, maskedEmail: Schema.String });
-export const BeginChallengeResponse = Schema.Union([OperationTokenGranted, ChallengeStarted]);
-export type BeginChallengeResponse = typeof BeginChallengeResponse.Type;
+})
+export type OperationTokenGranted = typeof OperationTokenGranted.Type
+export const ChallengeMethod = Schema.Literals(["email-code"])
+export const ChallengeStarted = Schema.Struct({ method: ChallengeMethod, challengeId: Schema.String, maskedEmail: Schema.String })
+export const BeginChallengeResponse = Schema.Union([OperationTokenGranted, ChallengeStarted])
+export type BeginChallengeResponse = typeof BeginChallengeResponse.Type
 
-export const RequestChallengeEmailCodeRequest = Schema.Struct({ challengeId: userText({ minLength: 1, maxLength: 64 }), language: Language });
-export const CompleteChallengeRequest = Schema.Struct({ challengeId: userText({ minLength: 1, maxLength: 64 }), emailCode: EmailCode });
+export const RequestChallengeEmailCodeRequest = Schema.Struct({ challengeId: userText({ minLength: 1, maxLength: 64 }), language: Language })
+export const CompleteChallengeRequest = Schema.Struct({ challengeId: userText({ minLength: 1, maxLength: 64 }), emailCode: EmailCode })
 
 export const SecurityGroup = authenticated(
   HttpApiGroup.make("security").add(
@@ -351,16 +357,16 @@ export const SecurityGroup = authenticated(
       error: [ChallengeError, EmailCodeError],
     }),
   ),
-);
+)
 
 // --- device keys and the recovery key (docs/decisions/0602, 0511) ------------------------------
 
 /** A wallet address (raw or user-friendly form). */
-export const WalletAddress = userText({ minLength: 1, maxLength: 128 });
+export const WalletAddress = userText({ minLength: 1, maxLength: 128 })
 /** The client's RSA-2048 OAEP SHA-256 public key, SPKI DER as base64url. */
-export const TransportPublicKey = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{200,1400}$/, { message: "an SPKI public key in base64url" }));
+export const TransportPublicKey = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{200,1400}$/, { message: "an SPKI public key in base64url" }))
 /** The server's device key wrapped with RSA-OAEP SHA-256 to the transport key, base64url. */
-export const WrappedDeviceKey = Schema.String;
+export const WrappedDeviceKey = Schema.String
 
 export class DeviceKeyNotFound extends Schema.TaggedError<DeviceKeyNotFound>()(
   "DeviceKeyNotFound",
@@ -389,8 +395,8 @@ export const GenerateDeviceKeyRequest = Schema.Struct({
   biometryToken: Schema.optionalKey(BiometryToken),
   /** Else the `x-wallet-device-serial` header. */
   deviceSerial: Schema.optionalKey(DeviceSerial),
-});
-export const GenerateDeviceKeyResponse = Schema.Struct({ externalId: Schema.String, deviceEncryptionKey: WrappedDeviceKey });
+})
+export const GenerateDeviceKeyResponse = Schema.Struct({ externalId: Schema.String, deviceEncryptionKey: WrappedDeviceKey })
 export const GetDeviceKeyRequest = Schema.Struct({
   externalId: userText({ minLength: 1, maxLength: 64 }),
   address: WalletAddress,
@@ -399,19 +405,19 @@ export const GetDeviceKeyRequest = Schema.Struct({
   biometryToken: Schema.optionalKey(BiometryToken),
   /** Else the `x-wallet-device-serial` header. */
   deviceSerial: Schema.optionalKey(DeviceSerial),
-});
-export const GetDeviceKeyResponse = Schema.Struct({ deviceEncryptionKey: WrappedDeviceKey });
+})
+export const GetDeviceKeyResponse = Schema.Struct({ deviceEncryptionKey: WrappedDeviceKey })
 
 /** The recovery split's server part (kernel keyvault `recovery.ts`): AES key and iv in hex, shard 1. */
 export const RecoveryKey = Schema.Struct({
   key: Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/)),
   iv: Schema.String.check(Schema.isPattern(/^[0-9a-f]{24}$/)),
   shard: Schema.String.check(Schema.isPattern(/^rs1\.[A-Za-z0-9_-]{1,8192}$/)),
-});
-export type RecoveryKey = typeof RecoveryKey.Type;
-export const StoreRecoveryKeyRequest = Schema.Struct({ product: Product, ...RecoveryKey.fields });
+})
+export type RecoveryKey = typeof RecoveryKey.Type
+export const StoreRecoveryKeyRequest = Schema.Struct({ product: Product, ...RecoveryKey.fields })
 /** Released only with an email code of reason get-recovery-key (sent to the product's recovery email). */
-export const GetRecoveryKeyRequest = Schema.Struct({ product: Product, emailCode: EmailCode });
+export const GetRecoveryKeyRequest = Schema.Struct({ product: Product, emailCode: EmailCode })
 
 export const DeviceKeyGroup = authenticated(
   HttpApiGroup.make("deviceKeys").add(
@@ -430,8 +436,12 @@ export const DeviceKeyGroup = authenticated(
     /** Logout ("delete the server records"): the user's device keys. */
     HttpApiEndpoint.post("deleteAll", "/api/device-keys/delete", { success: HttpApiSchema.NoContent }),
     HttpApiEndpoint.post("storeRecoveryKey", "/api/recovery-key/store", { payload: StoreRecoveryKeyRequest, success: HttpApiSchema.NoContent }),
-    HttpApiEndpoint.post("getRecoveryKey", "/api/recovery-key/get", { payload: GetRecoveryKeyRequest, success: RecoveryKey, error: [EmailCodeError, RecoveryKeyNotFound] }),
+    HttpApiEndpoint.post("getRecoveryKey", "/api/recovery-key/get", {
+      payload: GetRecoveryKeyRequest,
+      success: RecoveryKey,
+      error: [EmailCodeError, RecoveryKeyNotFound],
+    }),
   ),
-);
+)
 
-export const PasscodeApi = HttpApi.make(ApiId).add(PasscodeGroup, RecoveryEmailGroup, SecurityGroup, DeviceKeyGroup);
+export const PasscodeApi = HttpApi.make(ApiId).add(PasscodeGroup, RecoveryEmailGroup, SecurityGroup, DeviceKeyGroup)

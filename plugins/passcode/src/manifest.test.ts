@@ -5,8 +5,7 @@ import ru from "./i18n/ru.json"
 import { passcodePlugin } from "./manifest.ts"
 import { readPasscodeConfig } from "./server/config.ts"
 
-const region = (config?: Record<string, unknown>) =>
-  defineRegion({ id: "test", plugins: { passcode: { enabled: true, ...(config ? { config } : {}) } } })
+const region = (config?: Record<string, unknown>) => defineRegion({ id: "test", plugins: { passcode: { enabled: true, ...(config ? { config } : {}) } } })
 
 describe("passcode manifest", () => {
   it("composes in a region, and its region config is what the server reads", () => {
@@ -27,7 +26,17 @@ describe("passcode manifest", () => {
       biometry_not_granted: "Biometric access was not granted",
       biometry_not_updated: "Biometric was not updated",
     })
-    for (const code of ["passcode_wrong", "passcode_exceeded_max_attempts", "passcode_missing", "source_email_missing", "code_not_found", "code_not_newest", "code_used", "wrong_code_reason", "expired_email_code"]) {
+    for (const code of [
+      "passcode_wrong",
+      "passcode_exceeded_max_attempts",
+      "passcode_missing",
+      "source_email_missing",
+      "code_not_found",
+      "code_not_newest",
+      "code_used",
+      "wrong_code_reason",
+      "expired_email_code",
+    ]) {
       expect(en.errors).toHaveProperty(code)
       expect(ru.errors).toHaveProperty(code)
     }

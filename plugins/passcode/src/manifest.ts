@@ -8,21 +8,24 @@ const count = (min: number) => Check.optional(Check.refine(Check.int, (n) => n >
  * `plugins["@wallet/plugin-passcode"].config`: region files name plugins by package name); every
  * key is optional and falls back to the server's default (docs/decisions/0501).
  */
-export const PasscodeRegionConfig = Check.struct({
-  maxPasscodeAttempts: count(1),
-  unlockDurationSeconds: count(0),
-  emailCodeTtlSeconds: count(1),
-  emailCodeMaxAttempts: count(1),
-  emailCodeMinIntervalSeconds: count(0),
-  emailCodesPerHour: count(1),
-  operationTokenTtlSeconds: count(1),
-  challengeTtlSeconds: count(1),
-  emailChallengeOperations: Check.optional(Check.array(Check.string)),
-  /** USD cents from which a passcode is forced; 0 turns the rule off. */
-  forcePasscodeUsdCents: count(0),
-  /** USD cents from which a user with a passcode needs an operation token to move value; 0: always (decision 0550). */
-  operationTokenAboveUsdCents: count(0),
-}, { exact: true })
+export const PasscodeRegionConfig = Check.struct(
+  {
+    maxPasscodeAttempts: count(1),
+    unlockDurationSeconds: count(0),
+    emailCodeTtlSeconds: count(1),
+    emailCodeMaxAttempts: count(1),
+    emailCodeMinIntervalSeconds: count(0),
+    emailCodesPerHour: count(1),
+    operationTokenTtlSeconds: count(1),
+    challengeTtlSeconds: count(1),
+    emailChallengeOperations: Check.optional(Check.array(Check.string)),
+    /** USD cents from which a passcode is forced; 0 turns the rule off. */
+    forcePasscodeUsdCents: count(0),
+    /** USD cents from which a user with a passcode needs an operation token to move value; 0: always (decision 0550). */
+    operationTokenAboveUsdCents: count(0),
+  },
+  { exact: true },
+)
 export type PasscodeRegionConfig = typeof PasscodeRegionConfig.Type
 
 export { PasscodeCreateSearch, PasscodeSettingsSearch } from "./routes.ts"
@@ -45,6 +48,12 @@ export const passcodePlugin = definePlugin({
   settings: [{ id: "passcode", section: "cw", labelKey: "settingsEntry", to: "/passcode/settings", icon: "check", order: 30 }],
   i18n: {
     namespace: "passcode",
-    bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") },
+    bundles: {
+      en: () => import("./i18n/en.json"),
+      ru: () => import("./i18n/ru.json"),
+      hi: () => import("./i18n/hi.json"),
+      bn: () => import("./i18n/bn.json"),
+      "zh-TW": () => import("./i18n/zh-TW.json"),
+    },
   },
 })

@@ -34,7 +34,15 @@ export const settingsPlugin = definePlugin({
   ],
   settings: [
     { id: "language", section: "general", labelKey: "language", to: "/settings/language", icon: "globe", order: 10 },
-    { id: "default-currency", section: "cw", labelKey: "defaultCurrency", to: "/settings/default-currency", icon: "currency", order: 20, permissions: ["accessToSetUserCurrency"] },
+    {
+      id: "default-currency",
+      section: "cw",
+      labelKey: "defaultCurrency",
+      to: "/settings/default-currency",
+      icon: "currency",
+      order: 20,
+      permissions: ["accessToSetUserCurrency"],
+    },
     { id: "notifications", section: "cw", labelKey: "notifications.title", to: "/settings/notifications", icon: "alert", order: 30 },
   ],
   // Wallet main's gear button (spec 1 §2), composed by the home plugin (decision 0140).
@@ -44,7 +52,12 @@ export const settingsPlugin = definePlugin({
   config: SettingsConfigCheck,
   i18n: {
     namespace: "settings",
-    bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") },
+    bundles: {
+      en: () => import("./i18n/en.json"),
+      ru: () => import("./i18n/ru.json"),
+      hi: () => import("./i18n/hi.json"),
+      bn: () => import("./i18n/bn.json"),
+      "zh-TW": () => import("./i18n/zh-TW.json"),
+    },
   },
 })
-

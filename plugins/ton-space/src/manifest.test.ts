@@ -18,7 +18,18 @@ describe("ton-space manifest", () => {
   it("mounts every screen under /scw with the spec's paths", () => {
     const paths = composition.routes.filter((r) => r.pluginId === "ton-space").map((r) => r.fullPath)
     expect(paths.every((p) => p === "/scw" || p.startsWith("/scw/"))).toBe(true)
-    for (const path of ["/scw", "/scw/backup/manual", "/scw/backup/test", "/scw/import/mnemonic", "/scw/qr", "/scw/send", "/scw/send-ton-confirmation", "/scw/send-jetton-confirmation", "/scw/tx/$eventId", "/scw/settings/logout"])
+    for (const path of [
+      "/scw",
+      "/scw/backup/manual",
+      "/scw/backup/test",
+      "/scw/import/mnemonic",
+      "/scw/qr",
+      "/scw/send",
+      "/scw/send-ton-confirmation",
+      "/scw/send-jetton-confirmation",
+      "/scw/tx/$eventId",
+      "/scw/settings/logout",
+    ])
       expect(paths).toContain(path)
   })
 

@@ -67,7 +67,13 @@ export const tonSpacePlugin = definePlugin({
     { id: "collectibles", parent: "scw", path: "/collectibles", component: screen.collectibles },
     { id: "collectible", parent: "scw", path: "/collectible/$address", component: screen.collectible },
     { id: "collectible-receiver", parent: "scw", path: "/collectible/$address/receiver-search", component: screen.collectibleReceiver },
-    { id: "collectible-send", parent: "scw", path: "/collectible/$address/send/$recipientAddress", search: CollectibleSendSearch, component: screen.collectibleSend },
+    {
+      id: "collectible-send",
+      parent: "scw",
+      path: "/collectible/$address/send/$recipientAddress",
+      search: CollectibleSendSearch,
+      component: screen.collectibleSend,
+    },
     { id: "collectible-send-success", parent: "scw", path: "/collectible/$address/send/$recipientAddress/success", component: screen.collectibleSuccess },
     { id: "asset", parent: "scw", path: "/assets/$address", search: AssetSearch, component: screen.asset },
     { id: "asset-extra-currency", parent: "scw", path: "/assets/extra-currency/$id", component: screen.extraCurrency },
@@ -88,5 +94,14 @@ export const tonSpacePlugin = definePlugin({
   ],
   config: TonSpaceConfigSchema,
   hooks: { beforePasscodeChange: () => import("./client/rekey.ts") },
-  i18n: { namespace: "tonSpace", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") } },
+  i18n: {
+    namespace: "tonSpace",
+    bundles: {
+      en: () => import("./i18n/en.json"),
+      ru: () => import("./i18n/ru.json"),
+      hi: () => import("./i18n/hi.json"),
+      bn: () => import("./i18n/bn.json"),
+      "zh-TW": () => import("./i18n/zh-TW.json"),
+    },
+  },
 })

@@ -65,7 +65,10 @@ describe.each(testDatabases)("ton-space server on %s", (kind) => {
   }
 
   const signIn = async (id = nextUser++) => {
-    const initData = signInitData({ user: { id, first_name: "Ton", language_code: "en" }, authDate: new Date(clock.now), queryId: randomUUID(), chatType: "sender" }, BOT_TOKEN)
+    const initData = signInitData(
+      { user: { id, first_name: "Ton", language_code: "en" }, authDate: new Date(clock.now), queryId: randomUUID(), chatType: "sender" },
+      BOT_TOKEN,
+    )
     const auth = await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })
     expect(auth.status).toBe(200)
     const { access_token: token } = (await auth.json()) as { access_token: string }
@@ -291,7 +294,14 @@ describe("ton-space server with its default key records (the passcode plugin's d
 
   beforeAll(async () => {
     database = await startTestDatabase("pglite")
-    server = await startServer({ port: 0, database: database.options, botToken: BOT_TOKEN, dev: true, now: () => clock.now, plugins: [passcodeServerPlugin, serverPlugin] })
+    server = await startServer({
+      port: 0,
+      database: database.options,
+      botToken: BOT_TOKEN,
+      dev: true,
+      now: () => clock.now,
+      plugins: [passcodeServerPlugin, serverPlugin],
+    })
   }, 90_000)
 
   afterAll(async () => {
@@ -300,8 +310,13 @@ describe("ton-space server with its default key records (the passcode plugin's d
   })
 
   it("lists an address whose device key was generated as a backup with that key's externalId", async () => {
-    const initData = signInitData({ user: { id: nextUser++, first_name: "Keys", language_code: "en" }, authDate: new Date(clock.now), queryId: randomUUID(), chatType: "sender" }, BOT_TOKEN)
-    const auth = (await (await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })).json()) as { access_token: string }
+    const initData = signInitData(
+      { user: { id: nextUser++, first_name: "Keys", language_code: "en" }, authDate: new Date(clock.now), queryId: randomUUID(), chatType: "sender" },
+      BOT_TOKEN,
+    )
+    const auth = (await (await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })).json()) as {
+      access_token: string
+    }
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${server.url}${path}`, {
         method,
@@ -318,9 +333,16 @@ describe("ton-space server with its default key records (the passcode plugin's d
     expect((await call("POST", "/api/recovery-email/request-code", { product: "wallet", reason: "confirm-email", language: "en", email })).status).toBe(200)
     const outbox = await (await fetch(`${server.url}/api/dev/outbox.html?recipient=${encodeURIComponent(email)}`)).text()
     const emailCode = /Your code: (\d{6})/.exec(outbox)![1]!
-    expect((await call("POST", "/api/passcode/create", { email, emailCode, newPasscode: "2468", newPasscodeType: "4-digit", deviceSerial: device })).status).toBe(200)
+    expect(
+      (await call("POST", "/api/passcode/create", { email, emailCode, newPasscode: "2468", newPasscodeType: "4-digit", deviceSerial: device })).status,
+    ).toBe(200)
     const transport = await generateTransportKeyPair()
-    const generated = await call("POST", "/api/device-keys/generate", { address: address.friendly, transportPublicKey: transport.publicKey, passcode: "2468", deviceSerial: device })
+    const generated = await call("POST", "/api/device-keys/generate", {
+      address: address.friendly,
+      transportPublicKey: transport.publicKey,
+      passcode: "2468",
+      deviceSerial: device,
+    })
     expect(generated.status).toBe(200)
     expect((await call("GET", "/api/ton-space/addresses")).body.backups).toEqual([{ address: address.raw, externalId: generated.body.externalId }])
     const found = await call("GET", `/api/ton-space/external-id?address=${encodeURIComponent(address.raw)}`)

@@ -47,5 +47,14 @@ export const tonconnectPlugin = definePlugin({
   // After start: resume the bridge listener when this device holds sessions (dApp requests reach an open app).
   // Typed so the declaration build names the hook's module type instead of inlining `typeof import("./listener.ts")`.
   hooks: { afterStart: (): Promise<StartHookModule<StartHost>> => import("./listener.ts") },
-  i18n: { namespace: "tonconnect", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json"), hi: () => import("./i18n/hi.json"), bn: () => import("./i18n/bn.json"), "zh-TW": () => import("./i18n/zh-TW.json") } },
+  i18n: {
+    namespace: "tonconnect",
+    bundles: {
+      en: () => import("./i18n/en.json"),
+      ru: () => import("./i18n/ru.json"),
+      hi: () => import("./i18n/hi.json"),
+      bn: () => import("./i18n/bn.json"),
+      "zh-TW": () => import("./i18n/zh-TW.json"),
+    },
+  },
 })

@@ -54,25 +54,40 @@ export const runTonConnectBench = async (requests = 200): Promise<void> => {
   const to = contract.address.toString()
   const payload255 = JSON.stringify({
     valid_until: now + 300,
-    messages: Array.from({ length: 255 }, (_, i) => ({ address: to, amount: String(1000 + i), payload: beginCell().storeUint(0, 32).storeStringTail(`m${i}`).endCell().toBoc().toString("base64") })),
+    messages: Array.from({ length: 255 }, (_, i) => ({
+      address: to,
+      amount: String(1000 + i),
+      payload: beginCell().storeUint(0, 32).storeStringTail(`m${i}`).endCell().toBoc().toString("base64"),
+    })),
   })
   const payload1 = JSON.stringify({ valid_until: now + 300, messages: [{ address: to, amount: "1000" }] })
   const wallet = { address: signer.address, network: "-239" as const }
   await time("decode + validate sendTransaction, 255 messages", 50, () => Effect.runPromise(decodeTransaction(payload255, wallet, now)))
   const request1 = Effect.runSync(decodeTransaction(payload1, wallet, now))
   const request255 = Effect.runSync(decodeTransaction(payload255, wallet, now))
-  await time("build + sign W5R1 external, 1 message", 300, () => Effect.runPromise(buildSignedTransfer({ signer, seqno: 1, deploy: false, request: request1, nowSeconds: now })))
-  await time("build + sign W5R1 external, 255 messages", 20, () => Effect.runPromise(buildSignedTransfer({ signer, seqno: 1, deploy: false, request: request255, nowSeconds: now })))
+  await time("build + sign W5R1 external, 1 message", 300, () =>
+    Effect.runPromise(buildSignedTransfer({ signer, seqno: 1, deploy: false, request: request1, nowSeconds: now })),
+  )
+  await time("build + sign W5R1 external, 255 messages", 20, () =>
+    Effect.runPromise(buildSignedTransfer({ signer, seqno: 1, deploy: false, request: request255, nowSeconds: now })),
+  )
   const a = newSessionKeys()
   const b = newSessionKeys()
   const text = JSON.stringify({ method: "signData", params: ["x".repeat(500)], id: "1" })
   await time("session encrypt + decrypt, 0.5 kB", 500, () => decryptFrom(b, a.id, encryptFor(a, b.id, text)))
 
   console.log(`-- end to end: ${requests} signData requests through the bridge (PGlite)`)
-  const server = await startServer({ port: 0, database: { kind: "pglite" }, botToken: "123:bench", pluginConfig: { bridge: { messagesBurst: 1e9, messagesPerSecond: 1e9 } } })
+  const server = await startServer({
+    port: 0,
+    database: { kind: "pglite" },
+    botToken: "123:bench",
+    pluginConfig: { bridge: { messagesBurst: 1e9, messagesPerSecond: 1e9 } },
+  })
   const site = `${server.url}/bench-manifest`
   const manifestFetch = (async (input: RequestInfo | URL, init?: RequestInit) =>
-    String(input) === site ? new Response(JSON.stringify({ url: "https://dapp.example", name: "Bench", iconUrl: "https://dapp.example/i.png" })) : fetch(input, init)) as typeof fetch
+    String(input) === site
+      ? new Response(JSON.stringify({ url: "https://dapp.example", name: "Bench", iconUrl: "https://dapp.example/i.png" }))
+      : fetch(input, init)) as typeof fetch
   let engineRef: ReturnType<typeof makeEngine> | undefined
   const engine = makeEngine({
     signer,

@@ -79,7 +79,13 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
     })
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve))
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
-    const minted = await devnet.faucet({ address: contract.address.toString({ bounceable: false }), ton: 3_000_000_000n, jetton: "usdt", amount: 50_000_000n, nft: true })
+    const minted = await devnet.faucet({
+      address: contract.address.toString({ bounceable: false }),
+      ton: 3_000_000_000n,
+      jetton: "usdt",
+      amount: 50_000_000n,
+      nft: true,
+    })
     nftAddress = minted.nft!
     await devnet.stepBlock()
     await devnet.stepBlock()
@@ -137,7 +143,9 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
     })
     const declining = newConnector()
     const rejected = declining.nextError()
-    const link = await Effect.runPromise(parseConnectLink(declining.connector.connect({ universalLink: "https://wallet.example/tc", bridgeUrl: `${server.url}/bridge` })))
+    const link = await Effect.runPromise(
+      parseConnectLink(declining.connector.connect({ universalLink: "https://wallet.example/tc", bridgeUrl: `${server.url}/bridge` })),
+    )
     await Effect.runPromise(lonely.prepareConnect(link).pipe(Effect.flatMap(lonely.declineConnect)))
     expect((await rejected).constructor.name).toBe("UserRejectsError")
     expect(declining.connector.connected).toBe(false)
@@ -174,7 +182,10 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
     const dapp = newConnector()
     const connected = dapp.status((w) => w !== null)
     // Inside Telegram the SDK packs the request into startapp=tonconnect-… with its character encoding.
-    const link = dapp.connector.connect({ universalLink: "https://t.me/wallet?attach=wallet", bridgeUrl: `${server.url}/bridge` }, { tonProof: "proof-payload-42" })
+    const link = dapp.connector.connect(
+      { universalLink: "https://t.me/wallet?attach=wallet", bridgeUrl: `${server.url}/bridge` },
+      { tonProof: "proof-payload-42" },
+    )
     expect(new URL(link).searchParams.get("startapp")).toMatch(/^tonconnect-/)
     const parsed = await Effect.runPromise(parseConnectLink(link))
     const proposal = await Effect.runPromise(engine.prepareConnect(parsed))
@@ -241,7 +252,12 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
     const pending = await requests.next()
     if (pending.kind !== "sendTransaction") throw new Error(`expected a transaction, got ${pending.kind}`)
     expect(pending.request.messages).toHaveLength(1)
-    expect(pending.request.messages[0]).toMatchObject({ to: receiver.toRawString(), amount: 150_000_000n, bounce: false, action: { kind: "ton", comment: "for the tests" } })
+    expect(pending.request.messages[0]).toMatchObject({
+      to: receiver.toRawString(),
+      amount: 150_000_000n,
+      bounce: false,
+      action: { kind: "ton", comment: "for the tests" },
+    })
     const emulated = await Effect.runPromise(engine!.emulate(pending))
     expect(BigInt(emulated.risk.gram)).toBe(150_000_000n)
 
@@ -281,7 +297,15 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
       .storeCoins(1n)
       .storeBit(0)
       .endCell()
-    const nftBody = beginCell().storeUint(0x5fcc3d14, 32).storeUint(2, 64).storeAddress(receiver).storeAddress(me).storeMaybeRef(null).storeCoins(0n).storeBit(0).endCell()
+    const nftBody = beginCell()
+      .storeUint(0x5fcc3d14, 32)
+      .storeUint(2, 64)
+      .storeAddress(receiver)
+      .storeAddress(me)
+      .storeMaybeRef(null)
+      .storeCoins(0n)
+      .storeBit(0)
+      .endCell()
     const sending = dapp.connector.sendTransaction({
       validUntil: Math.floor(Date.now() / 1000) + 240,
       messages: [
@@ -296,7 +320,9 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
       { kind: "nft", queryId: 2n, newOwner: receiver.toRawString(), responseDestination: me.toRawString(), forwardAmount: 0n },
     ])
     const { risk } = await Effect.runPromise(engine!.emulate(pending))
-    expect(risk.jettons.map((j) => [Address.parse(j.jetton.address).toRawString(), BigInt(j.quantity)])).toEqual([[Address.parse(usdt).toRawString(), 1_250_000n]])
+    expect(risk.jettons.map((j) => [Address.parse(j.jetton.address).toRawString(), BigInt(j.quantity)])).toEqual([
+      [Address.parse(usdt).toRawString(), 1_250_000n],
+    ])
     expect(risk.nfts.map((n) => Address.parse(n.address).toRawString())).toEqual([Address.parse(nftAddress).toRawString()])
     await Effect.runPromise(engine!.approveTransaction(pending))
     await sending
@@ -363,7 +389,11 @@ describe("the @tonconnect/sdk dApp and the wallet engine through the bridge, on 
     const result = await signing
     // crc32 through zlib-compatible table here: node:zlib has crc32 from Node 20.15 / 22.2.
     const { crc32 } = await import("node:zlib")
-    const dns = domain.split(".").toReversed().map((label) => `${label}\0`).join("")
+    const dns = domain
+      .split(".")
+      .toReversed()
+      .map((label) => `${label}\0`)
+      .join("")
     const expected = beginCell()
       .storeUint(0x75569022, 32)
       .storeUint(crc32(Buffer.from(schema)), 32)

@@ -60,7 +60,12 @@ export interface Verdict {
 }
 
 /** Over budget, TON code or Effect Schema on the first screen: each is a failure. */
-export const verdictOf = (input: { readonly totalBytes: number; readonly tonModules: number; readonly schemaModules: number; readonly budgetKb?: number }): Verdict => {
+export const verdictOf = (input: {
+  readonly totalBytes: number
+  readonly tonModules: number
+  readonly schemaModules: number
+  readonly budgetKb?: number
+}): Verdict => {
   const budget = (input.budgetKb ?? FIRST_SCREEN_BUDGET_KB) * 1024
   const problems = [
     ...(input.totalBytes > budget ? [`first screen ${(input.totalBytes / 1024).toFixed(1)} kB is over the ${(budget / 1024).toFixed(0)} kB budget`] : []),

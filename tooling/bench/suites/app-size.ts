@@ -38,7 +38,16 @@ const record: Plugin = {
     for (const item of Object.values(bundle)) {
       if (item.type !== "chunk") continue
       const css = [...((item as { viteMetadata?: { importedCss?: Set<string> } }).viteMetadata?.importedCss ?? [])]
-      chunks.set(item.fileName, { file: item.fileName, modules: item.moduleIds, imports: item.imports, dynamicImports: item.dynamicImports, css, isEntry: item.isEntry, name: item.name, code: new Map(Object.entries(item.modules).map(([id, module]) => [id, module.code ?? ""])) })
+      chunks.set(item.fileName, {
+        file: item.fileName,
+        modules: item.moduleIds,
+        imports: item.imports,
+        dynamicImports: item.dynamicImports,
+        css,
+        isEntry: item.isEntry,
+        name: item.name,
+        code: new Map(Object.entries(item.modules).map(([id, module]) => [id, module.code ?? ""])),
+      })
     }
   },
 }
@@ -62,7 +71,8 @@ for (const chunk of [
   ...byModule(/plugins\/home\/src\/client\/MainScreen\.tsx$/),
   ...byModule(/plugins\/home\/src\/i18n\/en\.json$/),
   ...byModule(/host\/app\/src\/i18n\/en\.json$/),
-]) addStatic(chunk.file)
+])
+  addStatic(chunk.file)
 const css = new Set([...firstScreen].flatMap((f) => chunks.get(f)?.css ?? []))
 
 const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + gz(f), 0)
@@ -73,7 +83,9 @@ const allFiles = readdirSync(join(outDir, "assets")).map((f) => `assets/${f}`)
 const launchOnly = [...chunks.values()].filter((c) => c.isEntry && c.name === "launch").map((c) => c.file)
 const wholeJs = sum(allFiles.filter((f) => f.endsWith(".js") && !launchOnly.includes(f)))
 const wholeCss = sum(allFiles.filter((f) => f.endsWith(".css")))
-const tonInFirst = [...firstScreen].flatMap((f) => chunks.get(f)!.modules).filter((m) => /node_modules\/.*@ton(-community)?\/|node_modules\/.*@tonconnect\//.test(m))
+const tonInFirst = [...firstScreen]
+  .flatMap((f) => chunks.get(f)!.modules)
+  .filter((m) => /node_modules\/.*@ton(-community)?\/|node_modules\/.*@tonconnect\//.test(m))
 const root = join(appRoot, "..", "..")
 const firstModules = [...firstScreen].flatMap((f) => [...(chunks.get(f)?.code ?? new Map<string, string>())].map(([id, code]) => ({ id, code })))
 const schemaInFirst = firstModules.filter((m) => libraryOf(m.id, root) === "effect Schema")
@@ -88,20 +100,29 @@ const verdict = verdictOf({ totalBytes: firstJs + firstCss, tonModules: tonInFir
 console.log("mini-app size (gzip -9)")
 console.log(`  first screen JS   ${kb(firstJs).padStart(7)} kB  (${firstScreen.size} chunks)`)
 console.log(`  first screen CSS  ${kb(firstCss).padStart(7)} kB  (${css.size} files)`)
-console.log(`  first screen      ${kb(firstJs + firstCss).padStart(7)} kB  budget ${FIRST_SCREEN_BUDGET_KB} kB  ${firstJs + firstCss <= FIRST_SCREEN_BUDGET_KB * 1024 ? "OK" : "OVER"}`)
+console.log(
+  `  first screen      ${kb(firstJs + firstCss).padStart(7)} kB  budget ${FIRST_SCREEN_BUDGET_KB} kB  ${firstJs + firstCss <= FIRST_SCREEN_BUDGET_KB * 1024 ? "OK" : "OVER"}`,
+)
 console.log(`  whole build JS    ${kb(wholeJs).padStart(7)} kB`)
 console.log(`  whole build CSS   ${kb(wholeCss).padStart(7)} kB`)
 console.log(`  TON libraries in first screen: ${tonInFirst.length === 0 ? "none" : tonInFirst.length + " modules"}`)
 console.log(`  Effect Schema in first screen: ${schemaInFirst.length === 0 ? "none" : schemaInFirst.length + " modules"}`)
 console.log("  first screen JS by library (minified + gzip per library, scaled to the JS total)")
-for (const share of shares) console.log(`    ${kb(share.bytes).padStart(7)} kB  ${((share.bytes / firstJs) * 100).toFixed(1).padStart(5)}%  ${share.library}  (${share.modules} modules)`)
+for (const share of shares)
+  console.log(`    ${kb(share.bytes).padStart(7)} kB  ${((share.bytes / firstJs) * 100).toFixed(1).padStart(5)}%  ${share.library}  (${share.modules} modules)`)
 console.log(`    ${kb(firstCss).padStart(7)} kB         CSS`)
 console.log("  heaviest first-screen chunks")
-const heaviest = [...firstScreen].map((f) => [f, gz(f)] as const).sort((a, b) => b[1] - a[1]).slice(0, 5)
+const heaviest = [...firstScreen]
+  .map((f) => [f, gz(f)] as const)
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 5)
 for (const [file, size] of heaviest) console.log(`    ${kb(size).padStart(7)} kB  ${file}`)
 if (process.argv.includes("--modules")) {
   const modules = firstModules
-    .map(({ id, code }) => [id.replace(root + "/", "").replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, ""), gzipSync(code, { level: 9 }).length] as const)
+    .map(
+      ({ id, code }) =>
+        [id.replace(root + "/", "").replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, ""), gzipSync(code, { level: 9 }).length] as const,
+    )
     .sort((a, b) => b[1] - a[1])
   console.log("  heaviest first-screen modules (gzip alone)")
   for (const [id, size] of modules.slice(0, 40)) console.log(`    ${kb(size).padStart(7)} kB  ${id}`)

@@ -42,5 +42,7 @@ const amountMs = time(200_000, () => {
 })
 
 console.log("custody send, client rules (median of 7)")
-console.log(`  parseQr              ${(qrMs * 1000).toFixed(2)} µs/text  (${Math.round(1 / qrMs * 1000).toLocaleString("en")} texts/s, ${texts.length}-text mix)`)
+console.log(
+  `  parseQr              ${(qrMs * 1000).toFixed(2)} µs/text  (${Math.round((1 / qrMs) * 1000).toLocaleString("en")} texts/s, ${texts.length}-text mix)`,
+)
 console.log(`  amount rules         ${(amountMs * 1000).toFixed(2)} µs/keystroke  (check + max)`)

@@ -36,7 +36,10 @@ const withSize = !process.argv.includes("--no-size")
 // 1. The page: the vault and the TON keys, bundled by Vite as for the app.
 const work = mkdtempSync(join(tmpdir(), "wallet-keyvault-browser-"))
 const src = (path: string) => JSON.stringify(join(repoRoot, path))
-writeFileSync(join(work, "index.html"), `<!doctype html><html><head><meta charset="utf-8"><title>keyvault bench</title></head><body><script type="module" src="./entry.ts"></script></body></html>`)
+writeFileSync(
+  join(work, "index.html"),
+  `<!doctype html><html><head><meta charset="utf-8"><title>keyvault bench</title></head><body><script type="module" src="./entry.ts"></script></body></html>`,
+)
 writeFileSync(
   join(work, "entry.ts"),
   `
@@ -139,12 +142,16 @@ const answer = async (method: "generate" | "get", request: never) => {
   const exit = await Effect.runPromiseExit(deviceKeys.service[method](request))
   if (Exit.isSuccess(exit)) return { ok: exit.value }
   const failure = Exit.findErrorOption(exit)
-  const error = failure._tag === "Some" ? (failure.value as { _tag: string; code?: string; message: string }) : { _tag: "DeviceKeyUnavailable", message: "defect" }
+  const error =
+    failure._tag === "Some" ? (failure.value as { _tag: string; code?: string; message: string }) : { _tag: "DeviceKeyUnavailable", message: "defect" }
   return { error: { _tag: error._tag, code: error.code, message: error.message } }
 }
 
 type Figures = Record<string, number>
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] })
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+})
 const measure = async (rate: number): Promise<Figures> => {
   const context = await browser.newContext()
   const page = await context.newPage()
@@ -155,7 +162,10 @@ const measure = async (rate: number): Promise<Figures> => {
   await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady === true, undefined, { timeout: 15_000 })
   const cdp = await context.newCDPSession(page)
   await cdp.send("Emulation.setCPUThrottlingRate", { rate })
-  const figures = await page.evaluate(([runs, token]) => (window as unknown as { bench: (r: number, t: string) => Promise<Figures> }).bench(runs, token), [RUNS, SERVER_BIOMETRY_TOKEN] as const)
+  const figures = await page.evaluate(([runs, token]) => (window as unknown as { bench: (r: number, t: string) => Promise<Figures> }).bench(runs, token), [
+    RUNS,
+    SERVER_BIOMETRY_TOKEN,
+  ] as const)
   await context.close()
   return figures
 }
@@ -186,7 +196,14 @@ try {
 
 // 3. The TON chunk's bytes when /scw opens: the figure of the ton-space size suite (one app build).
 if (withSize) {
-  const run = spawnSync(process.execPath, ["--import", "tsx", join(repoRoot, "tooling", "bench", "suites", "ton-space.ts")], { cwd: repoRoot, encoding: "utf8" })
+  const run = spawnSync(process.execPath, ["--import", "tsx", join(repoRoot, "tooling", "bench", "suites", "ton-space.ts")], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  })
   const line = run.stdout.split("\n").find((l) => l.includes("TON chunk loaded when /scw opens"))
-  console.log(line ? `  ${line.trim()}  (gzip -9, from tooling/bench/suites/ton-space.ts)` : `  TON chunk: the ton-space suite failed (${run.status}): ${run.stderr.slice(0, 400)}`)
+  console.log(
+    line
+      ? `  ${line.trim()}  (gzip -9, from tooling/bench/suites/ton-space.ts)`
+      : `  TON chunk: the ton-space suite failed (${run.status}): ${run.stderr.slice(0, 400)}`,
+  )
 }

@@ -53,7 +53,11 @@ const { values } = parseArgs({
 
 function pgbenchBinary(): string {
   const base = "/usr/lib/postgresql"
-  const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(join(base, v, "bin", "pgbench"))).sort((a, b) => Number(b) - Number(a)) : []
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => existsSync(join(base, v, "bin", "pgbench")))
+        .sort((a, b) => Number(b) - Number(a))
+    : []
   if (versions.length === 0) throw new Error("pgbench not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)")
   return join(base, versions[0]!, "bin", "pgbench")
 }
@@ -67,9 +71,24 @@ function pgbench(url: string, args: ReadonlyArray<string>): string {
 function startChild(url: string): Promise<{ child: ChildProcess; base: string }> {
   return new Promise((resolve, reject) => {
     const profile = values["cpu-prof"] !== undefined ? ["--cpu-prof", "--cpu-prof-dir", values["cpu-prof"]] : []
-    const child = spawn(process.execPath, [...profile, "--import", "tsx", import.meta.filename, "--serve", url, "--connections", String(values.connections), "--processes", String(values.processes)], {
-      stdio: ["ignore", "pipe", "pipe"],
-    })
+    const child = spawn(
+      process.execPath,
+      [
+        ...profile,
+        "--import",
+        "tsx",
+        import.meta.filename,
+        "--serve",
+        url,
+        "--connections",
+        String(values.connections),
+        "--processes",
+        String(values.processes),
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    )
     let output = ""
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString()
@@ -130,7 +149,11 @@ interface Cpu {
   readonly client: number
 }
 let cpuPids = { server: -1, postgres: -1 }
-const cpuNow = (): Cpu => ({ server: cpuOfTree(cpuPids.server), postgres: cpuOfTree(cpuPids.postgres), client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6 })
+const cpuNow = (): Cpu => ({
+  server: cpuOfTree(cpuPids.server),
+  postgres: cpuOfTree(cpuPids.postgres),
+  client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+})
 const cpuLine = (before: Cpu, after: Cpu, count: number) =>
   `CPU per request: server ${(((after.server - before.server) / count) * 1e3).toFixed(2)} ms, postgres ${(((after.postgres - before.postgres) / count) * 1e3).toFixed(2)} ms, load generator ${(((after.client - before.client) / count) * 1e3).toFixed(2)} ms`
 
@@ -258,7 +281,12 @@ interface Phase {
   readonly cpu: string
 }
 
-async function load(base: string, tokens: ReadonlyArray<{ id: number; token: string }>, seconds: number, mode: "create" | "lifecycle" | "read"): Promise<Phase> {
+async function load(
+  base: string,
+  tokens: ReadonlyArray<{ id: number; token: string }>,
+  seconds: number,
+  mode: "create" | "lifecycle" | "read",
+): Promise<Phase> {
   let ok = 0
   let failed = 0
   const latencies: Array<number> = []
@@ -337,7 +365,9 @@ async function main() {
       const out = pgbench(postgres.url, ["-b", "tpcb-like", "-c", String(values["pgbench-clients"]), "-j", "2", "-T", String(seconds), "-n"])
       const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? Number.NaN)
       const pgPerTx = ((cpuOfTree(cpuPids.postgres) - pgBefore) / (tps * seconds)) * 1e3
-      console.log(`[run ${run}] pgbench -b tpcb-like -s ${values.scale} -c ${values["pgbench-clients"]} -j 2: ${tps.toFixed(0)} tps (postgres CPU ${pgPerTx.toFixed(2)} ms per transaction; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`)
+      console.log(
+        `[run ${run}] pgbench -b tpcb-like -s ${values.scale} -c ${values["pgbench-clients"]} -j 2: ${tps.toFixed(0)} tps (postgres CPU ${pgPerTx.toFixed(2)} ms per transaction; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`,
+      )
       if (phases.has("read")) {
         const read = await load(base, users, seconds, "read")
         console.log(
@@ -364,11 +394,28 @@ async function main() {
     }
     const median = (list: ReadonlyArray<number>) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!
     if (ratios.length > 0) console.log(`ratio HTTP transfers / pgbench (median of ${ratios.length}): ${median(ratios).toFixed(2)}x (target >= 0.5x)`)
-    if (lifecycleRatios.length > 0) console.log(`ratio HTTP create+approve / pgbench (median of ${lifecycleRatios.length}): ${median(lifecycleRatios).toFixed(2)}x`)
+    if (lifecycleRatios.length > 0)
+      console.log(`ratio HTTP create+approve / pgbench (median of ${lifecycleRatios.length}): ${median(lifecycleRatios).toFixed(2)}x`)
     if (process.env.BENCH_SCANS) {
       const psql = join(dirname(pgbenchBinary()), "psql")
-      console.log(spawnSync(psql, [postgres.url, "-c", "select relname, seq_scan, seq_tup_read, idx_scan, n_dead_tup from pg_stat_user_tables order by seq_tup_read desc limit 10"], { encoding: "utf8" }).stdout)
-      console.log(spawnSync(psql, [postgres.url, "-c", "prepare q(bigint[], text[]) as select c.* from unnest($1::bigint[], $2::text[]) as v(sender_id, idempotency_key) cross join lateral (select * from custody_transfers t where t.sender_id = v.sender_id and t.idempotency_key = v.idempotency_key) c; set plan_cache_mode = force_custom_plan; explain analyze execute q(array(select sender_id from custody_transfers limit 20), array(select idempotency_key from custody_transfers limit 20))"], { encoding: "utf8" }).stdout)
+      console.log(
+        spawnSync(
+          psql,
+          [postgres.url, "-c", "select relname, seq_scan, seq_tup_read, idx_scan, n_dead_tup from pg_stat_user_tables order by seq_tup_read desc limit 10"],
+          { encoding: "utf8" },
+        ).stdout,
+      )
+      console.log(
+        spawnSync(
+          psql,
+          [
+            postgres.url,
+            "-c",
+            "prepare q(bigint[], text[]) as select c.* from unnest($1::bigint[], $2::text[]) as v(sender_id, idempotency_key) cross join lateral (select * from custody_transfers t where t.sender_id = v.sender_id and t.idempotency_key = v.idempotency_key) c; set plan_cache_mode = force_custom_plan; explain analyze execute q(array(select sender_id from custody_transfers limit 20), array(select idempotency_key from custody_transfers limit 20))",
+          ],
+          { encoding: "utf8" },
+        ).stdout,
+      )
     }
     const audit = await request(base, "GET", "/api/custody-probe/audit", undefined)
     console.log(`ledger audit: ${audit.body.ok ? "clean" : `VIOLATIONS ${JSON.stringify(audit.body.violations)}`}`)

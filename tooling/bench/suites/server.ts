@@ -4,12 +4,12 @@
 // (`host/server/src/main.ts`, WALLET_DEV=1) on embedded PGlite and, when the binaries exist, on a
 // throwaway PostgreSQL. Also reports the server's start time (spawn -> "api ready").
 // Run: npx tsx tooling/bench/suites/server.ts [--clients 50] [--seconds 10] [--warmup 2] [--db pglite|postgres|both]
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { parseArgs } from "node:util";
-import { startTestPostgres, type TestPostgres } from "../../../kernel/server/src/testing/postgres.ts";
+import { spawn, type ChildProcess } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { parseArgs } from "node:util"
+import { startTestPostgres, type TestPostgres } from "../../../kernel/server/src/testing/postgres.ts"
 
 const { values } = parseArgs({
   options: {
@@ -18,123 +18,128 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "2" },
     db: { type: "string", default: "both" },
   },
-});
-const CLIENTS = Number(values.clients);
-const SECONDS = Number(values.seconds);
-const WARMUP = Number(values.warmup);
-const root = path.resolve(import.meta.dirname, "..", "..", "..");
-const DEMO_USER = 700000002;
+})
+const CLIENTS = Number(values.clients)
+const SECONDS = Number(values.seconds)
+const WARMUP = Number(values.warmup)
+const root = path.resolve(import.meta.dirname, "..", "..", "..")
+const DEMO_USER = 700000002
 
-const pct = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-const ms = (n: number) => `${n.toFixed(2)} ms`;
+const pct = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
+const ms = (n: number) => `${n.toFixed(2)} ms`
 
 interface ServerProcess {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly startMs: number;
+  readonly child: ChildProcess
+  readonly url: string
+  readonly startMs: number
 }
 
 const startServerProcess = (env: Record<string, string>): Promise<ServerProcess> =>
   new Promise((resolve, reject) => {
-    const t0 = performance.now();
+    const t0 = performance.now()
     const child = spawn(process.execPath, ["--import", "tsx", "host/server/src/main.ts", "--port", "0"], {
       cwd: root,
       // Every client signs the one demo user in: far above the per-user sign-in limit (decision 0206).
       env: { ...process.env, WALLET_DEV: "1", BOT_TOKEN: "", DATABASE_URL: "", RATE_LIMITS: "off", ...env },
       stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
+    })
+    let output = ""
     child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /api ready (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ child, url: match[1]!, startMs: performance.now() - t0 });
-    });
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${output}`)));
-  });
+      output += chunk.toString()
+      const match = /api ready (http:\/\/\S+)/.exec(output)
+      if (match) resolve({ child, url: match[1]!, startMs: performance.now() - t0 })
+    })
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${output}`)))
+  })
 
 const stopServerProcess = (server: ServerProcess) =>
   new Promise<void>((resolve) => {
-    server.child.removeAllListeners("exit");
-    server.child.once("exit", () => resolve());
-    server.child.kill("SIGTERM");
-  });
+    server.child.removeAllListeners("exit")
+    server.child.once("exit", () => resolve())
+    server.child.kill("SIGTERM")
+  })
 
 const signIn = async (url: string): Promise<string> => {
   const launch = await fetch(`${url}/api/dev/launch`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ userId: DEMO_USER, platform: "ios", theme: "light", language: "en" }),
-  });
-  const { initData } = (await launch.json()) as { initData: string };
-  const auth = await fetch(`${url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } });
-  if (auth.status !== 200) throw new Error(`auth init -> ${auth.status} ${await auth.text()}`);
-  return ((await auth.json()) as { access_token: string }).access_token;
-};
+  })
+  const { initData } = (await launch.json()) as { initData: string }
+  const auth = await fetch(`${url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })
+  if (auth.status !== 200) throw new Error(`auth init -> ${auth.status} ${await auth.text()}`)
+  return ((await auth.json()) as { access_token: string }).access_token
+}
 
 /** Each client loops one request at a time until the deadline; latencies recorded after warmup. */
 const load = async (url: string, tokens: ReadonlyArray<string>) => {
-  const latencies: Array<number> = [];
-  let errors = 0;
-  const warmEnd = performance.now() + WARMUP * 1000;
-  const end = warmEnd + SECONDS * 1000;
+  const latencies: Array<number> = []
+  let errors = 0
+  const warmEnd = performance.now() + WARMUP * 1000
+  const end = warmEnd + SECONDS * 1000
   const client = async (token: string) => {
-    const headers = { authorization: `Bearer ${token}` };
+    const headers = { authorization: `Bearer ${token}` }
     for (;;) {
-      const start = performance.now();
-      if (start >= end) return;
-      const response = await fetch(`${url}/api/view-settings`, { headers });
-      await response.arrayBuffer();
-      const finished = performance.now();
-      if (start < warmEnd) continue;
-      if (response.status !== 200) errors++;
-      else latencies.push(finished - start);
+      const start = performance.now()
+      if (start >= end) return
+      const response = await fetch(`${url}/api/view-settings`, { headers })
+      await response.arrayBuffer()
+      const finished = performance.now()
+      if (start < warmEnd) continue
+      if (response.status !== 200) errors++
+      else latencies.push(finished - start)
     }
-  };
-  await Promise.all(tokens.map(client));
-  latencies.sort((a, b) => a - b);
-  return { latencies, errors };
-};
+  }
+  await Promise.all(tokens.map(client))
+  latencies.sort((a, b) => a - b)
+  return { latencies, errors }
+}
 
 const run = async (name: string, env: Record<string, string>) => {
-  const server = await startServerProcess(env);
+  const server = await startServerProcess(env)
   try {
-    const tokens: Array<string> = [];
-    for (let i = 0; i < CLIENTS; i++) tokens.push(await signIn(server.url));
-    const { latencies, errors } = await load(server.url, tokens);
-    const rps = latencies.length / SECONDS;
-    console.log(`\n[server] ${name}`);
-    console.log(`  server start (spawn -> api ready): ${ms(server.startMs)}`);
-    console.log(`  GET /api/view-settings, ${CLIENTS} concurrent clients, ${SECONDS} s after ${WARMUP} s warmup`);
-    console.log(`  requests: ${latencies.length}, errors: ${errors}`);
-    console.log(`  throughput: ${rps.toFixed(0)} req/s`);
-    console.log(`  latency p50 ${ms(pct(latencies, 50))}, p90 ${ms(pct(latencies, 90))}, p99 ${ms(pct(latencies, 99))}, max ${ms(latencies.at(-1) ?? NaN)}`);
+    const tokens: Array<string> = []
+    for (let i = 0; i < CLIENTS; i++) tokens.push(await signIn(server.url))
+    const { latencies, errors } = await load(server.url, tokens)
+    const rps = latencies.length / SECONDS
+    console.log(`\n[server] ${name}`)
+    console.log(`  server start (spawn -> api ready): ${ms(server.startMs)}`)
+    console.log(`  GET /api/view-settings, ${CLIENTS} concurrent clients, ${SECONDS} s after ${WARMUP} s warmup`)
+    console.log(`  requests: ${latencies.length}, errors: ${errors}`)
+    console.log(`  throughput: ${rps.toFixed(0)} req/s`)
+    console.log(`  latency p50 ${ms(pct(latencies, 50))}, p90 ${ms(pct(latencies, 90))}, p99 ${ms(pct(latencies, 99))}, max ${ms(latencies.at(-1) ?? NaN)}`)
   } finally {
-    await stopServerProcess(server);
+    await stopServerProcess(server)
   }
-};
+}
 
-console.log(`[server] node ${process.version}, ${os.cpus().length} cpus, load average ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+console.log(
+  `[server] node ${process.version}, ${os.cpus().length} cpus, load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+)
 if (values.db === "pglite" || values.db === "both") {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "wallet-bench-"));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "wallet-bench-"))
   try {
-    await run("embedded PGlite", { WALLET_DATA_DIR: dataDir });
+    await run("embedded PGlite", { WALLET_DATA_DIR: dataDir })
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true })
   }
 }
 if (values.db === "postgres" || values.db === "both") {
-  let postgres: TestPostgres | undefined;
+  let postgres: TestPostgres | undefined
   try {
-    postgres = await startTestPostgres();
+    postgres = await startTestPostgres()
   } catch (error) {
-    console.log(`\n[server] PostgreSQL skipped: ${error instanceof Error ? error.message : error}`);
+    console.log(`\n[server] PostgreSQL skipped: ${error instanceof Error ? error.message : error}`)
   }
   if (postgres) {
     try {
-      await run("PostgreSQL 15 (throwaway cluster, fsync off)", { DATABASE_URL: postgres.url });
+      await run("PostgreSQL 15 (throwaway cluster, fsync off)", { DATABASE_URL: postgres.url })
     } finally {
-      await postgres.stop();
+      await postgres.stop()
     }
   }
 }

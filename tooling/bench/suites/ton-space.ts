@@ -32,7 +32,14 @@ const record: Plugin = {
   generateBundle(_options, bundle) {
     for (const item of Object.values(bundle)) {
       if (item.type !== "chunk") continue
-      chunks.set(item.fileName, { file: item.fileName, modules: item.moduleIds, imports: item.imports, dynamicImports: item.dynamicImports, isEntry: item.isEntry, name: item.name })
+      chunks.set(item.fileName, {
+        file: item.fileName,
+        modules: item.moduleIds,
+        imports: item.imports,
+        dynamicImports: item.dynamicImports,
+        isEntry: item.isEntry,
+        name: item.name,
+      })
     }
   },
 }
@@ -62,7 +69,9 @@ const leaked = [...first].flatMap((f) => chunks.get(f)!.modules).filter((m) => /
 const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + gz(f), 0)
 console.log("TON space size (gzip -9)")
 console.log(`  /scw route beyond the first screen   ${kb(sum(scwOnly)).padStart(9)}  (${scwOnly.length} chunks)`)
-console.log(`  TON chunk loaded when /scw opens      ${kb(sum(tonChunks)).padStart(9)}  (${tonChunks.length} chunks, ${tonModules(tonChunks).length} @ton modules)`)
+console.log(
+  `  TON chunk loaded when /scw opens      ${kb(sum(tonChunks)).padStart(9)}  (${tonChunks.length} chunks, ${tonModules(tonChunks).length} @ton modules)`,
+)
 for (const file of tonChunks) console.log(`      ${kb(gz(file)).padStart(9)}  ${file}`)
 console.log(`  TON libraries in the first screen: ${tonModules(first).length === 0 ? "none" : tonModules(first).length}`)
 console.log(`  ton-space modules in the first screen (besides the manifest): ${leaked.length === 0 ? "none" : leaked.join(", ")}`)

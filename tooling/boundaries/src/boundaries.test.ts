@@ -23,7 +23,11 @@ interface Pkg {
 }
 
 const readPkg = (dir: string): Pkg => {
-  const json = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; exports?: Record<string, unknown> | string; devDependencies?: Record<string, string> }
+  const json = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+    name: string
+    exports?: Record<string, unknown> | string
+    devDependencies?: Record<string, string>
+  }
   const exports = typeof json.exports === "string" || json.exports === undefined ? ["."] : Object.keys(json.exports)
   return { dir, name: json.name, exports, devDependencies: Object.keys(json.devDependencies ?? {}) }
 }
@@ -43,7 +47,9 @@ const byName = new Map(packages.map((pkg) => [pkg.name, pkg]))
 /** Each plugin's manifest, as its package exports it (`./manifest`). */
 const manifestOf = async (dir: string): Promise<PluginManifest> => {
   const module = (await import(join(dir, "src/manifest.ts"))) as Record<string, unknown>
-  const manifest = Object.values(module).find((value): value is PluginManifest => typeof value === "object" && value !== null && "id" in value && "kernel" in value && "version" in value)
+  const manifest = Object.values(module).find(
+    (value): value is PluginManifest => typeof value === "object" && value !== null && "id" in value && "kernel" in value && "version" in value,
+  )
   if (!manifest) throw new Error(`${relative(root, dir)}/src/manifest.ts exports no plugin manifest`)
   return manifest
 }
@@ -74,7 +80,13 @@ export interface Violation {
 
 /** The boundary rules for one plugin, against the packages of this workspace. */
 export const checkPlugin = (
-  plugin: { readonly dir: string; readonly name: string; readonly id: string; readonly dependsOn: ReadonlyArray<string>; readonly devDependencies: ReadonlyArray<string> },
+  plugin: {
+    readonly dir: string
+    readonly name: string
+    readonly id: string
+    readonly dependsOn: ReadonlyArray<string>
+    readonly devDependencies: ReadonlyArray<string>
+  },
   files: ReadonlyArray<{ readonly path: string; readonly text: string }>,
 ): ReadonlyArray<Violation> => {
   const violations: Array<Violation> = []
@@ -83,7 +95,8 @@ export const checkPlugin = (
     for (const specifier of specifiersOf(text)) {
       if (specifier.startsWith(".")) {
         const target = resolve(dirname(path), specifier)
-        if (target !== plugin.dir && !target.startsWith(plugin.dir + sep)) violations.push({ file, specifier, reason: "reaches outside its package by relative path" })
+        if (target !== plugin.dir && !target.startsWith(plugin.dir + sep))
+          violations.push({ file, specifier, reason: "reaches outside its package by relative path" })
         continue
       }
       const [name, subpath] = splitSpecifier(specifier)
@@ -92,9 +105,11 @@ export const checkPlugin = (
       if (pkg.dir.startsWith(join(root, "plugins") + sep)) {
         const id = pkg.dir.slice(join(root, "plugins").length + 1)
         const forTests = isTestFile(path, plugin.dir) && plugin.devDependencies.includes(pkg.name)
-        if (!plugin.dependsOn.includes(id) && !forTests) violations.push({ file, specifier, reason: `imports plugin '${id}' that its manifest's dependsOn does not list` })
+        if (!plugin.dependsOn.includes(id) && !forTests)
+          violations.push({ file, specifier, reason: `imports plugin '${id}' that its manifest's dependsOn does not list` })
       }
-      if (!pkg.exports.includes(subpath)) violations.push({ file, specifier, reason: `'${subpath}' is not a public entry of ${name} (exports: ${pkg.exports.join(", ")})` })
+      if (!pkg.exports.includes(subpath))
+        violations.push({ file, specifier, reason: `'${subpath}' is not a public entry of ${name} (exports: ${pkg.exports.join(", ")})` })
     }
   }
   return violations
@@ -109,7 +124,6 @@ const plugins = await Promise.all(
 )
 
 const format = (violations: ReadonlyArray<Violation>) => violations.map((v) => `${v.file}: '${v.specifier}' ${v.reason}`)
-
 
 describe("plugin boundaries (issue 14)", () => {
   it("finds every plugin with its manifest", () => {
@@ -139,7 +153,11 @@ describe("plugin boundaries (issue 14)", () => {
       const files = statSync(client, { throwIfNoEntry: false })?.isDirectory() ? sourceFiles(client).filter((path) => !isTestFile(path, plugin.dir)) : []
       const offenders = files.flatMap((path) =>
         specifiersOf(readFileSync(path, "utf8"))
-          .filter((specifier) => (specifier.startsWith(".") && resolve(dirname(path), specifier) === join(plugin.dir, "src", "manifest.ts")) || specifier === `${plugin.name}/manifest`)
+          .filter(
+            (specifier) =>
+              (specifier.startsWith(".") && resolve(dirname(path), specifier) === join(plugin.dir, "src", "manifest.ts")) ||
+              specifier === `${plugin.name}/manifest`,
+          )
           .map((specifier) => `${relative(root, path)}: '${specifier}'`),
       )
       expect(offenders).toEqual([])
@@ -157,7 +175,10 @@ describe("plugin boundaries (issue 14)", () => {
     })
 
     it("refuses a subpath that is not among the package's exports, dynamic and type imports too", () => {
-      const found = checkPlugin({ ...tonconnect, dependsOn: ["ton-space"] }, at(`import type { A } from "@wallet/plugin-ton-space/src/client/a.ts"\nconst b = () => import("@wallet/kernel/src/http.ts")`))
+      const found = checkPlugin(
+        { ...tonconnect, dependsOn: ["ton-space"] },
+        at(`import type { A } from "@wallet/plugin-ton-space/src/client/a.ts"\nconst b = () => import("@wallet/kernel/src/http.ts")`),
+      )
       expect(found.map((v) => v.specifier)).toEqual(["@wallet/plugin-ton-space/src/client/a.ts", "@wallet/kernel/src/http.ts"])
       expect(found.every((v) => v.reason.includes("is not a public entry"))).toBe(true)
     })
@@ -185,7 +206,12 @@ describe("plugin boundaries (issue 14)", () => {
     })
 
     it("accepts a declared dependency through a public entry", () => {
-      expect(checkPlugin({ ...tonconnect, dependsOn: ["ton-space"] }, at(`import { a } from "@wallet/plugin-ton-space/wallet-access"\nimport { b } from "@wallet/kernel"`))).toEqual([])
+      expect(
+        checkPlugin(
+          { ...tonconnect, dependsOn: ["ton-space"] },
+          at(`import { a } from "@wallet/plugin-ton-space/wallet-access"\nimport { b } from "@wallet/kernel"`),
+        ),
+      ).toEqual([])
     })
   })
 })

@@ -9,13 +9,20 @@ const DOMAIN = "127.0.0.1:4321"
 const newWallet = (version: "v5r1" | "v4r2" = "v5r1") => {
   const { publicKey, privateKey } = generateKeyPairSync("ed25519")
   const raw = publicKey.export({ format: "der", type: "spki" }).subarray(12)
-  const contract = version === "v5r1" ? WalletContractV5R1.create({ workchain: 0, publicKey: raw, walletId: { networkGlobalId: -239 } }) : WalletContractV4.create({ workchain: 0, publicKey: raw })
+  const contract =
+    version === "v5r1"
+      ? WalletContractV5R1.create({ workchain: 0, publicKey: raw, walletId: { networkGlobalId: -239 } })
+      : WalletContractV4.create({ workchain: 0, publicKey: raw })
   const stateInit = beginCell().store(storeStateInit(contract.init)).endCell().toBoc().toString("base64")
   return { raw, privateKey, address: contract.address, stateInit, sign: (digest: Buffer) => sign(null, digest, privateKey).toString("base64") }
 }
 
 const proofRequest = (wallet: ReturnType<typeof newWallet>, payload: string, overrides: { domain?: string; timestamp?: number } = {}): ProofCheckRequest => {
-  const proof = { timestamp: overrides.timestamp ?? 1_000_000, domain: { lengthBytes: Buffer.byteLength(overrides.domain ?? DOMAIN), value: overrides.domain ?? DOMAIN }, payload }
+  const proof = {
+    timestamp: overrides.timestamp ?? 1_000_000,
+    domain: { lengthBytes: Buffer.byteLength(overrides.domain ?? DOMAIN), value: overrides.domain ?? DOMAIN },
+    payload,
+  }
   return {
     address: wallet.address.toRawString(),
     network: "-239",
@@ -54,10 +61,19 @@ describe("the demo dApp's ton_proof check", () => {
     const other = newWallet()
 
     expect(service.checkProof(proofRequest(wallet, "f".repeat(64)))).toMatchObject({ valid: false, reason: "unknown or already used payload" })
-    expect(service.checkProof(proofRequest(wallet, service.payload(), { domain: "evil.example" }))).toMatchObject({ valid: false, reason: expect.stringContaining("domain") })
+    expect(service.checkProof(proofRequest(wallet, service.payload(), { domain: "evil.example" }))).toMatchObject({
+      valid: false,
+      reason: expect.stringContaining("domain"),
+    })
     expect(service.checkProof(proofRequest(wallet, service.payload(), { timestamp: now - 601 }))).toMatchObject({ valid: false, reason: "stale timestamp" })
-    expect(service.checkProof({ ...proofRequest(wallet, service.payload()), publicKey: other.raw.toString("hex") })).toMatchObject({ valid: false, reason: "the public key is not the state init's" })
-    expect(service.checkProof({ ...proofRequest(wallet, service.payload()), walletStateInit: other.stateInit })).toMatchObject({ valid: false, reason: "the state init does not deploy to this address" })
+    expect(service.checkProof({ ...proofRequest(wallet, service.payload()), publicKey: other.raw.toString("hex") })).toMatchObject({
+      valid: false,
+      reason: "the public key is not the state init's",
+    })
+    expect(service.checkProof({ ...proofRequest(wallet, service.payload()), walletStateInit: other.stateInit })).toMatchObject({
+      valid: false,
+      reason: "the state init does not deploy to this address",
+    })
 
     const forged = proofRequest(wallet, service.payload())
     const signedByOther = other.sign(tonProofDigest(wallet.address, forged.proof))
@@ -80,14 +96,23 @@ describe("the demo dApp's signData check", () => {
 
   it("verifies text and binary signatures over sha256 of the protocol message and refuses tampering", () => {
     const wallet = newWallet()
-    for (const payload of [{ type: "text" as const, text: "Hello from the demo dApp" }, { type: "binary" as const, bytes: Buffer.from([1, 2, 3]).toString("base64") }]) {
+    for (const payload of [
+      { type: "text" as const, text: "Hello from the demo dApp" },
+      { type: "binary" as const, bytes: Buffer.from([1, 2, 3]).toString("base64") },
+    ]) {
       const timestamp = 1_700_000_000
       const signature = wallet.sign(sha(signDataMessage(wallet.address, DOMAIN, timestamp, payload)))
       const result = { signature, address: wallet.address.toRawString(), timestamp, domain: DOMAIN, payload }
       expect(checkSignData({ walletStateInit: wallet.stateInit, result }, DOMAIN)).toMatchObject({ valid: true })
-      expect(checkSignData({ walletStateInit: wallet.stateInit, result: { ...result, timestamp: timestamp + 1 } }, DOMAIN)).toMatchObject({ valid: false, reason: "bad signature" })
+      expect(checkSignData({ walletStateInit: wallet.stateInit, result: { ...result, timestamp: timestamp + 1 } }, DOMAIN)).toMatchObject({
+        valid: false,
+        reason: "bad signature",
+      })
       expect(checkSignData({ walletStateInit: wallet.stateInit, result }, "other.example")).toMatchObject({ valid: false })
-      expect(checkSignData({ walletStateInit: newWallet().stateInit, result }, DOMAIN)).toMatchObject({ valid: false, reason: "the state init does not deploy to this address" })
+      expect(checkSignData({ walletStateInit: newWallet().stateInit, result }, DOMAIN)).toMatchObject({
+        valid: false,
+        reason: "the state init does not deploy to this address",
+      })
     }
     expect(checkSignData({} as SignDataCheckRequest, DOMAIN)).toEqual({ valid: false, reason: "bad request" })
     // The message layout: big-endian lengths, "txt" tag, the text last.

@@ -52,7 +52,10 @@ const V4R2_CODE = WalletContractV4.create({ workchain: 0, publicKey: zeroKey }).
  * The public key inside a wallet state init (W5R1: is_signature_allowed:1 seqno:32 wallet_id:32 key:256;
  * v4R2: seqno:32 subwallet:32 key:256), and the address that state init deploys to on `workchain`.
  */
-export const walletKeyOf = (stateInitBase64: string, workchain = 0): { readonly publicKey: Buffer; readonly address: Address; readonly version: "v5r1" | "v4r2" } => {
+export const walletKeyOf = (
+  stateInitBase64: string,
+  workchain = 0,
+): { readonly publicKey: Buffer; readonly address: Address; readonly version: "v5r1" | "v4r2" } => {
   const init = loadStateInit(Cell.fromBase64(stateInitBase64).beginParse())
   if (!init.code || !init.data) throw new Error("the state init has no code or data")
   const code = init.code.hash().toString("hex")

@@ -24,7 +24,8 @@ export const text = (app: LaunchedApp) => app.app().locator("body").innerText()
 /** Waits until the main button shows `label`, visible and active. */
 export const waitMain = async (app: LaunchedApp, label: string): Promise<void> => {
   await app.page.waitForFunction(
-    (l) => window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true,
+    (l) =>
+      window.fakeTelegram?.mainButton.is_visible === true && window.fakeTelegram.mainButton.text === l && window.fakeTelegram.mainButton.is_active === true,
     label,
     { timeout: 20_000 },
   )
@@ -216,7 +217,10 @@ export const startSend = async (app: LaunchedApp): Promise<void> => {
   await waitMain(app, "Continue")
   await press(app)
   await app.waitForPath("/scw/send-ton-confirmation")
-  await app.app().getByText(/≈ 0\.\d+ TON/).waitFor({ timeout: 20_000 })
+  await app
+    .app()
+    .getByText(/≈ 0\.\d+ TON/)
+    .waitFor({ timeout: 20_000 })
   await waitMain(app, "Confirm and send")
   await press(app)
 }

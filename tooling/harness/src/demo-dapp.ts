@@ -99,16 +99,19 @@ export async function startDemoDapp(options: DemoDappOptions): Promise<DemoDapp>
     res.writeHead(status, { "content-type": type, "cache-control": "no-store", ...extra })
     res.end(body)
   }
-  const json = (res: ServerResponse, value: unknown, status = 200, extra: Record<string, string> = {}) => send(res, status, TYPES[".json"]!, JSON.stringify(value), extra)
+  const json = (res: ServerResponse, value: unknown, status = 200, extra: Record<string, string> = {}) =>
+    send(res, status, TYPES[".json"]!, JSON.stringify(value), extra)
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://demo.invalid").pathname
     const method = req.method ?? "GET"
     if (method === "GET" && path === DEMO_PATHS.config) return json(res, config)
     // The wallet (another origin) fetches the manifest and the icon.
-    if (method === "GET" && path === DEMO_PATHS.manifest) return json(res, { url, name: "Demo dApp", iconUrl: `${url}${DEMO_PATHS.icon}` }, 200, { "access-control-allow-origin": "*" })
+    if (method === "GET" && path === DEMO_PATHS.manifest)
+      return json(res, { url, name: "Demo dApp", iconUrl: `${url}${DEMO_PATHS.icon}` }, 200, { "access-control-allow-origin": "*" })
     if (method === "GET" && path === DEMO_PATHS.wallets) return json(res, [])
-    if (method === "GET" && (path === DEMO_PATHS.icon || path.startsWith("/tc-assets/"))) return send(res, 200, TYPES[".png"]!, icon, { "access-control-allow-origin": "*" })
+    if (method === "GET" && (path === DEMO_PATHS.icon || path.startsWith("/tc-assets/")))
+      return send(res, 200, TYPES[".png"]!, icon, { "access-control-allow-origin": "*" })
     if (method === "POST" && path === DEMO_PATHS.proofPayload) return json(res, { payload: proofs!.payload() })
     if (method === "POST" && path === DEMO_PATHS.proofCheck) {
       let result: CheckResult
@@ -133,7 +136,8 @@ export async function startDemoDapp(options: DemoDappOptions): Promise<DemoDapp>
     if (method !== "GET") return send(res, 405, "text/plain", "method not allowed")
     // Static files of the build; anything else is the page.
     const file = normalize(join(distDir, path === "/" ? "index.html" : path))
-    if (file.startsWith(distDir) && existsSync(file) && statSync(file).isFile()) return send(res, 200, TYPES[extname(file)] ?? "application/octet-stream", readFileSync(file))
+    if (file.startsWith(distDir) && existsSync(file) && statSync(file).isFile())
+      return send(res, 200, TYPES[extname(file)] ?? "application/octet-stream", readFileSync(file))
     return send(res, 200, TYPES[".html"]!, readFileSync(join(distDir, "index.html")))
   }
 

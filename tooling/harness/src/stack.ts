@@ -55,7 +55,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       root: appRoot,
       configFile: join(appRoot, "vite.config.ts"),
       logLevel: "warn",
-      preview: { port: 0, strictPort: false, host: "127.0.0.1", proxy: { "/api": server.url, "/bridge": server.url, ...(devnet ? { "/v2": devnet.url } : {}) } },
+      preview: {
+        port: 0,
+        strictPort: false,
+        host: "127.0.0.1",
+        proxy: { "/api": server.url, "/bridge": server.url, ...(devnet ? { "/v2": devnet.url } : {}) },
+      },
     })
     const appUrl = app.resolvedUrls?.local[0]?.replace(/\/$/, "")
     if (!appUrl) throw new Error("vite preview did not report a URL")

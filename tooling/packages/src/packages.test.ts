@@ -10,7 +10,9 @@ import { packageBuild } from "../../scripts/tsup-package.mjs"
 // Decision 0110: the published packages build with tsup; `exports` serve dist/ (the workspace resolves
 // the `source` condition); `pnpm pack` gives a tarball with dist/ and a README.
 const root = join(import.meta.dirname, "..", "..", "..")
-const published = ["kernel", "plugins"].flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name))).filter((dir) => existsSync(join(root, dir, "package.json")))
+const published = ["kernel", "plugins"]
+  .flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name)))
+  .filter((dir) => existsSync(join(root, dir, "package.json")))
 
 type Target = { readonly source?: string; readonly types?: string; readonly import?: string }
 type Manifest = {
@@ -41,7 +43,9 @@ describe("published packages", () => {
       expect(target).toEqual({ source: target.source, types: `${built}.d.ts`, import: `${built}.js` })
     }
     // What `pnpm pack` writes: the same map without the source condition (the tarball has no src/).
-    expect(pkg.publishConfig?.exports).toEqual(Object.fromEntries(Object.entries(pkg.exports).map(([subpath, { types, import: js }]) => [subpath, { types, import: js }])))
+    expect(pkg.publishConfig?.exports).toEqual(
+      Object.fromEntries(Object.entries(pkg.exports).map(([subpath, { types, import: js }]) => [subpath, { types, import: js }])),
+    )
   })
 })
 
@@ -61,7 +65,10 @@ describe("pnpm pack of @wallet/kernel", () => {
     const [tarball] = readdirSync(scratch).filter((file) => file.endsWith(".tgz"))
     expect(tarball).toBe("wallet-kernel-0.1.0.tgz")
 
-    const files = execFileSync("tar", ["-tzf", join(scratch, tarball!)], { encoding: "utf8" }).trim().split("\n").map((file) => file.replace(/^package\//, ""))
+    const files = execFileSync("tar", ["-tzf", join(scratch, tarball!)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map((file) => file.replace(/^package\//, ""))
     expect(files).toContain("package.json")
     expect(files).toContain("README.md")
     expect(files.filter((file) => !file.startsWith("dist/") && file !== "package.json" && file !== "README.md")).toEqual([])
@@ -121,7 +128,10 @@ describe("tsup build of a plugin with CSS modules (@wallet/plugin-home)", () => 
     // esbuild's local-css: `.root` of main.module.css becomes a scoped name the JS class map points at.
     const scoped = [...css.matchAll(/^\.(main_module_css_[\w-]+)/gm)].map(([, name]) => name)
     expect(scoped.length).toBeGreaterThan(0)
-    const chunks = readdirSync(dist).filter((file) => file.endsWith(".js")).map((file) => readFileSync(join(dist, file), "utf8")).join("\n")
+    const chunks = readdirSync(dist)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => readFileSync(join(dist, file), "utf8"))
+      .join("\n")
     for (const name of scoped) expect(chunks).toContain(`"${name}"`)
   })
 })

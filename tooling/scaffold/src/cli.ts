@@ -36,11 +36,16 @@ try {
     const install = spawnSync(process.execPath, [join(repoRoot, "tooling/scripts/pnpm.mjs"), "install", "--offline"], { stdio: "inherit", cwd: repoRoot })
     if (install.status !== 0) console.log("pnpm install --offline failed: run `node tooling/scripts/pnpm.mjs install` yourself")
     // The repo's formatter (decision 0180) so the new plugin and the region line pass `npm run lint` at once.
-    const format = spawnSync(join(repoRoot, "node_modules/.bin/oxfmt"), [created.folder, join(repoRoot, "host/regions/default.ts")], { stdio: "inherit", cwd: repoRoot })
+    const format = spawnSync(join(repoRoot, "node_modules/.bin/oxfmt"), [created.folder, join(repoRoot, "host/regions/default.ts")], {
+      stdio: "inherit",
+      cwd: repoRoot,
+    })
     if (format.status !== 0) console.log("formatting failed: run `npm run format` yourself")
     console.log(`next: npm run test:unit -- plugins/${created.folder.split("/").pop()}; the browser test runs with npm run test:e2e`)
   } else {
-    console.log(`next: cd ${created.folder}, install the peers, npm run build, pnpm pack; in the host: pnpm add <tarball> --filter @wallet/regions and this line in a region file:`)
+    console.log(
+      `next: cd ${created.folder}, install the peers, npm run build, pnpm pack; in the host: pnpm add <tarball> --filter @wallet/regions and this line in a region file:`,
+    )
     console.log(regionLine(created.packageName))
   }
 } catch (error) {

@@ -45,7 +45,13 @@ describe("create-plugin", () => {
     expect(pkg.files).toEqual(["dist", "README.md"])
     expect(pkg.scripts.build).toBe("tsup")
     const versions = repoVersions()
-    expect(pkg.peerDependencies).toMatchObject({ "@wallet/kernel": versions.kernel, "@wallet/kernel-react": versions.kernel, "@wallet/kernel-server": versions.kernel, react: `^${versions.react}`, effect: `^${versions.effect}` })
+    expect(pkg.peerDependencies).toMatchObject({
+      "@wallet/kernel": versions.kernel,
+      "@wallet/kernel-react": versions.kernel,
+      "@wallet/kernel-server": versions.kernel,
+      react: `^${versions.react}`,
+      effect: `^${versions.effect}`,
+    })
     // An outside package cannot reach tooling/: its build and tsconfig stand alone.
     // Its browser test runs on the published test kit against the host folder WALLET_HOST names.
     const testkit = JSON.parse(read(join(scaffoldRoot, "tooling/testkit"), "package.json"))
@@ -75,7 +81,12 @@ describe("create-plugin", () => {
     const files = templates({ id: "my-notes", packageName: "@wallet/plugin-my-notes", inRepo: true, routePath: "/my-notes", versions: repoVersions() })
     const pkg = JSON.parse(files["package.json"]!)
     expect(pkg.name).toBe("@wallet/plugin-my-notes")
-    expect(pkg.devDependencies).toMatchObject({ "@wallet/kernel": "workspace:^", "@wallet/kernel-react": "workspace:^", "@wallet/kernel-server": "workspace:^", "@wallet/testkit": "workspace:^" })
+    expect(pkg.devDependencies).toMatchObject({
+      "@wallet/kernel": "workspace:^",
+      "@wallet/kernel-react": "workspace:^",
+      "@wallet/kernel-server": "workspace:^",
+      "@wallet/testkit": "workspace:^",
+    })
     expect(pkg.devDependencies["@wallet/harness"]).toBeUndefined()
     // The same browser test as outside, with the repo as its host.
     expect(files["test/my-notes.e2e.ts"]).toContain(`from "@wallet/testkit"`)
@@ -97,7 +108,9 @@ describe("create-plugin", () => {
   it("adds one line to a region's plugins map, once", () => {
     const region = `export default defineRegion({\n  id: "x",\n  plugins: {\n    "@wallet/plugin-home": { enabled: true },\n  },\n})\n`
     const next = addRegionLine(region, "@acme/wallet-plugin-notes")
-    expect(next).toBe(`export default defineRegion({\n  id: "x",\n  plugins: {\n    "@wallet/plugin-home": { enabled: true },\n    "@acme/wallet-plugin-notes": { enabled: true },\n  },\n})\n`)
+    expect(next).toBe(
+      `export default defineRegion({\n  id: "x",\n  plugins: {\n    "@wallet/plugin-home": { enabled: true },\n    "@acme/wallet-plugin-notes": { enabled: true },\n  },\n})\n`,
+    )
     expect(() => addRegionLine(next, "@acme/wallet-plugin-notes")).toThrow("already names")
   })
 })

@@ -13,7 +13,8 @@ export const repoRoot = resolve(import.meta.dirname, "..", "..", "..")
 
 /** The kernel's id pattern plus the server module's length limit (2–40 characters, `defineServerPlugin`). */
 export const validatePluginId = (id: string): string | undefined => {
-  if (!PLUGIN_ID_PATTERN.test(id)) return `Plugin id '${id}' must match ${PLUGIN_ID_PATTERN.source} (lower case letters, digits and '-', starting with a letter)`
+  if (!PLUGIN_ID_PATTERN.test(id))
+    return `Plugin id '${id}' must match ${PLUGIN_ID_PATTERN.source} (lower case letters, digits and '-', starting with a letter)`
   if (id.length < 2 || id.length > 40) return `Plugin id '${id}' must be 2 to 40 characters long`
   if (id.endsWith("-") || id.includes("--")) return `Plugin id '${id}' must not end in '-' or hold '--'`
   return undefined

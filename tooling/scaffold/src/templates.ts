@@ -340,8 +340,26 @@ export const serverPlugin: ServerPlugin = defineServerPlugin({ id: "${id}", migr
 export default serverPlugin
 `
 
-  const en = json({ title: "Notes", loading: "Loading notes", loadError: "Could not load the notes", retry: "Retry", empty: "No notes yet", add: "Add a note", addError: "Could not add the note", sample: "My first note" })
-  const ru = json({ title: "Заметки", loading: "Загружаем заметки", loadError: "Не удалось загрузить заметки", retry: "Повторить", empty: "Заметок пока нет", add: "Добавить заметку", addError: "Не удалось добавить заметку", sample: "Моя первая заметка" })
+  const en = json({
+    title: "Notes",
+    loading: "Loading notes",
+    loadError: "Could not load the notes",
+    retry: "Retry",
+    empty: "No notes yet",
+    add: "Add a note",
+    addError: "Could not add the note",
+    sample: "My first note",
+  })
+  const ru = json({
+    title: "Заметки",
+    loading: "Загружаем заметки",
+    loadError: "Не удалось загрузить заметки",
+    retry: "Повторить",
+    empty: "Заметок пока нет",
+    add: "Добавить заметку",
+    addError: "Не удалось добавить заметку",
+    sample: "Моя первая заметка",
+  })
 
   const manifestTest = `import { describe, expect, it } from "vitest"
 import { bundleKeyDifferences, composePlugins, defineRegion } from "@wallet/kernel"

@@ -37,7 +37,14 @@ export interface LaunchOptions {
   readonly startParam?: string
   readonly tamper?: "signature" | "expired"
   /** The fake client: its Mini Apps version ("8.0" by default) and the safe-area insets it reports (px). */
-  readonly client?: { readonly version?: string; readonly safeTop?: number; readonly safeRight?: number; readonly safeBottom?: number; readonly safeLeft?: number; readonly contentSafeTop?: number }
+  readonly client?: {
+    readonly version?: string
+    readonly safeTop?: number
+    readonly safeRight?: number
+    readonly safeBottom?: number
+    readonly safeLeft?: number
+    readonly contentSafeTop?: number
+  }
   /** Runs before the launch page loads (e.g. installing a fake clock). */
   readonly before?: (page: Page) => Promise<void>
 }
@@ -100,11 +107,12 @@ export async function launch(target: LaunchTarget, options: LaunchOptions): Prom
       }, pathname)
       await waitForPath(pathname.split(/[?#]/)[0]!)
     },
-    telegram: <T,>(fn: string) => page.evaluate(`(() => { const t = window.fakeTelegram; return (${fn}) })()`) as Promise<T>,
+    telegram: <T>(fn: string) => page.evaluate(`(() => { const t = window.fakeTelegram; return (${fn}) })()`) as Promise<T>,
   }
 }
 
 /** `launch` as a demo user: `openAs(host, "balances")`. */
-export const openAs = (target: LaunchTarget, user: DemoUserKind, options: Omit<LaunchOptions, "user"> = {}): Promise<LaunchedApp> => launch(target, { ...options, user })
+export const openAs = (target: LaunchTarget, user: DemoUserKind, options: Omit<LaunchOptions, "user"> = {}): Promise<LaunchedApp> =>
+  launch(target, { ...options, user })
 
 export type { FakeTelegram }

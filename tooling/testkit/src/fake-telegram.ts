@@ -109,7 +109,16 @@ export class FakeTelegram {
     token: string
     nextAuth: "ok" | "fail"
     deviceId: string
-  } = { available: true, type: "face", accessRequested: false, accessGranted: false, grantOnRequest: true, token: "", nextAuth: "ok", deviceId: "fake-biometry-device" }
+  } = {
+    available: true,
+    type: "face",
+    accessRequested: false,
+    accessGranted: false,
+    grantOnRequest: true,
+    token: "",
+    nextAuth: "ok",
+    deviceId: "fake-biometry-device",
+  }
   /** How often the app opened the bot's biometry settings. */
   biometrySettingsOpened = 0
   ready = false
@@ -213,7 +222,14 @@ export class FakeTelegram {
   private biometryInfo() {
     const b = this.biometry
     if (!b.available) return { available: false }
-    return { available: true, access_requested: b.accessRequested, access_granted: b.accessGranted, token_saved: b.token !== "", type: b.type, device_id: b.deviceId }
+    return {
+      available: true,
+      access_requested: b.accessRequested,
+      access_granted: b.accessGranted,
+      token_saved: b.token !== "",
+      type: b.type,
+      device_id: b.deviceId,
+    }
   }
 
   private handle(method: string, params: Record<string, unknown>) {

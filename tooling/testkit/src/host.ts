@@ -37,7 +37,14 @@ export interface HostProcess {
  * Spawns `node <args>` in `root` and resolves once its output matches `ready` (group 1: the URL);
  * rejects with the output when it exits first.
  */
-const spawnUntilReady = (root: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, ready: RegExp, what: string, cleanup: () => void = () => undefined): Promise<HostProcess & { readonly child: ChildProcess }> =>
+const spawnUntilReady = (
+  root: string,
+  args: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  what: string,
+  cleanup: () => void = () => undefined,
+): Promise<HostProcess & { readonly child: ChildProcess }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
@@ -126,8 +133,15 @@ export const startHostDevnet = (root: string, options: HostDevnetOptions = {}): 
 }
 
 /** `vite build <root>/host/app` with the host's own Vite; returns its status and output (a conflict fails it). */
-export const buildHostApp = (root: string, options: { readonly env?: Readonly<Record<string, string>> } = {}): { readonly ok: boolean; readonly output: string } => {
-  const run = spawnSync(process.execPath, [join(root, "node_modules/vite/bin/vite.js"), "build", "host/app", "--logLevel", "warn"], { cwd: root, env: hostEnv(options.env), encoding: "utf8" })
+export const buildHostApp = (
+  root: string,
+  options: { readonly env?: Readonly<Record<string, string>> } = {},
+): { readonly ok: boolean; readonly output: string } => {
+  const run = spawnSync(process.execPath, [join(root, "node_modules/vite/bin/vite.js"), "build", "host/app", "--logLevel", "warn"], {
+    cwd: root,
+    env: hostEnv(options.env),
+    encoding: "utf8",
+  })
   return { ok: run.status === 0, output: `${run.stdout}${run.stderr}` }
 }
 

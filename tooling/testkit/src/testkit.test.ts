@@ -48,7 +48,11 @@ describe("@wallet/testkit", () => {
   })
 
   it("depends on no private host package: the host's server and devnet run as the host folder's processes", () => {
-    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { private: boolean; dependencies: Record<string, string>; peerDependencies?: Record<string, string> }
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
+      private: boolean
+      dependencies: Record<string, string>
+      peerDependencies?: Record<string, string>
+    }
     expect(pkg.private).toBe(false)
     expect(Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }).filter((name) => name.startsWith("@wallet/"))).toEqual([])
     const sources = readdirSync(import.meta.dirname)

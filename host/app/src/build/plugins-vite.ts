@@ -18,7 +18,13 @@ const CHECK_ID = "virtual:wallet-plugins-check"
 
 /** The package names the given regions enable, each once, in region-file order. */
 export const enabledPackagesOf = (regions: ReadonlyArray<RegionConfig>): ReadonlyArray<string> => [
-  ...new Set(regions.flatMap((region) => Object.entries(region.plugins).filter(([, entry]) => entry.enabled).map(([name]) => name))),
+  ...new Set(
+    regions.flatMap((region) =>
+      Object.entries(region.plugins)
+        .filter(([, entry]) => entry.enabled)
+        .map(([name]) => name),
+    ),
+  ),
 ]
 
 const CHECK_FILE = resolve(import.meta.dirname, "check.ts")
@@ -37,7 +43,9 @@ export interface ManifestEntry {
  */
 export const virtualModuleCode = (entries: ReadonlyArray<ManifestEntry>): string =>
   [
-    ...entries.map((entry, i) => `import { ${entry.exportName === "default" ? "default" : entry.exportName} as plugin${i} } from ${JSON.stringify(entry.file)}`),
+    ...entries.map(
+      (entry, i) => `import { ${entry.exportName === "default" ? "default" : entry.exportName} as plugin${i} } from ${JSON.stringify(entry.file)}`,
+    ),
     `export const installedPlugins = [${entries.map((entry, i) => `{ ...plugin${i}, packageName: ${JSON.stringify(entry.packageName)} }`).join(", ")}]`,
     "",
   ].join("\n")
@@ -60,7 +68,14 @@ export function walletPlugins(options: { readonly regionsEntry: string }): Plugi
     const custom = config.resolve.conditions.filter((c) => !(defaultClientConditions as ReadonlyArray<string>).includes(c))
     const conditions = [...custom, ...defaultServerConditions]
     // runnerImport evaluates in its own "inline" environment, which takes neither `resolve` nor `ssr` conditions.
-    return { configFile: false as const, root: config.root, logLevel: "error" as const, resolve: { conditions }, ssr: { resolve: { conditions } }, environments: { inline: { resolve: { conditions } } } }
+    return {
+      configFile: false as const,
+      root: config.root,
+      logLevel: "error" as const,
+      resolve: { conditions },
+      ssr: { resolve: { conditions } },
+      environments: { inline: { resolve: { conditions } } },
+    }
   }
   return {
     name: "wallet-plugins",
@@ -73,7 +88,8 @@ export function walletPlugins(options: { readonly regionsEntry: string }): Plugi
       const found: Array<{ packageName: string; file: string }> = []
       for (const packageName of enabledPackagesOf(regions)) {
         const resolved = await this.resolve(`${packageName}/manifest`, options.regionsEntry)
-        if (resolved === null || resolved.external) this.error(`Plugin package '${packageName}' named in a region file has no resolvable './manifest' export from host/regions`)
+        if (resolved === null || resolved.external)
+          this.error(`Plugin package '${packageName}' named in a region file has no resolvable './manifest' export from host/regions`)
         found.push({ packageName, file: resolved.id })
       }
       // Evaluate the manifests (pure data plus lazy imports) to run the composition check.

@@ -19,7 +19,11 @@ interface DemoUser {
 const params = new URLSearchParams(window.location.search)
 const root = document.getElementById("launch")!
 
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] => {
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, unknown> = {},
+  ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] => {
   const node: HTMLElementTagNameMap[K] = document.createElement(tag)
   Object.assign(node, props)
   node.append(...children)
@@ -41,7 +45,12 @@ async function main() {
     users = (await response.json()) as DemoUser[]
   } catch (error) {
     root.replaceChildren(
-      el("main", { className: "panel" }, el("h1", { textContent: "Wallet dev launch" }), el("p", { className: "error", textContent: `The API server is not reachable (${String(error)}). Start everything with npm start.` })),
+      el(
+        "main",
+        { className: "panel" },
+        el("h1", { textContent: "Wallet dev launch" }),
+        el("p", { className: "error", textContent: `The API server is not reachable (${String(error)}). Start everything with npm start.` }),
+      ),
     )
     return
   }
@@ -50,14 +59,63 @@ async function main() {
     { className: "panel" },
     el("h1", { textContent: "Wallet dev launch" }),
     el("p", { className: "hint", textContent: "Opens the mini-app in a fake Telegram client with initData signed by the dev bot token." }),
-    select("user", "Demo user", users.map((u) => [String(u.id), `${u.name} — ${u.description}`]), params.get("user") ?? String(users.find((u) => u.kind === "balances")?.id ?? users[0]?.id)),
-    select("platform", "Platform", [["ios", "iOS"], ["android", "Android"]], params.get("platform") ?? "ios"),
-    select("theme", "Theme", [["light", "Light"], ["dark", "Dark"]], params.get("theme") ?? "light"),
-    select("lang", "Language", [["en", "English"], ["ru", "Русский"], ["hi", "हिन्दी"], ["bn", "বাংলা"], ["zh-TW", "繁體中文"]], params.get("lang") ?? "en"),
-    el("label", { className: "field" }, el("span", { textContent: "Start param (optional)" }), el("input", { name: "startParam", id: "startParam", value: params.get("startParam") ?? "", placeholder: "e.g. settings_language", pattern: "[\\w-]{0,512}" })),
+    select(
+      "user",
+      "Demo user",
+      users.map((u) => [String(u.id), `${u.name} — ${u.description}`]),
+      params.get("user") ?? String(users.find((u) => u.kind === "balances")?.id ?? users[0]?.id),
+    ),
+    select(
+      "platform",
+      "Platform",
+      [
+        ["ios", "iOS"],
+        ["android", "Android"],
+      ],
+      params.get("platform") ?? "ios",
+    ),
+    select(
+      "theme",
+      "Theme",
+      [
+        ["light", "Light"],
+        ["dark", "Dark"],
+      ],
+      params.get("theme") ?? "light",
+    ),
+    select(
+      "lang",
+      "Language",
+      [
+        ["en", "English"],
+        ["ru", "Русский"],
+        ["hi", "हिन्दी"],
+        ["bn", "বাংলা"],
+        ["zh-TW", "繁體中文"],
+      ],
+      params.get("lang") ?? "en",
+    ),
+    el(
+      "label",
+      { className: "field" },
+      el("span", { textContent: "Start param (optional)" }),
+      el("input", {
+        name: "startParam",
+        id: "startParam",
+        value: params.get("startParam") ?? "",
+        placeholder: "e.g. settings_language",
+        pattern: "[\\w-]{0,512}",
+      }),
+    ),
     el("button", { type: "submit", textContent: "Open mini-app" }),
     status,
-    el("p", { className: "hint" }, "Emails the app sends (recovery codes) land in the ", el("a", { href: "/api/dev/outbox.html", target: "_blank", textContent: "dev outbox" }), "."),
+    el(
+      "p",
+      { className: "hint" },
+      "Emails the app sends (recovery codes) land in the ",
+      el("a", { href: "/api/dev/outbox.html", target: "_blank", textContent: "dev outbox" }),
+      ".",
+    ),
   )
   const stage = el("section", { className: "stage", ariaLabel: "Telegram" })
   root.replaceChildren(el("div", { className: "layout" }, form, stage))

@@ -79,7 +79,11 @@ export const inlineScriptHashes = (html: string): ReadonlyArray<string> => {
 /** The dev launch page (a dev tool hosting the fake Telegram client, which injects its own `<style>`). */
 const isLaunchPage = (url: string | undefined) => url !== undefined && /^\/launch(\.html)?(?:[?#]|$)/.test(url)
 
-type Middleware = (req: { url?: string }, res: { writeHead: (...args: Array<any>) => unknown; hasHeader: (name: string) => boolean; setHeader: (name: string, value: string) => unknown }, next: () => void) => void
+type Middleware = (
+  req: { url?: string },
+  res: { writeHead: (...args: Array<any>) => unknown; hasHeader: (name: string) => boolean; setHeader: (name: string, value: string) => unknown },
+  next: () => void,
+) => void
 
 /**
  * Sets the headers just before each response's head is written, so the policy carries the hashes of
@@ -128,7 +132,8 @@ export const securityHeadersPlugin = (
       const outDir = join(server.config.root, server.config.build.outDir)
       const hashes = new Set<string>()
       try {
-        for (const file of readdirSync(outDir)) if (file.endsWith(".html")) for (const hash of inlineScriptHashes(readFileSync(join(outDir, file), "utf8"))) hashes.add(hash)
+        for (const file of readdirSync(outDir))
+          if (file.endsWith(".html")) for (const hash of inlineScriptHashes(readFileSync(join(outDir, file), "utf8"))) hashes.add(hash)
       } catch {
         // no build yet: Vite itself says so
       }

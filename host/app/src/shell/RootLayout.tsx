@@ -7,7 +7,18 @@ import { SHELL } from "./screens.tsx"
 import { LanguageHints } from "./LanguageHints.tsx"
 
 /** Pages where Telegram's back button stays hidden: homes and the top-level status pages. */
-const NO_BACK = ["/", "/main", "/scw", "/error", "/unsupported_region", "/unsupported_app_store", "/unavailable", "/client-connection-error", "/attach-private-chats-error", "/wallet-onboarding"]
+const NO_BACK = [
+  "/",
+  "/main",
+  "/scw",
+  "/error",
+  "/unsupported_region",
+  "/unsupported_app_store",
+  "/unavailable",
+  "/client-connection-error",
+  "/attach-private-chats-error",
+  "/wallet-onboarding",
+]
 
 /** The custodial tabs the signed-in user may see: a tab's `permissions` must all be held (decision 0140). */
 export const visibleCustodialTabs = (kernel: Pick<Kernel, "composition" | "user">) => slotsForUser(kernel.composition.tabs.custodial, kernel.user())

@@ -93,12 +93,18 @@ export function OnboardingScreen() {
   }
   return (
     <main className={styles.onboarding}>
-      <p className={styles.hint} aria-live="polite">{t("onboarding.step", { current: step + 1, total: ONBOARDING_STEPS })}</p>
-      <div className={styles.onboardingIcon}><Icon name={step === 2 ? "ton" : step === 1 ? "currency" : "wallet"} size={72} /></div>
+      <p className={styles.hint} aria-live="polite">
+        {t("onboarding.step", { current: step + 1, total: ONBOARDING_STEPS })}
+      </p>
+      <div className={styles.onboardingIcon}>
+        <Icon name={step === 2 ? "ton" : step === 1 ? "currency" : "wallet"} size={72} />
+      </div>
       <h1 className={styles.onboardingTitle}>{t(`onboarding.steps.${step}.title`)}</h1>
       <p className={styles.onboardingText}>{t(`onboarding.steps.${step}.text`)}</p>
       <ol className={styles.dots} aria-hidden="true">
-        {Array.from({ length: ONBOARDING_STEPS }, (_, i) => <li key={i} className={i === step ? styles.dotActive : styles.dot} />)}
+        {Array.from({ length: ONBOARDING_STEPS }, (_, i) => (
+          <li key={i} className={i === step ? styles.dotActive : styles.dot} />
+        ))}
       </ol>
       <MainButton text={last ? t("onboarding.start") : t("onboarding.next")} progress={saving} onClick={() => void next()} />
     </main>
@@ -115,7 +121,13 @@ export function ScwFallbackScreen() {
       icon="ton"
       title={t("scw.title")}
       text={t("scw.text")}
-      action={kernel.user()?.isCustodyAvailable ? <Button look="secondary" onClick={() => void navigate({ to: "/main" } as never)}>{t("scw.toCrypto")}</Button> : undefined}
+      action={
+        kernel.user()?.isCustodyAvailable ? (
+          <Button look="secondary" onClick={() => void navigate({ to: "/main" } as never)}>
+            {t("scw.toCrypto")}
+          </Button>
+        ) : undefined
+      }
     />
   )
 }

@@ -3,28 +3,28 @@
  * lists the demo users and asks the server to sign initData with the dev bot token exactly as
  * Telegram would.
  */
-import { Schema } from "effect";
-import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api";
-import { NotFound } from "./errors.ts";
-import { TelegramUserId } from "./fields.ts";
-import { validated } from "./security.ts";
-import { LanguageCode } from "./kernel.ts";
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { NotFound } from "./errors.ts"
+import { TelegramUserId } from "./fields.ts"
+import { validated } from "./security.ts"
+import { LanguageCode } from "./kernel.ts"
 
-export const DemoUserKind = Schema.Literals(["new", "balances", "restricted", "no_custody", "blocked"]);
-export type DemoUserKind = typeof DemoUserKind.Type;
+export const DemoUserKind = Schema.Literals(["new", "balances", "restricted", "no_custody", "blocked"])
+export type DemoUserKind = typeof DemoUserKind.Type
 
 export const DemoUser = Schema.Struct({
   id: Schema.Int,
   kind: DemoUserKind,
   name: Schema.String,
   description: Schema.String,
-});
-export type DemoUser = typeof DemoUser.Type;
+})
+export type DemoUser = typeof DemoUser.Type
 
-export const Platform = Schema.Literals(["ios", "android"]);
-export type Platform = typeof Platform.Type;
-export const Theme = Schema.Literals(["light", "dark"]);
-export type Theme = typeof Theme.Type;
+export const Platform = Schema.Literals(["ios", "android"])
+export type Platform = typeof Platform.Type
+export const Theme = Schema.Literals(["light", "dark"])
+export type Theme = typeof Theme.Type
 
 export const LaunchRequest = Schema.Struct({
   userId: TelegramUserId,
@@ -38,8 +38,8 @@ export const LaunchRequest = Schema.Struct({
    * "expired" signs it with an auth_date two days old.
    */
   tamper: Schema.optionalKey(Schema.Literals(["signature", "expired"])),
-});
-export type LaunchRequest = typeof LaunchRequest.Type;
+})
+export type LaunchRequest = typeof LaunchRequest.Type
 
 export const LaunchResponse = Schema.Struct({
   /** The raw initData query string (what `Authorization: tma <initData>` carries). */
@@ -49,12 +49,12 @@ export const LaunchResponse = Schema.Struct({
    * tgWebAppVersion, tgWebAppPlatform, tgWebAppThemeParams and tgWebAppStartParam.
    */
   launchParams: Schema.String,
-});
-export type LaunchResponse = typeof LaunchResponse.Type;
+})
+export type LaunchResponse = typeof LaunchResponse.Type
 
 export const DevGroup = validated(
   HttpApiGroup.make("dev").add(
     HttpApiEndpoint.get("demoUsers", "/api/dev/demo-users", { success: Schema.Array(DemoUser) }),
     HttpApiEndpoint.post("launch", "/api/dev/launch", { payload: LaunchRequest, success: LaunchResponse, error: NotFound }),
   ),
-);
+)

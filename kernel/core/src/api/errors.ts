@@ -3,7 +3,7 @@
  * `code` (spec 1 section 8 maps them to error screens) and a human `message`.
  * Browser-safe: imports only `effect`.
  */
-import { Schema } from "effect";
+import { Schema } from "effect"
 
 /** Why a request was not authenticated (HTTP 401). */
 export const UnauthorizedCode = Schema.Literals([
@@ -19,8 +19,8 @@ export const UnauthorizedCode = Schema.Literals([
   "refresh_token_expired",
   "refresh_token_reused",
   "user_not_found",
-]);
-export type UnauthorizedCode = typeof UnauthorizedCode.Type;
+])
+export type UnauthorizedCode = typeof UnauthorizedCode.Type
 
 /** Extra facts for the client's error mapping (spec 1 section 8). */
 export const ErrorDetail = Schema.Struct({
@@ -28,8 +28,8 @@ export const ErrorDetail = Schema.Struct({
   reason: Schema.optionalKey(Schema.String),
   /** When present with user_not_found the client follows it instead of showing init_failed. */
   redirect_link: Schema.optionalKey(Schema.String),
-});
-export type ErrorDetail = typeof ErrorDetail.Type;
+})
+export type ErrorDetail = typeof ErrorDetail.Type
 
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
   "Unauthorized",
@@ -38,8 +38,8 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
 ) {}
 
 /** Why an authenticated request is refused (HTTP 403). */
-export const ForbiddenCode = Schema.Literals(["content_unavailable", "online_user_limit_exceeded", "permission_denied"]);
-export type ForbiddenCode = typeof ForbiddenCode.Type;
+export const ForbiddenCode = Schema.Literals(["content_unavailable", "online_user_limit_exceeded", "permission_denied"])
+export type ForbiddenCode = typeof ForbiddenCode.Type
 
 export class Forbidden extends Schema.TaggedError<Forbidden>()(
   "Forbidden",
@@ -47,8 +47,8 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()(
   { httpApiStatus: 403, description: "Authenticated but refused; `code` says why" },
 ) {}
 
-export const NotFoundCode = Schema.Literals(["user_not_found", "not_found"]);
-export type NotFoundCode = typeof NotFoundCode.Type;
+export const NotFoundCode = Schema.Literals(["user_not_found", "not_found"])
+export type NotFoundCode = typeof NotFoundCode.Type
 
 export class NotFound extends Schema.TaggedError<NotFound>()(
   "NotFound",
@@ -60,8 +60,8 @@ export class NotFound extends Schema.TaggedError<NotFound>()(
 export const RequestIssue = Schema.Struct({
   path: Schema.Array(Schema.Union([Schema.String, Schema.Int])),
   message: Schema.String,
-});
-export type RequestIssue = typeof RequestIssue.Type;
+})
+export type RequestIssue = typeof RequestIssue.Type
 
 /** A request whose body, query, params or headers fail their Schema (HTTP 400). */
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(

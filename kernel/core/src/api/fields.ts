@@ -9,34 +9,34 @@
  * - `BigIntId` / `bigIntId()`: an id of a `bigint` column sent as a decimal string, 1..2^63-1.
  * - `TelegramUserId`: a Telegram user id, a positive integer below 2^53.
  */
-import { Schema } from "effect";
+import { Schema } from "effect"
 
 /** Largest value of a PostgreSQL `bigint` (int8) column. */
-export const MAX_BIGINT_ID = 9_223_372_036_854_775_807n;
+export const MAX_BIGINT_ID = 9_223_372_036_854_775_807n
 
-const NUL_MESSAGE = "must not contain a NUL character (U+0000)";
-const SURROGATE_MESSAGE = "must not contain an unpaired UTF-16 surrogate (not valid Unicode text)";
+const NUL_MESSAGE = "must not contain a NUL character (U+0000)"
+const SURROGATE_MESSAGE = "must not contain an unpaired UTF-16 surrogate (not valid Unicode text)"
 
 /** Why `text` cannot be stored and sent back as it is, or undefined when it can. */
 export const userTextProblem = (text: string): string | undefined => {
   for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit === 0) return NUL_MESSAGE;
+    const unit = text.charCodeAt(i)
+    if (unit === 0) return NUL_MESSAGE
     if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0
       if (next >= 0xdc00 && next <= 0xdfff) {
-        i++;
-        continue;
+        i++
+        continue
       }
-      return SURROGATE_MESSAGE;
+      return SURROGATE_MESSAGE
     }
-    if (unit >= 0xdc00 && unit <= 0xdfff) return SURROGATE_MESSAGE;
+    if (unit >= 0xdc00 && unit <= 0xdfff) return SURROGATE_MESSAGE
   }
-  return undefined;
-};
+  return undefined
+}
 
 /** True when the text has no NUL and no unpaired surrogate. */
-export const isStorableText = (text: string): boolean => userTextProblem(text) === undefined;
+export const isStorableText = (text: string): boolean => userTextProblem(text) === undefined
 
 /** The check behind `UserText`: no NUL, no unpaired surrogate. */
 export const isUserText = () =>
@@ -44,21 +44,21 @@ export const isUserText = () =>
     expected: "text without NUL characters or unpaired surrogates",
     // JSON strings in OpenAPI are Unicode code points, so only NUL is left to say.
     toJsonSchema: () => ({ pattern: "^[^\\u0000]*$" }),
-  });
+  })
 
 /** Any text a client sends (see the module header). */
-export const UserText = Schema.String.check(isUserText());
+export const UserText = Schema.String.check(isUserText())
 
 /** `UserText` with length bounds (UTF-16 code units, as `String.length`). */
 export const userText = (options: { readonly minLength?: number; readonly maxLength?: number } = {}) => {
-  const { minLength, maxLength } = options;
-  if (minLength !== undefined && maxLength !== undefined) return UserText.check(Schema.isBetweenLength(minLength, maxLength));
-  if (maxLength !== undefined) return UserText.check(Schema.isMaxLength(maxLength));
-  if (minLength !== undefined) return UserText.check(Schema.isMinLength(minLength));
-  return UserText;
-};
+  const { minLength, maxLength } = options
+  if (minLength !== undefined && maxLength !== undefined) return UserText.check(Schema.isBetweenLength(minLength, maxLength))
+  if (maxLength !== undefined) return UserText.check(Schema.isMaxLength(maxLength))
+  if (minLength !== undefined) return UserText.check(Schema.isMinLength(minLength))
+  return UserText
+}
 
-const ID_PATTERN = /^[1-9][0-9]{0,18}$/;
+const ID_PATTERN = /^[1-9][0-9]{0,18}$/
 
 /** The check behind `BigIntId`: a decimal string of 1..2^63-1 without leading zeros. */
 export const isBigIntId = (options: { readonly message?: string } = {}) =>
@@ -68,14 +68,14 @@ export const isBigIntId = (options: { readonly message?: string } = {}) =>
       expected: "a decimal id from 1 to 9223372036854775807",
       toJsonSchema: () => ({ pattern: ID_PATTERN.source }),
     },
-  );
+  )
 
 /** An id of a `bigint` column as a decimal string ("42"), 1..2^63-1. */
-export const bigIntId = (options: { readonly message?: string } = {}) => Schema.String.check(isBigIntId(options));
-export const BigIntId = bigIntId();
+export const bigIntId = (options: { readonly message?: string } = {}) => Schema.String.check(isBigIntId(options))
+export const BigIntId = bigIntId()
 
 /** A Telegram user id: a positive integer below 2^53 (Telegram's ids need 52 bits). */
-export const TelegramUserId = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }));
+export const TelegramUserId = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }))
 
 /** True for a usable user id: a positive safe integer. */
-export const isUserId = (id: unknown): id is number => typeof id === "number" && Number.isSafeInteger(id) && id > 0;
+export const isUserId = (id: unknown): id is number => typeof id === "number" && Number.isSafeInteger(id) && id > 0

@@ -7,35 +7,28 @@
  * `validated(group)`: `RequestValidation` and strict bodies) applied after the last `add`; text
  * fields use `userText`, bigint ids `bigIntId` (docs/decisions/0205).
  */
-import { HttpApi } from "effect/http-api";
-import { AuthGroup } from "./auth.ts";
-import { DevGroup } from "./dev.ts";
-import { FeatureFlagsGroup, ProfileGroup, UsersGroup, ViewSettingsGroup, VisitorGroup } from "./kernel.ts";
+import { HttpApi } from "effect/http-api"
+import { AuthGroup } from "./auth.ts"
+import { DevGroup } from "./dev.ts"
+import { FeatureFlagsGroup, ProfileGroup, UsersGroup, ViewSettingsGroup, VisitorGroup } from "./kernel.ts"
 
-export * from "./errors.ts";
-export * from "./rateLimit.ts";
-export * from "./fields.ts";
-export * from "./security.ts";
-export * from "./auth.ts";
-export * from "./kernel.ts";
-export * from "./dev.ts";
-export * from "./operations.ts";
+export * from "./errors.ts"
+export * from "./rateLimit.ts"
+export * from "./fields.ts"
+export * from "./security.ts"
+export * from "./auth.ts"
+export * from "./kernel.ts"
+export * from "./dev.ts"
+export * from "./operations.ts"
 
 /** Identifier of the composed API (kernel + plugins); plugins build their handlers against it too. */
-export const ApiId = "wallet" as const;
+export const ApiId = "wallet" as const
 
 /** The kernel's endpoints (always served). */
-export const KernelApi = HttpApi.make(ApiId).add(
-  AuthGroup,
-  FeatureFlagsGroup,
-  ViewSettingsGroup,
-  ProfileGroup,
-  VisitorGroup,
-  UsersGroup,
-);
+export const KernelApi = HttpApi.make(ApiId).add(AuthGroup, FeatureFlagsGroup, ViewSettingsGroup, ProfileGroup, VisitorGroup, UsersGroup)
 
 /** Dev-only endpoints (served with WALLET_DEV=1). */
-export const DevApi = HttpApi.make(ApiId).add(DevGroup);
+export const DevApi = HttpApi.make(ApiId).add(DevGroup)
 
 /** Where the server serves its OpenAPI document. */
-export const OpenApiPath = "/api/openapi.json" as const;
+export const OpenApiPath = "/api/openapi.json" as const

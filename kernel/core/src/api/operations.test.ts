@@ -15,7 +15,10 @@ describe("operation catalogue and params (decision 0550)", () => {
     expect(operationSpec("custody_transfer")).toEqual({ kind: "value", params: ["currency", "amount", "receiver"] })
     expect(operationSpec("device_key_generate")?.kind).toBe("security")
     expect(operationSpec("toString")).toBeUndefined()
-    expect(operationRequest("exchange", { from: "TON", to: "USDT", amount: "5" })).toEqual({ name: "exchange", params: { from: "TON", to: "USDT", amount: "5" } })
+    expect(operationRequest("exchange", { from: "TON", to: "USDT", amount: "5" })).toEqual({
+      name: "exchange",
+      params: { from: "TON", to: "USDT", amount: "5" },
+    })
   })
 
   it("refuses malformed params: bad names, NUL, too many", () => {

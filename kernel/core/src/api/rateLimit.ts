@@ -3,8 +3,8 @@
  * API's JSON error shape plus `retryAfterSeconds`, and the same seconds in a `Retry-After` header.
  * Browser-safe: imports only `effect`.
  */
-import { Schema } from "effect";
-import { HttpApiSchema } from "effect/http-api";
+import { Schema } from "effect"
+import { HttpApiSchema } from "effect/http-api"
 
 /** Too many requests of one kind from one user or one address; retry after `retryAfterSeconds`. */
 export class RateLimited extends Schema.TaggedError<RateLimited>()(
@@ -18,7 +18,7 @@ const RateLimitedBody = Schema.Struct({
   code: Schema.Literal("rate_limit_exceeded"),
   message: Schema.String,
   retryAfterSeconds: Schema.Int,
-}).annotate({ httpApiStatus: 429, description: "Too many requests; retry after `retryAfterSeconds` (also the `Retry-After` header)" });
+}).annotate({ httpApiStatus: 429, description: "Too many requests; retry after `retryAfterSeconds` (also the `Retry-After` header)" })
 
 /**
  * `RateLimited` as endpoints declare it (`error: [..., RateLimitedResponse]`): handlers fail with
@@ -36,4 +36,4 @@ export const RateLimitedResponse = RateLimited.pipe(
       }),
     },
   ),
-);
+)

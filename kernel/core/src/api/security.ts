@@ -4,10 +4,10 @@
  * (`Authorization: Bearer <access token>`); auth init carries `InitDataAuth`
  * (`Authorization: tma <initData>`, the raw initData string Telegram gave the mini-app).
  */
-import { Context, Schema } from "effect";
-import { HttpApi, type HttpApiEndpoint, type HttpApiGroup, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api";
-import { Forbidden, InvalidRequest, PayloadTooLarge, Unauthorized, UnsupportedMediaType } from "./errors.ts";
-import { RateLimitedResponse } from "./rateLimit.ts";
+import { Context, Schema } from "effect"
+import { HttpApi, type HttpApiEndpoint, type HttpApiGroup, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { Forbidden, InvalidRequest, PayloadTooLarge, Unauthorized, UnsupportedMediaType } from "./errors.ts"
+import { RateLimitedResponse } from "./rateLimit.ts"
 
 /**
  * Turns request decoding failures into `InvalidRequest` (400) naming each field. The server also
@@ -24,8 +24,8 @@ export class RequestValidation extends HttpApiMiddleware.Service<RequestValidati
  * query or path is reported, not only the first. Headers keep the defaults (they carry transport
  * headers the contract does not declare).
  */
-export const payloadParseOptions = { onExcessProperty: "error", errors: "all" } as const;
-export const queryParseOptions = { errors: "all" } as const;
+export const payloadParseOptions = { onExcessProperty: "error", errors: "all" } as const
+export const queryParseOptions = { errors: "all" } as const
 
 /**
  * `RequestValidation` plus the decoding rules above: what every group applies after its last
@@ -33,19 +33,19 @@ export const queryParseOptions = { errors: "all" } as const;
  * from, so they hold for the server and the typed client alike.
  */
 export const validated = <Id extends string, E extends HttpApiEndpoint.Constraint, T extends boolean>(group: HttpApiGroup.HttpApiGroup<Id, E, T>) =>
-  strictDecoding(group.middleware(RequestValidation));
+  strictDecoding(group.middleware(RequestValidation))
 
 /** Only the decoding rules (for a group whose endpoints add `RequestValidation` one by one). */
 export const strictDecoding = <Id extends string, E extends HttpApiEndpoint.Constraint, T extends boolean>(group: HttpApiGroup.HttpApiGroup<Id, E, T>) =>
   group
     .annotate(HttpApi.PayloadParseOptions, payloadParseOptions)
     .annotate(HttpApi.QueryParseOptions, queryParseOptions)
-    .annotate(HttpApi.ParamsParseOptions, queryParseOptions);
+    .annotate(HttpApi.ParamsParseOptions, queryParseOptions)
 
 /** The authenticated caller of an endpoint guarded by `SessionAuth`. */
 export interface Session {
-  readonly userId: number;
-  readonly sessionId: string;
+  readonly userId: number
+  readonly sessionId: string
 }
 export class CurrentSession extends Context.Service<CurrentSession, Session>()("wallet/api/CurrentSession") {}
 
@@ -66,21 +66,21 @@ export const TelegramUser = Schema.Struct({
   allows_write_to_pm: Schema.optionalKey(Schema.Boolean),
   added_to_attachment_menu: Schema.optionalKey(Schema.Boolean),
   photo_url: Schema.optionalKey(Schema.String),
-});
-export type TelegramUser = typeof TelegramUser.Type;
+})
+export type TelegramUser = typeof TelegramUser.Type
 
 /** Validated (signature, expiry, not replayed) initData, provided to the auth init handler. */
 export interface LaunchData {
-  readonly user: TelegramUser;
-  readonly receiver: TelegramUser | undefined;
-  readonly authDate: Date;
-  readonly queryId: string | undefined;
-  readonly chatType: string | undefined;
-  readonly startParam: string | undefined;
+  readonly user: TelegramUser
+  readonly receiver: TelegramUser | undefined
+  readonly authDate: Date
+  readonly queryId: string | undefined
+  readonly chatType: string | undefined
+  readonly startParam: string | undefined
 }
 export class TelegramLaunch extends Context.Service<TelegramLaunch, LaunchData>()("wallet/api/TelegramLaunch") {}
 
-export const initDataSecurity = HttpApiSecurity.http({ scheme: "tma" });
+export const initDataSecurity = HttpApiSecurity.http({ scheme: "tma" })
 
 export class InitDataAuth extends HttpApiMiddleware.Service<InitDataAuth, { provides: TelegramLaunch }>()("wallet/api/InitDataAuth", {
   security: { initData: initDataSecurity },

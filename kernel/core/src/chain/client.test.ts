@@ -12,12 +12,26 @@ interface Seen {
 const fakeFetch = (respond: (url: URL, init: RequestInit) => { status: number; body: unknown }, seen: Seen[] = []) =>
   (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input))
-    seen.push({ url: url.toString(), method: init?.method ?? "GET", headers: (init?.headers ?? {}) as Record<string, string>, ...(typeof init?.body === "string" ? { body: init.body } : {}) })
+    seen.push({
+      url: url.toString(),
+      method: init?.method ?? "GET",
+      headers: (init?.headers ?? {}) as Record<string, string>,
+      ...(typeof init?.body === "string" ? { body: init.body } : {}),
+    })
     const r = respond(url, init ?? {})
     return new Response(r.body === undefined ? "" : JSON.stringify(r.body), { status: r.status, headers: { "content-type": "application/json" } })
   }) as typeof globalThis.fetch
 
-const account = { address: "0:" + "ab".repeat(32), balance: 1_500_000_000, last_activity: 1, status: "active", get_methods: [], is_wallet: true, interfaces: ["wallet_v5r1"], extra_field: 1 }
+const account = {
+  address: "0:" + "ab".repeat(32),
+  balance: 1_500_000_000,
+  last_activity: 1,
+  status: "active",
+  get_methods: [],
+  is_wallet: true,
+  interfaces: ["wallet_v5r1"],
+  extra_field: 1,
+}
 
 describe("Chain client", () => {
   it("decodes amounts to bigint and sends the API key as a bearer token", async () => {
@@ -41,7 +55,12 @@ describe("Chain client", () => {
         {
           type: "ExtraCurrencyTransfer",
           status: "ok",
-          ExtraCurrencyTransfer: { sender: { address: "0:" + "cd".repeat(32), is_scam: false, is_wallet: true }, recipient: { address: account.address, is_scam: false, is_wallet: true }, amount: "25000", currency: ec },
+          ExtraCurrencyTransfer: {
+            sender: { address: "0:" + "cd".repeat(32), is_scam: false, is_wallet: true },
+            recipient: { address: account.address, is_scam: false, is_wallet: true },
+            amount: "25000",
+            currency: ec,
+          },
           simple_preview: { name: "Extra currency transfer", description: "", accounts: [] },
           base_transactions: [],
         },
@@ -51,7 +70,10 @@ describe("Chain client", () => {
       in_progress: false,
       extra: 0,
     }
-    const client = makeChainClient({ baseUrl: "https://tonapi.example", fetch: fakeFetch((url) => ({ status: 200, body: url.pathname.endsWith("/events") ? { events: [event], next_from: 0 } : withExtra })) })
+    const client = makeChainClient({
+      baseUrl: "https://tonapi.example",
+      fetch: fakeFetch((url) => ({ status: 200, body: url.pathname.endsWith("/events") ? { events: [event], next_from: 0 } : withExtra })),
+    })
     const a = await Effect.runPromise(client.getAccount("EQabc"))
     expect(a.extra_balance).toEqual([{ amount: 123_450_000_000_000_000_000n, preview: ec }])
     const events = await Effect.runPromise(client.getEvents("EQabc", { limit: 10 }))
@@ -64,7 +86,11 @@ describe("Chain client", () => {
       baseUrl: "http://x",
       fetch: fakeFetch(() => ({
         status: 200,
-        body: { balance: big, wallet_address: { address: "0:1", is_scam: false, is_wallet: false }, jetton: { address: "0:2", name: "T", symbol: "T", decimals: 6, image: "", verification: "whitelist", score: 0 } },
+        body: {
+          balance: big,
+          wallet_address: { address: "0:1", is_scam: false, is_wallet: false },
+          jetton: { address: "0:2", name: "T", symbol: "T", decimals: 6, image: "", verification: "whitelist", score: 0 },
+        },
       })),
     })
     const b = await Effect.runPromise(client.getJettonBalance("a", "j"))

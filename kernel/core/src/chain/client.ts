@@ -36,27 +36,45 @@ export interface ChainShape {
   readonly getRawAccount: (accountId: string) => E<S.BlockchainRawAccount>
   readonly getJettonBalances: (accountId: string, options?: { readonly currencies?: ReadonlyArray<string> }) => E<ReadonlyArray<S.JettonBalance>>
   readonly getJettonBalance: (accountId: string, jettonId: string, options?: { readonly currencies?: ReadonlyArray<string> }) => E<S.JettonBalance>
-  readonly getNfts: (accountId: string, options?: { readonly collection?: string; readonly limit?: number; readonly offset?: number }) => E<ReadonlyArray<S.NftItem>>
+  readonly getNfts: (
+    accountId: string,
+    options?: { readonly collection?: string; readonly limit?: number; readonly offset?: number },
+  ) => E<ReadonlyArray<S.NftItem>>
   readonly getNft: (address: string) => E<S.NftItem>
   readonly getEvents: (accountId: string, query: EventsQuery) => E<S.AccountEvents>
   readonly getAccountEvent: (accountId: string, eventId: string, options?: { readonly subjectOnly?: boolean }) => E<S.AccountEvent>
   readonly getEvent: (eventId: string) => E<S.Event>
   readonly getTrace: (traceId: string) => E<S.Trace>
-  readonly getJettonHistory: (accountId: string, options: { readonly limit: number; readonly beforeLt?: number; readonly jettonId?: string }) => E<S.JettonOperations>
+  readonly getJettonHistory: (
+    accountId: string,
+    options: { readonly limit: number; readonly beforeLt?: number; readonly jettonId?: string },
+  ) => E<S.JettonOperations>
   readonly getSeqno: (accountId: string) => E<number>
-  readonly emulate: (boc: string, options?: { readonly params?: ReadonlyArray<{ readonly address: string; readonly balance?: bigint }> }) => E<S.MessageConsequences>
+  readonly emulate: (
+    boc: string,
+    options?: { readonly params?: ReadonlyArray<{ readonly address: string; readonly balance?: bigint }> },
+  ) => E<S.MessageConsequences>
   readonly emulateEvent: (boc: string, options?: { readonly ignoreSignatureCheck?: boolean }) => E<S.Event>
   readonly sendBoc: (boc: string) => E<void>
   readonly resolveDns: (domain: string) => E<S.DnsRecord>
   readonly backresolve: (accountId: string) => E<ReadonlyArray<string>>
   readonly runGetMethod: (accountId: string, method: string, args?: ReadonlyArray<string>) => E<S.MethodExecutionResult>
   readonly getRates: (tokens: ReadonlyArray<string>, currencies: ReadonlyArray<string>) => E<Readonly<Record<string, S.TokenRates>>>
-  readonly getChart: (token: string, options?: { readonly currency?: string; readonly startDate?: number; readonly endDate?: number; readonly pointsCount?: number }) => E<ReadonlyArray<readonly [number, number]>>
+  readonly getChart: (
+    token: string,
+    options?: { readonly currency?: string; readonly startDate?: number; readonly endDate?: number; readonly pointsCount?: number },
+  ) => E<ReadonlyArray<readonly [number, number]>>
   readonly getJettonInfo: (jettonId: string) => E<S.JettonInfo>
   readonly getStakingPool: (accountId: string) => E<S.StakingPool>
   readonly gaslessConfig: () => E<S.GaslessConfig>
-  readonly gaslessEstimate: (jettonMaster: string, request: { readonly walletAddress: string; readonly walletPublicKey: string; readonly messages: ReadonlyArray<string> }) => E<S.SignRawParams>
-  readonly gaslessSend: (request: { readonly walletPublicKey: string; readonly boc: string }) => E<{ readonly protocol_name: string; readonly external?: string }>
+  readonly gaslessEstimate: (
+    jettonMaster: string,
+    request: { readonly walletAddress: string; readonly walletPublicKey: string; readonly messages: ReadonlyArray<string> },
+  ) => E<S.SignRawParams>
+  readonly gaslessSend: (request: {
+    readonly walletPublicKey: string
+    readonly boc: string
+  }) => E<{ readonly protocol_name: string; readonly external?: string }>
 }
 
 const enc = encodeURIComponent
@@ -123,15 +141,21 @@ export const makeChainClient = (config: ChainConfig): ChainShape => {
     getAccount: (id) => call(S.Account, "GET", `/v2/accounts/${enc(id)}`),
     getAccounts: (ids) => call(S.Accounts, "POST", "/v2/accounts/_bulk", { body: { account_ids: ids } }).pipe(Effect.map((r) => r.accounts)),
     getRawAccount: (id) => call(S.BlockchainRawAccount, "GET", `/v2/blockchain/accounts/${enc(id)}`),
-    getJettonBalances: (id, o) => call(S.JettonsBalances, "GET", `/v2/accounts/${enc(id)}/jettons`, { query: { currencies: o?.currencies } }).pipe(Effect.map((r) => r.balances)),
-    getJettonBalance: (id, jetton, o) => call(S.JettonBalance, "GET", `/v2/accounts/${enc(id)}/jettons/${enc(jetton)}`, { query: { currencies: o?.currencies } }),
-    getNfts: (id, o) => call(S.NftItems, "GET", `/v2/accounts/${enc(id)}/nfts`, { query: { collection: o?.collection, limit: o?.limit, offset: o?.offset } }).pipe(Effect.map((r) => r.nft_items)),
+    getJettonBalances: (id, o) =>
+      call(S.JettonsBalances, "GET", `/v2/accounts/${enc(id)}/jettons`, { query: { currencies: o?.currencies } }).pipe(Effect.map((r) => r.balances)),
+    getJettonBalance: (id, jetton, o) =>
+      call(S.JettonBalance, "GET", `/v2/accounts/${enc(id)}/jettons/${enc(jetton)}`, { query: { currencies: o?.currencies } }),
+    getNfts: (id, o) =>
+      call(S.NftItems, "GET", `/v2/accounts/${enc(id)}/nfts`, { query: { collection: o?.collection, limit: o?.limit, offset: o?.offset } }).pipe(
+        Effect.map((r) => r.nft_items),
+      ),
     getNft: (address) => call(S.NftItem, "GET", `/v2/nfts/${enc(address)}`),
     getEvents: (id, q) =>
       call(S.AccountEvents, "GET", `/v2/accounts/${enc(id)}/events`, {
         query: { limit: q.limit, before_lt: q.beforeLt, subject_only: q.subjectOnly, initiator: q.initiator },
       }),
-    getAccountEvent: (id, eventId, o) => call(S.AccountEvent, "GET", `/v2/accounts/${enc(id)}/events/${enc(eventId)}`, { query: { subject_only: o?.subjectOnly } }),
+    getAccountEvent: (id, eventId, o) =>
+      call(S.AccountEvent, "GET", `/v2/accounts/${enc(id)}/events/${enc(eventId)}`, { query: { subject_only: o?.subjectOnly } }),
     getEvent: (eventId) => call(S.Event, "GET", `/v2/events/${enc(eventId)}`),
     getTrace: (traceId) => call(S.Trace, "GET", `/v2/traces/${enc(traceId)}`),
     getJettonHistory: (id, o) =>
@@ -147,9 +171,9 @@ export const makeChainClient = (config: ChainConfig): ChainShape => {
     runGetMethod: (id, method, args) => call(S.MethodExecutionResult, "GET", `/v2/blockchain/accounts/${enc(id)}/methods/${enc(method)}`, { query: { args } }),
     getRates: (tokens, currencies) => call(S.Rates, "GET", "/v2/rates", { query: { tokens, currencies } }).pipe(Effect.map((r) => r.rates)),
     getChart: (token, o) =>
-      call(S.ChartPoints, "GET", "/v2/rates/chart", { query: { token, currency: o?.currency, start_date: o?.startDate, end_date: o?.endDate, points_count: o?.pointsCount } }).pipe(
-        Effect.map((r) => r.points),
-      ),
+      call(S.ChartPoints, "GET", "/v2/rates/chart", {
+        query: { token, currency: o?.currency, start_date: o?.startDate, end_date: o?.endDate, points_count: o?.pointsCount },
+      }).pipe(Effect.map((r) => r.points)),
     getJettonInfo: (id) => call(S.JettonInfo, "GET", `/v2/jettons/${enc(id)}`),
     getStakingPool: (id) => call(S.StakingPool, "GET", `/v2/staking/pool/${enc(id)}`),
     gaslessConfig: () => call(S.GaslessConfig, "GET", "/v2/gasless/config"),
@@ -170,9 +194,32 @@ export class Chain extends Context.Service<Chain, ChainShape>()("wallet/Chain") 
   /** Only the given methods answer; the rest fail with reason "Unsupported". */
   static readonly layerTest = (implementation: Partial<ChainShape>): Layer.Layer<Chain> => {
     const names: ReadonlyArray<keyof ChainShape> = [
-      "getAccount", "getAccounts", "getRawAccount", "getJettonBalances", "getJettonBalance", "getNfts", "getNft", "getEvents",
-      "getAccountEvent", "getEvent", "getTrace", "getJettonHistory", "getSeqno", "emulate", "emulateEvent", "sendBoc", "resolveDns",
-      "backresolve", "runGetMethod", "getRates", "getChart", "getJettonInfo", "getStakingPool", "gaslessConfig", "gaslessEstimate", "gaslessSend",
+      "getAccount",
+      "getAccounts",
+      "getRawAccount",
+      "getJettonBalances",
+      "getJettonBalance",
+      "getNfts",
+      "getNft",
+      "getEvents",
+      "getAccountEvent",
+      "getEvent",
+      "getTrace",
+      "getJettonHistory",
+      "getSeqno",
+      "emulate",
+      "emulateEvent",
+      "sendBoc",
+      "resolveDns",
+      "backresolve",
+      "runGetMethod",
+      "getRates",
+      "getChart",
+      "getJettonInfo",
+      "getStakingPool",
+      "gaslessConfig",
+      "gaslessEstimate",
+      "gaslessSend",
     ]
     const shape = Object.fromEntries(names.map((n) => [n, implementation[n] ?? unsupported(n)])) as unknown as ChainShape
     return Layer.succeed(Chain, shape)

@@ -276,7 +276,12 @@ export const TvmStackRecord: Schema.Codec<TvmStackRecord> = Schema.Struct({
   num: opt(Schema.String),
   tuple: opt(Schema.Array(Schema.suspend((): Schema.Codec<TvmStackRecord> => TvmStackRecord))),
 })
-export const MethodExecutionResult = Schema.Struct({ success: Schema.Boolean, exit_code: Schema.Int, stack: Schema.Array(TvmStackRecord), decoded: opt(Schema.Unknown) })
+export const MethodExecutionResult = Schema.Struct({
+  success: Schema.Boolean,
+  exit_code: Schema.Int,
+  stack: Schema.Array(TvmStackRecord),
+  decoded: opt(Schema.Unknown),
+})
 export type MethodExecutionResult = typeof MethodExecutionResult.Type
 
 export const BlockchainRawAccount = Schema.Struct({
@@ -297,7 +302,14 @@ export const JettonInfo = Schema.Struct({
   mintable: Schema.Boolean,
   total_supply: Amount,
   admin: opt(AccountAddress),
-  metadata: Schema.Struct({ address: Schema.String, name: Schema.String, symbol: Schema.String, decimals: Schema.String, image: opt(Schema.String), description: opt(Schema.String) }),
+  metadata: Schema.Struct({
+    address: Schema.String,
+    name: Schema.String,
+    symbol: Schema.String,
+    decimals: Schema.String,
+    image: opt(Schema.String),
+    description: opt(Schema.String),
+  }),
   preview: opt(Schema.String),
   verification: Verification,
   holders_count: Schema.Int,

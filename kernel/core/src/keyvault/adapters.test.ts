@@ -11,7 +11,14 @@ const fakeTelegram = (options: { supported?: boolean; available?: boolean; grant
   const state = { token: "", granted: false }
   // Dispatches to the live set (as a naive bridge would): the adapter must not take a stale event.
   const emit = (event: string, payload: unknown) => queueMicrotask(() => listeners.get(event)?.forEach((l) => l(payload)))
-  const info = () => ({ available: options.available ?? true, access_requested: true, access_granted: state.granted, token_saved: state.token !== "", device_id: "d", type: "finger" })
+  const info = () => ({
+    available: options.available ?? true,
+    access_requested: true,
+    access_granted: state.granted,
+    token_saved: state.token !== "",
+    device_id: "d",
+    type: "finger",
+  })
   const telegram: TelegramEvents = {
     supports: () => options.supported ?? true,
     on: (event, listener) => {
@@ -26,7 +33,8 @@ const fakeTelegram = (options: { supported?: boolean; available?: boolean; grant
         state.granted = options.grant ?? true
         emit("biometry_info_received", info())
       }
-      if (method === "web_app_biometry_request_auth") emit("biometry_auth_requested", options.approve === false ? { status: "failed" } : { status: "authorized", token: state.token })
+      if (method === "web_app_biometry_request_auth")
+        emit("biometry_auth_requested", options.approve === false ? { status: "failed" } : { status: "authorized", token: state.token })
       if (method === "web_app_biometry_update_token") {
         state.token = String(params?.token ?? "")
         emit("biometry_token_updated", { status: state.token === "" ? "removed" : "updated" })
@@ -76,7 +84,11 @@ describe("keyvault adapters", () => {
       yield* store.remove("a")
       assert.isNull(yield* store.get("a"))
       assert.strictEqual((yield* Effect.flip(store.set("unsupported", "1"))).message, "Failed to save secureStorage value")
-      const broken = vaultStoreFromTelegram({ get: () => Promise.reject(new Error("x")), set: () => Promise.reject(new Error("x")), remove: () => Promise.reject(new Error("x")) })
+      const broken = vaultStoreFromTelegram({
+        get: () => Promise.reject(new Error("x")),
+        set: () => Promise.reject(new Error("x")),
+        remove: () => Promise.reject(new Error("x")),
+      })
       assert.strictEqual((yield* Effect.flip(broken.get("a"))).message, "Failed to get secureStorage value")
     }),
   )
@@ -87,7 +99,12 @@ describe("keyvault adapters", () => {
       const store = vaultStoreFromBackend(backend)
       yield* store.set("keyvault.blob", "v2:x")
       assert.strictEqual(backend.entries.get("wallet:keyvault.blob"), "v2:x")
-      const full = vaultStoreFromBackend({ ...backend, setItem: () => { throw new Error("QuotaExceededError") } })
+      const full = vaultStoreFromBackend({
+        ...backend,
+        setItem: () => {
+          throw new Error("QuotaExceededError")
+        },
+      })
       const error = yield* Effect.flip(full.set("keyvault.blob", "v2:y"))
       assert.deepStrictEqual([error._tag, error.message, error.key], ["SecureStorageFailed", "Failed to save secureStorage value", "keyvault.blob"])
     }),
@@ -134,7 +151,10 @@ describe("keyvault adapters", () => {
         assert.isFalse(backend.entries.has("wallet:tonSpace.keyvault.blob"))
 
         const refusing = recordingBridge()
-        const telegram = Telegram.make({ platform: "tdesktop", version: "9.0", themeParams: {} }, { ...refusing.client, stores: { ...refusing.client.stores, secure: { get: async () => null, set: async () => false, remove: async () => false } } })
+        const telegram = Telegram.make(
+          { platform: "tdesktop", version: "9.0", themeParams: {} },
+          { ...refusing.client, stores: { ...refusing.client.stores, secure: { get: async () => null, set: async () => false, remove: async () => false } } },
+        )
         const local = memoryBackend()
         const desktop = vaultStoreForTelegram(telegram, vaultStoreFromBackend(local, "wallet:tonSpace."))
         yield* desktop.set("keyvault.blob", "v2:sealed")

@@ -58,19 +58,28 @@ export const biometricManagerFromTelegram = (telegram: TelegramEvents) => {
     tokenSaved: payload?.available === true && payload.token_saved === true,
   })
   return BiometricManager.of({
-    info: () => ask<BiometryInfoPayload>(telegram, "web_app_biometry_get_info", {}, "biometry_info_received", BIOMETRY_INFO_TIMEOUT_MS).pipe(Effect.map(toInfo)),
+    info: () =>
+      ask<BiometryInfoPayload>(telegram, "web_app_biometry_get_info", {}, "biometry_info_received", BIOMETRY_INFO_TIMEOUT_MS).pipe(Effect.map(toInfo)),
     requestAccess: (reason) =>
       ask<BiometryInfoPayload>(telegram, "web_app_biometry_request_access", { reason }, "biometry_info_received", BIOMETRY_PROMPT_TIMEOUT_MS).pipe(
         Effect.map((payload) => toInfo(payload).accessGranted),
       ),
     authenticate: (reason) =>
-      ask<{ status: "authorized" | "failed"; token?: string }>(telegram, "web_app_biometry_request_auth", { reason }, "biometry_auth_requested", BIOMETRY_PROMPT_TIMEOUT_MS).pipe(
-        Effect.map((payload) => (payload?.status === "authorized" ? { authenticated: true, token: payload.token ?? "" } : { authenticated: false })),
-      ),
+      ask<{ status: "authorized" | "failed"; token?: string }>(
+        telegram,
+        "web_app_biometry_request_auth",
+        { reason },
+        "biometry_auth_requested",
+        BIOMETRY_PROMPT_TIMEOUT_MS,
+      ).pipe(Effect.map((payload) => (payload?.status === "authorized" ? { authenticated: true, token: payload.token ?? "" } : { authenticated: false }))),
     updateToken: (token) =>
-      ask<{ status: "updated" | "removed" | "failed" }>(telegram, "web_app_biometry_update_token", { token }, "biometry_token_updated", BIOMETRY_PROMPT_TIMEOUT_MS).pipe(
-        Effect.map((payload) => payload?.status === (token === "" ? "removed" : "updated")),
-      ),
+      ask<{ status: "updated" | "removed" | "failed" }>(
+        telegram,
+        "web_app_biometry_update_token",
+        { token },
+        "biometry_token_updated",
+        BIOMETRY_PROMPT_TIMEOUT_MS,
+      ).pipe(Effect.map((payload) => payload?.status === (token === "" ? "removed" : "updated"))),
   })
 }
 
@@ -91,7 +100,8 @@ export const vaultStoreFromTelegram = (kv: TelegramKeyValue) => {
 export const vaultStoreFromBackend = (backend: KeyValueBackend, prefix = "wallet:") =>
   VaultStore.of({
     get: (key) => Effect.try({ try: () => backend.getItem(prefix + key), catch: () => new SecureStorageFailed({ message: MESSAGES.getFailed, key }) }),
-    set: (key, value) => Effect.try({ try: () => backend.setItem(prefix + key, value), catch: () => new SecureStorageFailed({ message: MESSAGES.saveFailed, key }) }),
+    set: (key, value) =>
+      Effect.try({ try: () => backend.setItem(prefix + key, value), catch: () => new SecureStorageFailed({ message: MESSAGES.saveFailed, key }) }),
     remove: (key) => Effect.try({ try: () => backend.removeItem(prefix + key), catch: () => new SecureStorageFailed({ message: MESSAGES.saveFailed, key }) }),
   })
 
@@ -105,7 +115,11 @@ export type TelegramSecureStorage = Pick<Telegram["Service"], "supports" | "secu
  * SecureStorage on its next write; a client that refuses SecureStorage (a desktop 9.0 client answers
  * "unsupported") keeps using the fallback, so the words are never lost to a failed write.
  */
-export const vaultStoreForTelegram = (telegram: TelegramSecureStorage, fallback: VaultStore["Service"], options: { readonly secureKeyPrefix?: string } = {}) => {
+export const vaultStoreForTelegram = (
+  telegram: TelegramSecureStorage,
+  fallback: VaultStore["Service"],
+  options: { readonly secureKeyPrefix?: string } = {},
+) => {
   if (!telegram.supports("web_app_secure_storage_save_key") || !telegram.supports("web_app_secure_storage_get_key")) return fallback
   // SecureStorage keys: letters, digits, "_" and "-" only (as CloudStorage's).
   const secureKey = (key: string) => `${options.secureKeyPrefix ?? ""}${key}`.replace(/[^\w-]/g, "_")
@@ -126,7 +140,6 @@ export const vaultStoreForTelegram = (telegram: TelegramSecureStorage, fallback:
         Effect.flatMap(() => fallback.remove(key).pipe(Effect.catch(() => Effect.void))),
         Effect.catch(() => fallback.set(key, value)),
       ),
-    remove: (key) =>
-      Effect.all([secure.remove(key).pipe(Effect.catch(() => Effect.void)), fallback.remove(key)], { discard: true }),
+    remove: (key) => Effect.all([secure.remove(key).pipe(Effect.catch(() => Effect.void)), fallback.remove(key)], { discard: true }),
   })
 }

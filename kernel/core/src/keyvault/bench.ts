@@ -41,9 +41,11 @@ export const runKeyVaultBench = async (runs = 7): Promise<KeyVaultBench> => {
 
   const t = makeTestVault({ passcode, biometryToken: "b".repeat(32), maxAttempts: 1_000_000 })
   const run = <A, E>(effect: Effect.Effect<A, E, KeyVault>) => Effect.runPromise(Effect.provide(effect, t.layer as Layer.Layer<KeyVault>))
-  const vault = await run(Effect.gen(function* () {
-    return yield* KeyVault
-  }))
+  const vault = await run(
+    Effect.gen(function* () {
+      return yield* KeyVault
+    }),
+  )
   await Effect.runPromise(vault.warmUp())
   await Effect.runPromise(vault.unlockWithPasscode(passcode).pipe(Effect.ignore))
 

@@ -16,7 +16,10 @@ describe("keyvault boundaries", () => {
     }
     visit(join(here, "..", "index.ts"))
     assert.isAbove(seen.size, 5)
-    assert.deepStrictEqual([...seen].filter((f) => f.includes(`${join(here)}`)), [])
+    assert.deepStrictEqual(
+      [...seen].filter((f) => f.includes(`${join(here)}`)),
+      [],
+    )
   })
 
   it("vault code is browser-safe: only effect and its own or kernel files, no node: imports", () => {
@@ -24,7 +27,10 @@ describe("keyvault boundaries", () => {
     assert.include(sources, "vault.ts")
     for (const file of sources) {
       for (const spec of importsOf(join(here, file))) {
-        assert.isTrue(spec === "effect" || spec.startsWith("./") || spec === "../storage.ts" || spec === "../telegram.ts" || spec === "../bytes.ts", `${file} imports ${spec}`)
+        assert.isTrue(
+          spec === "effect" || spec.startsWith("./") || spec === "../storage.ts" || spec === "../telegram.ts" || spec === "../bytes.ts",
+          `${file} imports ${spec}`,
+        )
       }
     }
   })

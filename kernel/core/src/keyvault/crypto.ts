@@ -35,8 +35,6 @@ export const concat = (...parts: ReadonlyArray<Uint8Array>): Bytes => {
   return out
 }
 
-
-
 export const xor = (a: Uint8Array, b: Uint8Array): Bytes => {
   if (a.length !== b.length) throw new Error("xor of different lengths")
   const out = new Uint8Array(a.length)
@@ -47,7 +45,13 @@ export const xor = (a: Uint8Array, b: Uint8Array): Bytes => {
 /** The spec's passphrase key: PBKDF2-SHA-256, 100000 iterations, 8-byte salt, AES-GCM 256 (format v1). */
 export const pbkdf2AesKey = async (passphrase: string, salt: Bytes): Promise<CryptoKey> => {
   const material = await subtle().importKey("raw", utf8(passphrase), "PBKDF2", false, ["deriveKey"])
-  return subtle().deriveKey({ name: "PBKDF2", hash: "SHA-256", salt, iterations: PBKDF2_ITERATIONS }, material, { name: "AES-GCM", length: AES_KEY_BITS }, false, ["encrypt", "decrypt"])
+  return subtle().deriveKey(
+    { name: "PBKDF2", hash: "SHA-256", salt, iterations: PBKDF2_ITERATIONS },
+    material,
+    { name: "AES-GCM", length: AES_KEY_BITS },
+    false,
+    ["encrypt", "decrypt"],
+  )
 }
 
 /** The same derivation as raw 256 bits, to be combined with the server-held device key (format v2). */
@@ -59,10 +63,17 @@ export const pbkdf2Bits = async (passphrase: string, salt: Bytes): Promise<Bytes
 /** HKDF-SHA-256 over the concatenated factors into a non-extractable AES-GCM 256 key. */
 export const hkdfAesKey = async (factors: ReadonlyArray<Uint8Array>, info: string): Promise<CryptoKey> => {
   const material = await subtle().importKey("raw", concat(...factors), "HKDF", false, ["deriveKey"])
-  return subtle().deriveKey({ name: "HKDF", hash: "SHA-256", salt: utf8("wallet/keyvault/v2"), info: utf8(info) }, material, { name: "AES-GCM", length: AES_KEY_BITS }, false, ["encrypt", "decrypt"])
+  return subtle().deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: utf8("wallet/keyvault/v2"), info: utf8(info) },
+    material,
+    { name: "AES-GCM", length: AES_KEY_BITS },
+    false,
+    ["encrypt", "decrypt"],
+  )
 }
 
-export const importAesKey = (raw: Bytes): Promise<CryptoKey> => subtle().importKey("raw", raw, { name: "AES-GCM", length: AES_KEY_BITS }, false, ["encrypt", "decrypt"])
+export const importAesKey = (raw: Bytes): Promise<CryptoKey> =>
+  subtle().importKey("raw", raw, { name: "AES-GCM", length: AES_KEY_BITS }, false, ["encrypt", "decrypt"])
 
 export const aesEncrypt = async (key: CryptoKey, iv: Bytes, plaintext: Bytes, aad?: Bytes): Promise<Bytes> =>
   new Uint8Array(await subtle().encrypt({ name: "AES-GCM", iv, tagLength: 128, ...(aad ? { additionalData: aad } : {}) }, key, plaintext))
@@ -83,7 +94,10 @@ export interface TransportKeyPair {
 }
 
 export const generateTransportKeyPair = async (): Promise<TransportKeyPair> => {
-  const pair = await subtle().generateKey({ ...RSA_OAEP, modulusLength: RSA_MODULUS_BITS, publicExponent: new Uint8Array([1, 0, 1]) }, false, ["encrypt", "decrypt"])
+  const pair = await subtle().generateKey({ ...RSA_OAEP, modulusLength: RSA_MODULUS_BITS, publicExponent: new Uint8Array([1, 0, 1]) }, false, [
+    "encrypt",
+    "decrypt",
+  ])
   const spki = new Uint8Array(await subtle().exportKey("spki", pair.publicKey))
   return { publicKey: toBase64Url(spki), privateKey: pair.privateKey }
 }

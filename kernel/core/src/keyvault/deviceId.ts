@@ -13,7 +13,11 @@ export const DEVICE_ID_KEY = "deviceId"
 const isDeviceId = (value: string | null): value is string => value !== null && /^[0-9A-Za-z-]{36}$/.test(value)
 
 /** Reading or writing one store may fail (old client, quota): that store is skipped. */
-export const resolveDeviceId = (stores: ReadonlyArray<DeviceIdStore>, key: string = DEVICE_ID_KEY, create: () => string = () => globalThis.crypto.randomUUID()) =>
+export const resolveDeviceId = (
+  stores: ReadonlyArray<DeviceIdStore>,
+  key: string = DEVICE_ID_KEY,
+  create: () => string = () => globalThis.crypto.randomUUID(),
+) =>
   Effect.gen(function* () {
     for (const store of stores) {
       const value = yield* store.get(key).pipe(Effect.orElseSucceed(() => null))

@@ -56,11 +56,4 @@ export class InvalidCredentials extends Data.TaggedError("InvalidCredentials")<{
 
 export type DeviceKeyError = PasscodeRejected | ExternalIdNotFound | DeviceKeyUnavailable
 
-export type KeyVaultError =
-  | CredsNotFound
-  | DecryptFailed
-  | DeviceKeyError
-  | SecureStorageFailed
-  | BiometryFailed
-  | VaultCancelled
-  | InvalidCredentials
+export type KeyVaultError = CredsNotFound | DecryptFailed | DeviceKeyError | SecureStorageFailed | BiometryFailed | VaultCancelled | InvalidCredentials

@@ -1,6 +1,19 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { aesDecrypt, aesEncrypt, fromBase64Url, fromHex, IV_BYTES, pbkdf2AesKey, PBKDF2_ITERATIONS, randomBytes, SALT_BYTES, toBase64Url, toHex, utf8 } from "./crypto.ts"
+import {
+  aesDecrypt,
+  aesEncrypt,
+  fromBase64Url,
+  fromHex,
+  IV_BYTES,
+  pbkdf2AesKey,
+  PBKDF2_ITERATIONS,
+  randomBytes,
+  SALT_BYTES,
+  toBase64Url,
+  toHex,
+  utf8,
+} from "./crypto.ts"
 import { blobVersion, decodeBlob, encodeBlob } from "./format.ts"
 import { DEVICE_ID_KEY, resolveDeviceId } from "./deviceId.ts"
 
@@ -26,7 +39,13 @@ describe("keyvault formats", () => {
       assert.strictEqual(new TextDecoder().decode(await aesDecrypt(await pbkdf2AesKey("1234", salt), iv, ct)), "hello")
       // The derivation is PBKDF2-SHA-256 with exactly 100000 iterations: compare with WebCrypto directly.
       const base = await crypto.subtle.importKey("raw", utf8("1234"), "PBKDF2", false, ["deriveKey"])
-      const reference = await crypto.subtle.deriveKey({ name: "PBKDF2", hash: "SHA-256", salt, iterations: 100_000 }, base, { name: "AES-GCM", length: 256 }, false, ["decrypt"])
+      const reference = await crypto.subtle.deriveKey(
+        { name: "PBKDF2", hash: "SHA-256", salt, iterations: 100_000 },
+        base,
+        { name: "AES-GCM", length: 256 },
+        false,
+        ["decrypt"],
+      )
       assert.strictEqual(new TextDecoder().decode(await aesDecrypt(reference, iv, ct)), "hello")
       await aesDecrypt(await pbkdf2AesKey("1235", salt), iv, ct).then(
         () => assert.fail("a wrong passphrase must not decrypt"),

@@ -66,7 +66,10 @@ export const makeOpening = ({ blobKey, plainKey, keepServerSlot, server, store, 
 
   const unwrapDeviceKey = (privateKey: CryptoKey, wrapped: string) =>
     Effect.tryPromise({ try: () => rsaUnwrap(privateKey, wrapped), catch: () => "failed" as const }).pipe(
-      Effect.filterOrFail((key) => key.length === KEY_BYTES, () => "failed" as const),
+      Effect.filterOrFail(
+        (key) => key.length === KEY_BYTES,
+        () => "failed" as const,
+      ),
       Effect.catch(() => Effect.fail(new DeviceKeyUnavailable({ message: "The device key could not be unwrapped" }))),
     )
 
@@ -81,7 +84,10 @@ export const makeOpening = ({ blobKey, plainKey, keepServerSlot, server, store, 
 
   const openPayload = (blob: BlobV2, dataKey: Bytes) =>
     Effect.gen(function* () {
-      const bytes = yield* attempt(async () => aesDecrypt(await importAesKey(dataKey), fromBase64Url(blob.iv), fromBase64Url(blob.ct), v2AssociatedData(header(blob), "payload")), { version: 2, part: "payload" })
+      const bytes = yield* attempt(
+        async () => aesDecrypt(await importAesKey(dataKey), fromBase64Url(blob.iv), fromBase64Url(blob.ct), v2AssociatedData(header(blob), "payload")),
+        { version: 2, part: "payload" },
+      )
       const payload = (() => {
         try {
           return parsePayload(fromUtf8(bytes))
@@ -124,7 +130,9 @@ export const makeOpening = ({ blobKey, plainKey, keepServerSlot, server, store, 
       }
       if (stored.version === 1) {
         const v1 = stored.blob
-        const bytes = yield* attempt(async () => aesDecrypt(await pbkdf2AesKey(passcode, fromBase64Url(v1.salt)), fromBase64Url(v1.iv), fromBase64Url(v1.ct)), { version: 1 })
+        const bytes = yield* attempt(async () => aesDecrypt(await pbkdf2AesKey(passcode, fromBase64Url(v1.salt)), fromBase64Url(v1.iv), fromBase64Url(v1.ct)), {
+          version: 1,
+        })
         const payload = parsePayloadBytes(bytes)
         if (payload === null) return yield* decryptFailed({ version: 1, part: "payload-shape" })
         const upgraded = yield* upgradeV1(payload, passcode).pipe(
@@ -154,7 +162,10 @@ export const makeOpening = ({ blobKey, plainKey, keepServerSlot, server, store, 
       }
       if (dataKey === null && blob.slots.server) {
         const slot = blob.slots.server
-        dataKey = yield* attempt(async () => unwrap(await serverKek(deviceKey), slot, v2AssociatedData(header(blob), "slot:server")), { version: 2, part: "slot:server" })
+        dataKey = yield* attempt(async () => unwrap(await serverKek(deviceKey), slot, v2AssociatedData(header(blob), "slot:server")), {
+          version: 2,
+          part: "slot:server",
+        })
       }
       if (dataKey === null) {
         if (slots.length === 0) return yield* new CredsNotFound({ message: MESSAGES.serverCredsNotFound })
@@ -171,7 +182,10 @@ export const makeOpening = ({ blobKey, plainKey, keepServerSlot, server, store, 
         const dk = dataKey
         const nextPasscode = matched ?? (yield* Effect.promise(() => passcodeSlot(header(blob), passcode, dk, deviceKey)))
         const serverWrap = keepServerSlot ? (blob.slots.server ?? (yield* Effect.promise(() => serverSlot(header(blob), dk, deviceKey)))) : undefined
-        current = { ...blob, slots: { ...(blob.slots.biometry ? { biometry: blob.slots.biometry } : {}), passcode: [nextPasscode], ...(serverWrap ? { server: serverWrap } : {}) } }
+        current = {
+          ...blob,
+          slots: { ...(blob.slots.biometry ? { biometry: blob.slots.biometry } : {}), passcode: [nextPasscode], ...(serverWrap ? { server: serverWrap } : {}) },
+        }
         yield* writeBlob({ version: 2, blob: current })
         logger.info("blob.slots_rewritten", { passcodeSlots: 1, migrationSlotReplaced: needsPasscodeSlot, staleSlotsDropped: staleSlots })
       }
@@ -203,18 +217,32 @@ export const makeOpening = ({ blobKey, plainKey, keepServerSlot, server, store, 
    * Seals stored plain credentials under a new device key (a server slot: no passcode is part of the
    * key). The server releases a new device key only with a proof (decision 0540).
    */
-  const migrate = (proof: DeviceKeyProof) => Effect.gen(function* () {
-    if ((yield* store.get(blobKey)) !== null) return "already" as const
-    const plain = yield* readPlain
-    if (plain === null) return "nothing" as const
-    const { externalId, deviceKey } = yield* newDeviceKey(plain.address, proof)
-    const h = { externalId, address: plain.address }
-    const { blob, dataKey } = yield* Effect.promise(() => seal(plain, h))
-    const serverWrap = yield* Effect.promise(() => serverSlot(h, dataKey, deviceKey))
-    yield* writeBlob({ version: 2, blob: { ...blob, slots: { server: serverWrap } } })
-    logger.info("plain.migrated", { version: 2 })
-    return "migrated" as const
-  })
+  const migrate = (proof: DeviceKeyProof) =>
+    Effect.gen(function* () {
+      if ((yield* store.get(blobKey)) !== null) return "already" as const
+      const plain = yield* readPlain
+      if (plain === null) return "nothing" as const
+      const { externalId, deviceKey } = yield* newDeviceKey(plain.address, proof)
+      const h = { externalId, address: plain.address }
+      const { blob, dataKey } = yield* Effect.promise(() => seal(plain, h))
+      const serverWrap = yield* Effect.promise(() => serverSlot(h, dataKey, deviceKey))
+      yield* writeBlob({ version: 2, blob: { ...blob, slots: { server: serverWrap } } })
+      logger.info("plain.migrated", { version: 2 })
+      return "migrated" as const
+    })
 
-  return { decryptFailed, attempt, readBlob, writeBlob, readPlain, fetchDeviceKey, newDeviceKey, openPayload, reconcileWithPlain, openWithPasscode, requireV2, migrate }
+  return {
+    decryptFailed,
+    attempt,
+    readBlob,
+    writeBlob,
+    readPlain,
+    fetchDeviceKey,
+    newDeviceKey,
+    openPayload,
+    reconcileWithPlain,
+    openWithPasscode,
+    requireV2,
+    migrate,
+  }
 }

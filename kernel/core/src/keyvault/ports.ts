@@ -22,10 +22,11 @@ export class DeviceKeyServer extends Context.Service<
   DeviceKeyServer,
   {
     /** A new device key for the address; the server checks the proof first, as for `get` (decision 0540). */
-    readonly generate: (request: { readonly address: string; readonly transportPublicKey: string; readonly proof: DeviceKeyProof }) => Effect.Effect<
-      { readonly externalId: string; readonly deviceEncryptionKey: string },
-      DeviceKeyError
-    >
+    readonly generate: (request: {
+      readonly address: string
+      readonly transportPublicKey: string
+      readonly proof: DeviceKeyProof
+    }) => Effect.Effect<{ readonly externalId: string; readonly deviceEncryptionKey: string }, DeviceKeyError>
     readonly get: (request: {
       readonly externalId: string
       readonly address: string

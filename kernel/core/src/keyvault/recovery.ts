@@ -25,7 +25,9 @@ export interface RecoverySplit {
 export const createRecoverySplit = async (credentials: Credentials): Promise<RecoverySplit> => {
   const key = randomBytes(KEY_BYTES)
   const iv = randomBytes(IV_BYTES)
-  const plaintext = utf8(JSON.stringify({ address: credentials.address, mnemonic: Redacted.value(credentials.mnemonic), privateKey: Redacted.value(credentials.privateKey) }))
+  const plaintext = utf8(
+    JSON.stringify({ address: credentials.address, mnemonic: Redacted.value(credentials.mnemonic), privateKey: Redacted.value(credentials.privateKey) }),
+  )
   const ciphertext = await aesEncrypt(await importAesKey(key), iv, plaintext, AAD)
   const pad = randomBytes(ciphertext.length)
   return { key: toHex(key), iv: toHex(iv), shards: [RECOVERY_SHARD_PREFIX + toBase64Url(pad), RECOVERY_SHARD_PREFIX + toBase64Url(xor(ciphertext, pad))] }

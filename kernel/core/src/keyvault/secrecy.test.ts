@@ -16,7 +16,8 @@ const leaks = (text: string): Array<string> => {
   for (const word of MNEMONIC) if (new RegExp(`(^|[^a-z0-9_])${word}([^a-z0-9_]|$)`).test(lower)) found.push(`word ${word}`)
   if (lower.includes(MNEMONIC.join(""))) found.push("phrase without spaces")
   const key = fromHex(PRIVATE_KEY)
-  for (const form of [PRIVATE_KEY, btoa(String.fromCharCode(...key)), toBase64Url(key)]) if (text.includes(form) || lower.includes(form.toLowerCase())) found.push("private key")
+  for (const form of [PRIVATE_KEY, btoa(String.fromCharCode(...key)), toBase64Url(key)])
+    if (text.includes(form) || lower.includes(form.toLowerCase())) found.push("private key")
   return found
 }
 
@@ -44,7 +45,9 @@ describe("KeyVault secrecy", () => {
     const journey = Effect.gen(function* () {
       const vault = yield* KeyVault
       const credentials = toCredentials({ address: ADDRESS, mnemonic: MNEMONIC, privateKey: PRIVATE_KEY })
-      yield* collect(vault.create({ credentials: toCredentials({ address: ADDRESS, mnemonic: [...MNEMONIC, "extra"], privateKey: PRIVATE_KEY }), passcode: PASSCODE }))
+      yield* collect(
+        vault.create({ credentials: toCredentials({ address: ADDRESS, mnemonic: [...MNEMONIC, "extra"], privateKey: PRIVATE_KEY }), passcode: PASSCODE }),
+      )
       yield* collect(vault.create({ credentials, passcode: PASSCODE }))
       yield* collect(vault.unlockWithPasscode(PASSCODE))
       yield* collect(vault.unlockWithPasscode("0000"))

@@ -48,7 +48,8 @@ export const wrap = async (kek: CryptoKey, dataKey: Bytes, aad: Bytes): Promise<
   const iv = randomBytes(IV_BYTES)
   return { iv: toBase64Url(iv), wk: toBase64Url(await aesEncrypt(kek, iv, dataKey, aad)) }
 }
-export const unwrap = async (kek: CryptoKey, slot: WrappedKey, aad: Bytes): Promise<Bytes> => aesDecrypt(kek, fromBase64Url(slot.iv), fromBase64Url(slot.wk), aad)
+export const unwrap = async (kek: CryptoKey, slot: WrappedKey, aad: Bytes): Promise<Bytes> =>
+  aesDecrypt(kek, fromBase64Url(slot.iv), fromBase64Url(slot.wk), aad)
 
 export const passcodeSlot = async (h: Pick<BlobV2, "externalId" | "address">, passcode: string, dataKey: Bytes, deviceKey: Bytes): Promise<PasscodeSlot> => {
   const salt = randomBytes(SALT_BYTES)

@@ -53,7 +53,11 @@ export const makeFakeDeviceKeyServer = (options: FakeDeviceKeyServerOptions) => 
           return yield* new PasscodeRejected({ code: "biometry_token_invalid", message: "The biometry token is not valid for this device" })
       } else if (proof.passcode !== state.passcode) {
         state.failedAttempts++
-        return yield* new PasscodeRejected({ code: "passcode_wrong", message: "Wrong passcode", remainingAttempts: Math.max(0, maxAttempts - state.failedAttempts) })
+        return yield* new PasscodeRejected({
+          code: "passcode_wrong",
+          message: "Wrong passcode",
+          remainingAttempts: Math.max(0, maxAttempts - state.failedAttempts),
+        })
       }
       state.failedAttempts = 0
     })
@@ -115,7 +119,13 @@ export const makeRecordingLogger = () => {
 }
 
 /** All four doubles and a KeyVault layer over them. */
-export const makeTestVault = (options: { passcode: string; maxAttempts?: number; biometryToken?: string; store?: Record<string, string>; vault?: KeyVaultOptions }) => {
+export const makeTestVault = (options: {
+  passcode: string
+  maxAttempts?: number
+  biometryToken?: string
+  store?: Record<string, string>
+  vault?: KeyVaultOptions
+}) => {
   const store = makeMemoryStore(options.store)
   const server = makeFakeDeviceKeyServer(options)
   const biometry = makeFakeBiometricManager()

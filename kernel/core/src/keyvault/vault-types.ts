@@ -55,5 +55,4 @@ export interface OpenedV2 {
  * Spec 2 section 4 "Logout": a forced logout happens when an address exists but there are no
  * credentials and no server-side encryption (no blob of any kind and no plain credentials).
  */
-export const needsForcedLogout = (status: VaultStatus, hasAddress: boolean): boolean =>
-  hasAddress && status.version === 0 && !status.plain
+export const needsForcedLogout = (status: VaultStatus, hasAddress: boolean): boolean => hasAddress && status.version === 0 && !status.plain

@@ -39,7 +39,10 @@ describe("KeyVault", () => {
       yield* vault.create({ credentials: credentials(), passcode: PASSCODE })
       assert.match(t.store.map.get("keyvault.blob")!, /^v2:/)
       const status = yield* vault.status()
-      assert.deepStrictEqual({ ...status }, { version: 2, address: ADDRESS, externalId: "ext-1", passcodeSlots: 1, biometry: false, server: false, plain: false })
+      assert.deepStrictEqual(
+        { ...status },
+        { version: 2, address: ADDRESS, externalId: "ext-1", passcodeSlots: 1, biometry: false, server: false, plain: false },
+      )
       const creds = yield* vault.unlockWithPasscode(PASSCODE)
       expectSecrets(creds)
       assert.notInclude(JSON.stringify(creds), "zebra")
@@ -73,7 +76,9 @@ describe("KeyVault", () => {
     const t = makeTestVault({ passcode: PASSCODE })
     return Effect.gen(function* () {
       const vault = yield* KeyVault
-      const error = yield* Effect.flip(vault.create({ credentials: toCredentials({ address: ADDRESS, mnemonic: MNEMONIC.slice(1), privateKey: PRIVATE_KEY }), passcode: PASSCODE }))
+      const error = yield* Effect.flip(
+        vault.create({ credentials: toCredentials({ address: ADDRESS, mnemonic: MNEMONIC.slice(1), privateKey: PRIVATE_KEY }), passcode: PASSCODE }),
+      )
       assert.strictEqual(error._tag, "InvalidCredentials")
       assert.strictEqual(t.store.writes.length, 0)
     }).pipe(Effect.provide(t.layer))
@@ -146,12 +151,21 @@ describe("KeyVault", () => {
         async () => hkdfAesKey([await pbkdf2Bits(PASSCODE, fromBase64Url(slot.salt))], "slot:passcode"),
       ]
       for (const guess of guesses) {
-        const opened = yield* Effect.promise(async () => aesDecrypt(await guess(), fromBase64Url(slot.iv), fromBase64Url(slot.wk), aad).then(() => true, () => false))
+        const opened = yield* Effect.promise(async () =>
+          aesDecrypt(await guess(), fromBase64Url(slot.iv), fromBase64Url(slot.wk), aad).then(
+            () => true,
+            () => false,
+          ),
+        )
         assert.isFalse(opened)
       }
       // On another installation (a server that does not know the externalId) the copy is dead too.
       const thief = makeTestVault({ passcode: PASSCODE, store: { "keyvault.blob": t.store.map.get("keyvault.blob")! } })
-      const error = yield* Effect.flip(Effect.gen(function* () { return yield* (yield* KeyVault).unlockWithPasscode(PASSCODE) }).pipe(Effect.provide(thief.layer)))
+      const error = yield* Effect.flip(
+        Effect.gen(function* () {
+          return yield* (yield* KeyVault).unlockWithPasscode(PASSCODE)
+        }).pipe(Effect.provide(thief.layer)),
+      )
       assert.strictEqual(error._tag, "ExternalIdNotFound")
       assert.strictEqual(error.message, "externalId not found")
     }).pipe(Effect.provide(t.layer))
@@ -181,7 +195,10 @@ describe("KeyVault", () => {
         expectSecrets(yield* vault.unlockWithPasscode(PASSCODE))
         assert.match(t.store.map.get("keyvault.blob")!, /^v2:/)
         assert.deepStrictEqual(storedV2(t.store.map).slots.passcode?.length, 1)
-        assert.deepStrictEqual(t.server.requests.map((r: any) => r.method), ["generate", "get"])
+        assert.deepStrictEqual(
+          t.server.requests.map((r: any) => r.method),
+          ["generate", "get"],
+        )
         assert.isTrue(t.logger.entries.some((e) => e.event === "blob.upgraded" && e.fields.from === 1 && e.fields.to === 2))
         // The upgraded blob opens through the server path.
         expectSecrets(yield* vault.unlockWithPasscode(PASSCODE))
@@ -275,11 +292,17 @@ describe("KeyVault", () => {
       t.biometry.state.available = true
       t.biometry.state.accessGranted = false
       t.biometry.state.grantOnRequest = false
-      assert.strictEqual((yield* Effect.flip(vault.enableBiometry({ passcode: PASSCODE, serverBiometryToken: "x".repeat(32) }))).message, "biometric access was not granted")
+      assert.strictEqual(
+        (yield* Effect.flip(vault.enableBiometry({ passcode: PASSCODE, serverBiometryToken: "x".repeat(32) }))).message,
+        "biometric access was not granted",
+      )
       assert.strictEqual((yield* Effect.flip(vault.unlockWithBiometry())).message, "biometric access was not granted")
       t.biometry.state.accessGranted = true
       t.biometry.state.updateFails = true
-      assert.strictEqual((yield* Effect.flip(vault.enableBiometry({ passcode: PASSCODE, serverBiometryToken: "x".repeat(32) }))).message, "biometric was not updated")
+      assert.strictEqual(
+        (yield* Effect.flip(vault.enableBiometry({ passcode: PASSCODE, serverBiometryToken: "x".repeat(32) }))).message,
+        "biometric was not updated",
+      )
       assert.isFalse((yield* vault.status()).biometry)
     }).pipe(Effect.provide(t.layer))
   })

@@ -19,7 +19,16 @@ import {
 } from "./errors.ts"
 import { v2AssociatedData } from "./format.ts"
 import { makeOpening } from "./opening.ts"
-import { type Credentials, decodeBiometryToken, encodeBiometryToken, parsePayloadBytes, type Payload, toCredentials, toPayload, validatePayload } from "./payload.ts"
+import {
+  type Credentials,
+  decodeBiometryToken,
+  encodeBiometryToken,
+  parsePayloadBytes,
+  type Payload,
+  toCredentials,
+  toPayload,
+  validatePayload,
+} from "./payload.ts"
 import { BiometricManager, type DeviceKeyProof, DeviceKeyServer, VaultLogger, VaultStore } from "./ports.ts"
 import { createRecoverySplit, type RecoverySplit } from "./recovery.ts"
 import { biometryKek, header, passcodeSlot, seal, serverSlot, sharedTransportKeyPair, unwrap, wrap } from "./slots.ts"
@@ -37,23 +46,37 @@ export class KeyVault extends Context.Service<
     /** Starts generating the transport key pair (call when a passcode screen opens). */
     readonly warmUp: () => Effect.Effect<void>
     /** Seals new credentials (created or imported) under the passcode and a new server device key. */
-    readonly create: (input: { readonly credentials: Credentials; readonly passcode: string }) => Effect.Effect<void, InvalidCredentials | DeviceKeyError | StorageError>
+    readonly create: (input: {
+      readonly credentials: Credentials
+      readonly passcode: string
+    }) => Effect.Effect<void, InvalidCredentials | DeviceKeyError | StorageError>
     /**
      * Opens the credentials: the server verifies the passcode (attempts counted there) and releases
      * the device key; both open the data key. A v1 blob is rewritten as v2; a migration slot is
      * replaced by a passcode slot; a stale slot of a passcode change is dropped.
      */
-    readonly unlockWithPasscode: (passcode: string, options?: UnlockOptions) => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError>
+    readonly unlockWithPasscode: (
+      passcode: string,
+      options?: UnlockOptions,
+    ) => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError>
     /** Biometric prompt, then the same with the secret the BiometricManager kept. */
-    readonly unlockWithBiometry: (options?: BiometryUnlockOptions) => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError | BiometryFailed | VaultCancelled>
+    readonly unlockWithBiometry: (
+      options?: BiometryUnlockOptions,
+    ) => Effect.Effect<Credentials, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError | BiometryFailed | VaultCancelled>
     /** Adds a biometry slot; `serverBiometryToken` is what the passcode plugin's biometry setup returned. */
-    readonly enableBiometry: (input: { readonly passcode: string; readonly serverBiometryToken: string }) => Effect.Effect<void, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError | BiometryFailed>
+    readonly enableBiometry: (input: {
+      readonly passcode: string
+      readonly serverBiometryToken: string
+    }) => Effect.Effect<void, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError | BiometryFailed>
     readonly disableBiometry: () => Effect.Effect<void, StorageError>
     /**
      * Adds a slot for `next` beside the current one. Call before changing the passcode on the server;
      * the first unlock afterwards keeps only the slot that matched.
      */
-    readonly changePasscode: (input: { readonly current: string; readonly next: string }) => Effect.Effect<void, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError>
+    readonly changePasscode: (input: {
+      readonly current: string
+      readonly next: string
+    }) => Effect.Effect<void, CredsNotFound | DecryptFailed | DeviceKeyError | StorageError>
     /** Seals stored plain credentials under a new device key (a server slot); the server wants a proof for a new key (decision 0540). */
     readonly migratePlain: (proof: DeviceKeyProof) => Effect.Effect<"migrated" | "nothing" | "already", DeviceKeyError | StorageError>
     /** Removes plain credentials once backup is complete and a blob exists; true when removed. */
@@ -100,8 +123,20 @@ const makeVault = (
   const keepServerSlot = options.keepServerSlot ?? false
   const biometryReason = options.biometryReason ?? "Unlock your wallet"
 
-  const { decryptFailed, attempt, readBlob, writeBlob, readPlain, fetchDeviceKey, newDeviceKey, openPayload, reconcileWithPlain, openWithPasscode, requireV2, migrate } =
-    makeOpening({ blobKey, plainKey, keepServerSlot, server, store, logger })
+  const {
+    decryptFailed,
+    attempt,
+    readBlob,
+    writeBlob,
+    readPlain,
+    fetchDeviceKey,
+    newDeviceKey,
+    openPayload,
+    reconcileWithPlain,
+    openWithPasscode,
+    requireV2,
+    migrate,
+  } = makeOpening({ blobKey, plainKey, keepServerSlot, server, store, logger })
 
   const biometryReady = Effect.gen(function* () {
     const info = yield* biometry.info()
@@ -136,7 +171,15 @@ const makeVault = (
         if (stored === "corrupt") return { version: "corrupt", passcodeSlots: 0, biometry: false, server: false, plain }
         if (stored.version === 1) return { version: 1, passcodeSlots: 1, biometry: false, server: false, plain }
         const b = stored.blob
-        return { version: 2, address: b.address, externalId: b.externalId, passcodeSlots: b.slots.passcode?.length ?? 0, biometry: b.slots.biometry !== undefined, server: b.slots.server !== undefined, plain }
+        return {
+          version: 2,
+          address: b.address,
+          externalId: b.externalId,
+          passcodeSlots: b.slots.passcode?.length ?? 0,
+          biometry: b.slots.biometry !== undefined,
+          server: b.slots.server !== undefined,
+          plain,
+        }
       }),
 
     create: ({ credentials, passcode }) =>
@@ -201,7 +244,10 @@ const makeVault = (
             ? // Legacy: the biometric token was the passphrase. Upgraded on the next passcode unlock.
               Effect.gen(function* () {
                 const v1 = stored.blob
-                const bytes = yield* attempt(async () => aesDecrypt(await pbkdf2AesKey(token, fromBase64Url(v1.salt)), fromBase64Url(v1.iv), fromBase64Url(v1.ct)), { version: 1, method: "biometry" })
+                const bytes = yield* attempt(
+                  async () => aesDecrypt(await pbkdf2AesKey(token, fromBase64Url(v1.salt)), fromBase64Url(v1.iv), fromBase64Url(v1.ct)),
+                  { version: 1, method: "biometry" },
+                )
                 const payload = parsePayloadBytes(bytes)
                 return payload ?? (yield* decryptFailed({ version: 1, part: "payload-shape" }))
               })
@@ -211,7 +257,10 @@ const makeVault = (
                 const parsed = decodeBiometryToken(token)
                 if (slot === undefined || parsed === null) return yield* new CredsNotFound({ message: MESSAGES.clientCredsNotFound })
                 const deviceKey = yield* fetchDeviceKey(header(blob), { biometryToken: parsed.serverBiometryToken })
-                const dataKey = yield* attempt(async () => unwrap(await biometryKek(parsed.secret, deviceKey), slot, v2AssociatedData(header(blob), "slot:biometry")), { version: 2, part: "slot:biometry" })
+                const dataKey = yield* attempt(
+                  async () => unwrap(await biometryKek(parsed.secret, deviceKey), slot, v2AssociatedData(header(blob), "slot:biometry")),
+                  { version: 2, part: "slot:biometry" },
+                )
                 return yield* openPayload(blob, dataKey)
               })
         const payload = yield* reconcileWithPlain(opened)
@@ -222,11 +271,13 @@ const makeVault = (
     enableBiometry: ({ passcode, serverBiometryToken }) =>
       Effect.gen(function* () {
         const info = yield* biometryReady
-        if (!info.accessGranted && !(yield* biometry.requestAccess(biometryReason))) return yield* new BiometryFailed({ message: MESSAGES.biometryAccessNotGranted })
+        if (!info.accessGranted && !(yield* biometry.requestAccess(biometryReason)))
+          return yield* new BiometryFailed({ message: MESSAGES.biometryAccessNotGranted })
         const { blob, dataKey, deviceKey } = yield* requireV2((yield* openWithPasscode(passcode)).opened)
         const secret = randomBytes(KEY_BYTES)
         const slot = yield* Effect.promise(async () => wrap(await biometryKek(secret, deviceKey), dataKey, v2AssociatedData(header(blob), "slot:biometry")))
-        if (!(yield* biometry.updateToken(encodeBiometryToken(secret, serverBiometryToken)))) return yield* new BiometryFailed({ message: MESSAGES.biometryNotUpdated })
+        if (!(yield* biometry.updateToken(encodeBiometryToken(secret, serverBiometryToken))))
+          return yield* new BiometryFailed({ message: MESSAGES.biometryNotUpdated })
         yield* writeBlob({ version: 2, blob: { ...blob, slots: { ...blob.slots, biometry: slot } } })
         logger.info("biometry.enabled", {})
       }),

@@ -26,7 +26,12 @@ describe("calls made before the SDK arrives", () => {
     expect(sdk.recorder.calls).toEqual([])
     sdk.arrive()
     await expect(telegram.sdkReady).resolves.toBe(true)
-    expect(sdk.recorder.calls.map((c) => c.method)).toEqual(["web_app_ready", "web_app_setup_back_button", "web_app_setup_main_button", "web_app_trigger_haptic_feedback"])
+    expect(sdk.recorder.calls.map((c) => c.method)).toEqual([
+      "web_app_ready",
+      "web_app_setup_back_button",
+      "web_app_setup_main_button",
+      "web_app_trigger_haptic_feedback",
+    ])
     telegram.close()
     expect(sdk.recorder.calls.at(-1)?.method).toBe("web_app_close")
   })

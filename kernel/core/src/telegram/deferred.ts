@@ -24,7 +24,10 @@ interface Subscription {
 
 const isPromise = <A>(value: A | Promise<A>): value is Promise<A> => typeof (value as { then?: unknown })?.then === "function"
 
-export const deferredClient = (source: TelegramClient | Promise<TelegramClient>, onError: (error: unknown) => void = (e) => console.warn("[telegram] the SDK failed to load", e)): DeferredClient => {
+export const deferredClient = (
+  source: TelegramClient | Promise<TelegramClient>,
+  onError: (error: unknown) => void = (e) => console.warn("[telegram] the SDK failed to load", e),
+): DeferredClient => {
   let client: TelegramClient | undefined
   let failed = false
   const queue: Array<readonly [string, Record<string, unknown> | undefined]> = []

@@ -22,7 +22,7 @@ export const parseLaunchParams = (hash: string): LaunchParams | undefined => {
   }
   let user: { id?: number; language_code?: string } | undefined
   try {
-    user = initDataRaw ? (JSON.parse(new URLSearchParams(initDataRaw).get("user") ?? "null") as typeof user) ?? undefined : undefined
+    user = initDataRaw ? ((JSON.parse(new URLSearchParams(initDataRaw).get("user") ?? "null") as typeof user) ?? undefined) : undefined
   } catch {
     user = undefined
   }

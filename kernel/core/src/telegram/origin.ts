@@ -32,7 +32,9 @@ const originOf = (value: string | undefined): string | undefined => {
  * or anything else the app tells Telegram.
  */
 export const telegramTargetOrigin = (facts: ParentFrameFacts, extraOrigins: ReadonlyArray<string> = []): string => {
-  const allowed = new Set([...TELEGRAM_WEB_ORIGINS, originOf(facts.ownOrigin), ...extraOrigins.map((o) => originOf(o.trim()))].filter((o): o is string => o !== undefined))
+  const allowed = new Set(
+    [...TELEGRAM_WEB_ORIGINS, originOf(facts.ownOrigin), ...extraOrigins.map((o) => originOf(o.trim()))].filter((o): o is string => o !== undefined),
+  )
   const parent = originOf(facts.ancestorOrigins?.[0]) ?? originOf(facts.referrer)
   return parent !== undefined && allowed.has(parent) ? parent : DEFAULT_TELEGRAM_TARGET_ORIGIN
 }

@@ -23,9 +23,20 @@ export const buttonParams = (params: BottomButtonParams) => ({
   ...(params.position ? { position: params.position } : {}),
 })
 
-export const makeRequests = (bridge: DeferredClient, supports: (method: string) => boolean, call: (method: string, params?: Record<string, unknown>) => boolean) => {
+export const makeRequests = (
+  bridge: DeferredClient,
+  supports: (method: string) => boolean,
+  call: (method: string, params?: Record<string, unknown>) => boolean,
+) => {
   /** Sends a method and resolves with the first answer `capture` accepts, or null (unsupported, timeout). */
-  const request = <A>(method: string, params: Record<string, unknown>, event: string, capture: (payload: any) => boolean, map: (payload: any) => A, timeoutMs: number): Promise<A | null> =>
+  const request = <A>(
+    method: string,
+    params: Record<string, unknown>,
+    event: string,
+    capture: (payload: any) => boolean,
+    map: (payload: any) => A,
+    timeoutMs: number,
+  ): Promise<A | null> =>
     new Promise((resolve) => {
       if (!supports(method)) return resolve(null)
       const finish = (value: A | null) => {
@@ -47,7 +58,13 @@ export const makeRequests = (bridge: DeferredClient, supports: (method: string) 
   const deviceStorage = gated("device", "web_app_device_storage_get_key")
   const secureStorage = gated("secure", "web_app_secure_storage_get_key")
   /** Sends a method and resolves with the next `event` (the biometry events carry no req_id). */
-  const nextEvent = <A>(method: string, params: Record<string, unknown> | undefined, event: string, map: (payload: any) => A, timeoutMs: number): Promise<A | null> =>
+  const nextEvent = <A>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    event: string,
+    map: (payload: any) => A,
+    timeoutMs: number,
+  ): Promise<A | null> =>
     new Promise((resolve) => {
       if (!supports(method)) return resolve(null)
       const finish = (value: A | null) => {
@@ -59,7 +76,14 @@ export const makeRequests = (bridge: DeferredClient, supports: (method: string) 
       const stop = bridge.on(event, (payload) => finish(map(payload ?? {})))
       call(method, params)
     })
-  const biometryInfo = (p: { available?: boolean; access_requested?: boolean; access_granted?: boolean; token_saved?: boolean; type?: string; device_id?: string }): BiometryInfo => ({
+  const biometryInfo = (p: {
+    available?: boolean
+    access_requested?: boolean
+    access_granted?: boolean
+    token_saved?: boolean
+    type?: string
+    device_id?: string
+  }): BiometryInfo => ({
     available: p.available === true,
     accessRequested: p.access_requested === true,
     accessGranted: p.access_granted === true,
@@ -75,7 +99,8 @@ export const makeRequests = (bridge: DeferredClient, supports: (method: string) 
         "web_app_biometry_request_auth",
         { reason },
         "biometry_auth_requested",
-        (p: { status?: string; token?: string }) => (p.status === "authorized" ? { authorized: true, ...(p.token ? { token: p.token } : {}) } : { authorized: false }),
+        (p: { status?: string; token?: string }) =>
+          p.status === "authorized" ? { authorized: true, ...(p.token ? { token: p.token } : {}) } : { authorized: false },
         BIOMETRY_PROMPT_TIMEOUT_MS,
       ),
     updateToken: (token, reason) =>

@@ -12,7 +12,9 @@ const phone = (version: string, options: { silent?: boolean } = {}) => {
   const calls: Array<{ method: string; params: Record<string, unknown> }> = []
   const secure = new Map<string, string>()
   const answer = (eventType: string, eventData: unknown) =>
-    queueMicrotask(() => (window as unknown as { Telegram: { WebView: { receiveEvent: (t: string, d: unknown) => void } } }).Telegram.WebView.receiveEvent(eventType, eventData))
+    queueMicrotask(() =>
+      (window as unknown as { Telegram: { WebView: { receiveEvent: (t: string, d: unknown) => void } } }).Telegram.WebView.receiveEvent(eventType, eventData),
+    )
   ;(window as unknown as { TelegramWebviewProxy?: unknown }).TelegramWebviewProxy = {
     postEvent: (method: string, json: string) => {
       const params = json ? (JSON.parse(json) as Record<string, unknown>) : {}
@@ -23,7 +25,8 @@ const phone = (version: string, options: { silent?: boolean } = {}) => {
         if (params.value === null) secure.delete(String(params.key))
         else secure.set(String(params.key), String(params.value))
         answer("secure_storage_key_saved", { req_id: reqId })
-      } else if (method === "web_app_secure_storage_get_key") answer("secure_storage_key_received", { req_id: reqId, value: secure.get(String(params.key)) ?? null, can_restore: false })
+      } else if (method === "web_app_secure_storage_get_key")
+        answer("secure_storage_key_received", { req_id: reqId, value: secure.get(String(params.key)) ?? null, can_restore: false })
       else if (method === "web_app_device_storage_get_key") answer("device_storage_failed", { req_id: reqId, error: "UNKNOWN_ERROR" })
       else if (method === "web_app_invoke_custom_method") answer("custom_method_invoked", { req_id: reqId, result: { currency: "EUR" } })
       else if (method === "web_app_request_safe_area") answer("safe_area_changed", { top: 47, bottom: 34, left: 0, right: 0 })

@@ -38,7 +38,11 @@ let requestCounter = 0
 const requestId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++requestCounter}`
 
 /** The SDK's untyped call sites: our service speaks method names as strings. */
-type AnyRequest = (method: string, events: string[], options: { params: Record<string, unknown>; capture: (e: { event: string; payload: any }) => boolean; timeout: number }) => PromiseLike<{ event: string; payload: any }>
+type AnyRequest = (
+  method: string,
+  events: string[],
+  options: { params: Record<string, unknown>; capture: (e: { event: string; payload: any }) => boolean; timeout: number },
+) => PromiseLike<{ event: string; payload: any }>
 const request = request2 as unknown as AnyRequest
 
 /** A `web_app_*_storage_*` store (SecureStorage, DeviceStorage) over the SDK's request. */

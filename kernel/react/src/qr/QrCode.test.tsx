@@ -30,7 +30,7 @@ describe("QrCode (decision 0130)", () => {
     expect(getByRole("img").querySelector("path")!.getAttribute("d")!.startsWith("M2 2h7v1h-7z")).toBe(true)
   })
 
-  it("is the entry's default export, for `lazy(() => import(\"@wallet/kernel-react/qr\"))`", () => {
+  it('is the entry\'s default export, for `lazy(() => import("@wallet/kernel-react/qr"))`', () => {
     expect(QrCodeDefault).toBe(QrCode)
   })
 })

@@ -4,7 +4,13 @@ import { qrPath } from "./qrPath.ts"
 
 describe("qrPath", () => {
   it("merges dark runs of a row into one rectangle each", () => {
-    expect(qrPath([[true, true, false, true], [false, false, false, false], [false, true, true, true]])).toBe("M0 0h2v1h-2zM3 0h1v1h-1zM1 2h3v1h-3z")
+    expect(
+      qrPath([
+        [true, true, false, true],
+        [false, false, false, false],
+        [false, true, true, true],
+      ]),
+    ).toBe("M0 0h2v1h-2zM3 0h1v1h-1zM1 2h3v1h-3z")
   })
 
   it("covers exactly the dark modules of an encoded address", () => {

@@ -1,38 +1,33 @@
-import type { HTMLAttributes, ReactNode } from "react";
-import styles from "./Badge.module.css";
-import { IconButton } from "./IconButton.tsx";
-import { cx } from "./utils.ts";
+import type { HTMLAttributes, ReactNode } from "react"
+import styles from "./Badge.module.css"
+import { IconButton } from "./IconButton.tsx"
+import { cx } from "./utils.ts"
 
 export interface BadgeProps extends HTMLAttributes<HTMLSpanElement> {
-  tone?: "accent" | "destructive" | "success" | "neutral";
+  tone?: "accent" | "destructive" | "success" | "neutral"
 }
 
 /** A small pill ("NEW", a count) next to a title. */
 export function Badge({ tone = "accent", className, ...rest }: BadgeProps) {
-  return <span {...rest} className={cx(styles.root, styles[tone], className)} />;
+  return <span {...rest} className={cx(styles.root, styles[tone], className)} />
 }
 
 export interface BannerProps extends Omit<HTMLAttributes<HTMLDivElement>, "title"> {
-  tone?: "info" | "accent" | "warning" | "error";
-  icon?: ReactNode;
-  title?: ReactNode;
-  description?: ReactNode;
+  tone?: "info" | "accent" | "warning" | "error"
+  icon?: ReactNode
+  title?: ReactNode
+  description?: ReactNode
   /** Usually a plain <Button size="s">. */
-  action?: ReactNode;
+  action?: ReactNode
   /** With `closeLabel`, shows a × that calls this. */
-  onClose?: () => void;
-  closeLabel?: string;
+  onClose?: () => void
+  closeLabel?: string
 }
 
 /** An inline notice (degradation, KYC, terms, promo). Warnings and errors are announced (role=alert). */
 export function Banner({ tone = "info", icon, title, description, action, onClose, closeLabel, className, children, ...rest }: BannerProps) {
   return (
-    <div
-      role={tone === "error" || tone === "warning" ? "alert" : undefined}
-      {...rest}
-      className={cx(styles.banner, className)}
-      data-tone={tone}
-    >
+    <div role={tone === "error" || tone === "warning" ? "alert" : undefined} {...rest} className={cx(styles.banner, className)} data-tone={tone}>
       {icon !== undefined && icon !== null && (
         <span className={styles.bannerIcon} aria-hidden="true">
           {icon}
@@ -52,5 +47,5 @@ export function Banner({ tone = "info", icon, title, description, action, onClos
         </IconButton>
       )}
     </div>
-  );
+  )
 }

@@ -1,24 +1,24 @@
-import type { ButtonHTMLAttributes, MouseEvent, ReactNode, Ref } from "react";
-import styles from "./Button.module.css";
-import { Spinner } from "./Spinner.tsx";
-import { cx } from "./utils.ts";
+import type { ButtonHTMLAttributes, MouseEvent, ReactNode, Ref } from "react"
+import styles from "./Button.module.css"
+import { Spinner } from "./Spinner.tsx"
+import { cx } from "./utils.ts"
 
 /** `confirm` is the spec's name of the primary bottom-button look; both render alike. */
-export type ButtonLook = "primary" | "confirm" | "secondary" | "destructive" | "plain";
-export type ButtonSize = "s" | "m" | "l";
+export type ButtonLook = "primary" | "confirm" | "secondary" | "destructive" | "plain"
+export type ButtonSize = "s" | "m" | "l"
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
-  look?: ButtonLook;
-  size?: ButtonSize;
+  look?: ButtonLook
+  size?: ButtonSize
   /** Full width. */
-  stretched?: boolean;
+  stretched?: boolean
   /** Shows a spinner, keeps the width, ignores clicks, sets aria-busy; the button stays focusable. */
-  loading?: boolean;
+  loading?: boolean
   /** Accessible name of the spinner while loading (i18n, e.g. "Loading"). */
-  loadingLabel?: string;
-  before?: ReactNode;
-  after?: ReactNode;
-  ref?: Ref<HTMLButtonElement>;
+  loadingLabel?: string
+  before?: ReactNode
+  after?: ReactNode
+  ref?: Ref<HTMLButtonElement>
 }
 
 export function Button({
@@ -36,14 +36,14 @@ export function Button({
   ref,
   ...rest
 }: ButtonProps) {
-  const lookClass = look === "confirm" ? styles.primary : styles[look];
+  const lookClass = look === "confirm" ? styles.primary : styles[look]
   const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
     if (loading) {
-      event.preventDefault();
-      return;
+      event.preventDefault()
+      return
     }
-    onClick?.(event);
-  };
+    onClick?.(event)
+  }
   return (
     <button
       {...rest}
@@ -62,5 +62,5 @@ export function Button({
       </span>
       {loading && <Spinner className={styles.spinner} size={size === "l" ? "m" : "s"} label={loadingLabel} />}
     </button>
-  );
+  )
 }

@@ -1,31 +1,31 @@
-import type { HTMLAttributes, MouseEventHandler, ReactNode, Ref } from "react";
-import styles from "./Cell.module.css";
-import { Skeleton } from "./Skeleton.tsx";
-import { cx } from "./utils.ts";
+import type { HTMLAttributes, MouseEventHandler, ReactNode, Ref } from "react"
+import styles from "./Cell.module.css"
+import { Skeleton } from "./Skeleton.tsx"
+import { cx } from "./utils.ts"
 
 export interface CellProps extends Omit<HTMLAttributes<HTMLElement>, "title" | "onClick"> {
   /** Left slot: icon, avatar, checkbox. */
-  before?: ReactNode;
+  before?: ReactNode
   /** Right slot. A string is shown as the right title (e.g. a balance). */
-  after?: ReactNode;
+  after?: ReactNode
   /** Second line of the right column (e.g. the fiat value). */
-  afterSubtitle?: ReactNode;
+  afterSubtitle?: ReactNode
   /** Main text; `children` is used when `title` is absent. */
-  title?: ReactNode;
+  title?: ReactNode
   /** Second line, smaller and muted. */
-  subtitle?: ReactNode;
+  subtitle?: ReactNode
   /** Third line, caption size. */
-  description?: ReactNode;
+  description?: ReactNode
   /** Trailing disclosure arrow. */
-  chevron?: boolean;
+  chevron?: boolean
   /** Makes the cell a native <button> (keyboard operable, focusable). */
-  onClick?: MouseEventHandler<HTMLElement>;
-  disabled?: boolean;
+  onClick?: MouseEventHandler<HTMLElement>
+  disabled?: boolean
   /** Let texts wrap instead of ending in an ellipsis. */
-  multiline?: boolean;
+  multiline?: boolean
   /** Title colour. */
-  tone?: "default" | "accent" | "destructive";
-  ref?: Ref<HTMLElement>;
+  tone?: "default" | "accent" | "destructive"
+  ref?: Ref<HTMLElement>
 }
 
 function Chevron() {
@@ -33,7 +33,7 @@ function Chevron() {
     <svg className={styles.chevron} width="8" height="14" viewBox="0 0 8 14" aria-hidden="true" focusable="false">
       <path d="M1 1l6 6-6 6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
-  );
+  )
 }
 
 /** One row of a section. */
@@ -54,14 +54,8 @@ export function Cell({
   ref,
   ...rest
 }: CellProps) {
-  const cls = cx(
-    styles.cell,
-    multiline && styles.multiline,
-    tone === "accent" && styles.accent,
-    tone === "destructive" && styles.destructive,
-    className,
-  );
-  const hasAfter = (after !== undefined && after !== null) || (afterSubtitle !== undefined && afterSubtitle !== null);
+  const cls = cx(styles.cell, multiline && styles.multiline, tone === "accent" && styles.accent, tone === "destructive" && styles.destructive, className)
+  const hasAfter = (after !== undefined && after !== null) || (afterSubtitle !== undefined && afterSubtitle !== null)
   const content = (
     <>
       {before !== undefined && before !== null && <span className={styles.before}>{before}</span>}
@@ -80,7 +74,7 @@ export function Cell({
         {chevron && <Chevron />}
       </span>
     </>
-  );
+  )
   if (onClick) {
     return (
       <button
@@ -94,29 +88,23 @@ export function Cell({
       >
         {content}
       </button>
-    );
+    )
   }
   return (
-    <div
-      {...rest}
-      ref={ref as Ref<HTMLDivElement>}
-      className={cls}
-      aria-disabled={disabled || undefined}
-      data-disabled={disabled || undefined}
-    >
+    <div {...rest} ref={ref as Ref<HTMLDivElement>} className={cls} aria-disabled={disabled || undefined} data-disabled={disabled || undefined}>
       {content}
     </div>
-  );
+  )
 }
 
 export interface CellSkeletonProps {
   /** Avatar-sized circle on the left (default true). */
-  before?: boolean;
+  before?: boolean
   /** Second text line (default true). */
-  subtitle?: boolean;
+  subtitle?: boolean
   /** Right column (default true). */
-  after?: boolean;
-  className?: string;
+  after?: boolean
+  className?: string
 }
 
 /** A cell-shaped loading placeholder (decorative: announce loading on the container). */
@@ -141,5 +129,5 @@ export function CellSkeleton({ before = true, subtitle = true, after = true, cla
         )}
       </span>
     </div>
-  );
+  )
 }

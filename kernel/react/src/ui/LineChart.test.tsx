@@ -7,7 +7,16 @@ afterEach(cleanup)
 
 describe("LineChart (decision 0130)", () => {
   it("draws the geometry's line over its area in the box it was computed for, toned by the trend", () => {
-    const geometry = chartGeometry([{ time: 0, price: 3 }, { time: 50, price: 1 }, { time: 100, price: 2 }], 200, 100, 0)
+    const geometry = chartGeometry(
+      [
+        { time: 0, price: 3 },
+        { time: 50, price: 1 },
+        { time: 100, price: 2 },
+      ],
+      200,
+      100,
+      0,
+    )
     const { getByTestId } = render(<LineChart geometry={geometry} width={200} height={100} aria-label="TON, day" data-testid="chart" className="tall" />)
     const svg = getByTestId("chart")
     expect(svg.getAttribute("viewBox")).toBe("0 0 200 100")

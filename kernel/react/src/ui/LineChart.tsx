@@ -11,7 +11,11 @@ export interface LineChartProps extends Omit<SVGProps<SVGSVGElement>, "viewBox" 
   readonly height: number
 }
 
-const TONE = { up: { line: styles.up, area: styles.areaUp }, down: { line: styles.down, area: styles.areaDown }, flat: { line: styles.flat, area: styles.areaFlat } }
+const TONE = {
+  up: { line: styles.up, area: styles.areaUp },
+  down: { line: styles.down, area: styles.areaDown },
+  flat: { line: styles.flat, area: styles.areaFlat },
+}
 
 /**
  * The one line chart (decision 0130): the line over a soft area, coloured by the period's trend.

@@ -1,37 +1,28 @@
-import type { CSSProperties } from "react";
-import styles from "./Skeleton.module.css";
-import { cx } from "./utils.ts";
+import type { CSSProperties } from "react"
+import styles from "./Skeleton.module.css"
+import { cx } from "./utils.ts"
 
-export type SkeletonShape = "text" | "circle" | "rect";
+export type SkeletonShape = "text" | "circle" | "rect"
 
 export interface SkeletonProps {
-  shape?: SkeletonShape;
+  shape?: SkeletonShape
   /** CSS length or px number. Text defaults to 100%, circle to 40. */
-  width?: number | string;
-  height?: number | string;
+  width?: number | string
+  height?: number | string
   /** Text only: number of lines; the last one is 60% wide. */
-  lines?: number;
-  radius?: number | string;
+  lines?: number
+  radius?: number | string
   /** Shimmer (off under prefers-reduced-motion anyway). */
-  animated?: boolean;
-  className?: string;
-  style?: CSSProperties;
+  animated?: boolean
+  className?: string
+  style?: CSSProperties
 }
 
-const len = (v: number | string | undefined) => (typeof v === "number" ? `${v}px` : v);
+const len = (v: number | string | undefined) => (typeof v === "number" ? `${v}px` : v)
 
 /** A decorative placeholder shape; always aria-hidden (announce loading on the container). */
-export function Skeleton({
-  shape = "text",
-  width,
-  height,
-  lines = 1,
-  radius,
-  animated = true,
-  className,
-  style,
-}: SkeletonProps) {
-  const cls = cx(styles.root, styles[shape], animated && styles.animated, className);
+export function Skeleton({ shape = "text", width, height, lines = 1, radius, animated = true, className, style }: SkeletonProps) {
+  const cls = cx(styles.root, styles[shape], animated && styles.animated, className)
   if (shape === "text" && lines > 1) {
     return (
       <span aria-hidden="true" style={{ display: "block", width: len(width) ?? "100%" }}>
@@ -44,9 +35,9 @@ export function Skeleton({
           />
         ))}
       </span>
-    );
+    )
   }
-  const side = shape === "circle" ? 40 : undefined;
+  const side = shape === "circle" ? 40 : undefined
   return (
     <span
       aria-hidden="true"
@@ -59,5 +50,5 @@ export function Skeleton({
         borderRadius: len(radius),
       }}
     />
-  );
+  )
 }

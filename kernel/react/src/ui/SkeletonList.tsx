@@ -1,12 +1,12 @@
-import { CellSkeleton, type CellSkeletonProps } from "./Cell.tsx";
+import { CellSkeleton, type CellSkeletonProps } from "./Cell.tsx"
 
 /** Spec section 9: "assets list shows 3 skeleton rows by default". */
-export const SKELETON_LIST_DEFAULT_ROWS = 3;
+export const SKELETON_LIST_DEFAULT_ROWS = 3
 
 export interface SkeletonListProps extends CellSkeletonProps {
-  rows?: number;
+  rows?: number
   /** Announced to assistive technology (i18n, e.g. "Loading assets"). */
-  label?: string;
+  label?: string
 }
 
 /** A column of cell skeletons, announced once as a busy status region. */
@@ -17,5 +17,5 @@ export function SkeletonList({ rows = SKELETON_LIST_DEFAULT_ROWS, label, classNa
         <CellSkeleton key={i} {...cell} />
       ))}
     </div>
-  );
+  )
 }

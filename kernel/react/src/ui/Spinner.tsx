@@ -1,21 +1,21 @@
-import styles from "./Spinner.module.css";
-import { cx } from "./utils.ts";
+import styles from "./Spinner.module.css"
+import { cx } from "./utils.ts"
 
-export type SpinnerSize = "s" | "m" | "l";
-const PX: Record<SpinnerSize, number> = { s: 16, m: 24, l: 40 };
+export type SpinnerSize = "s" | "m" | "l"
+const PX: Record<SpinnerSize, number> = { s: 16, m: 24, l: 40 }
 
 export interface SpinnerProps {
-  size?: SpinnerSize | number;
+  size?: SpinnerSize | number
   /** Accessible label ("Loading"); without it the spinner is decorative (aria-hidden). */
-  label?: string;
-  className?: string;
+  label?: string
+  className?: string
 }
 
 export function Spinner({ size = "m", label, className }: SpinnerProps) {
-  const px = typeof size === "number" ? size : PX[size];
-  const stroke = Math.max(2, Math.round(px / 10));
-  const r = (px - stroke) / 2;
-  const c = 2 * Math.PI * r;
+  const px = typeof size === "number" ? size : PX[size]
+  const stroke = Math.max(2, Math.round(px / 10))
+  const r = (px - stroke) / 2
+  const c = 2 * Math.PI * r
   return (
     <svg
       className={cx(styles.root, className)}
@@ -26,5 +26,5 @@ export function Spinner({ size = "m", label, className }: SpinnerProps) {
     >
       <circle cx={px / 2} cy={px / 2} r={r} strokeWidth={stroke} strokeDasharray={`${c * 0.7} ${c}`} />
     </svg>
-  );
+  )
 }

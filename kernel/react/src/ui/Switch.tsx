@@ -1,13 +1,13 @@
-import type { InputHTMLAttributes, Ref } from "react";
-import styles from "./Switch.module.css";
-import { cx } from "./utils.ts";
+import type { InputHTMLAttributes, Ref } from "react"
+import styles from "./Switch.module.css"
+import { cx } from "./utils.ts"
 
 export interface SwitchProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "onChange" | "role"> {
-  checked: boolean;
-  onChange: (checked: boolean) => void;
+  checked: boolean
+  onChange: (checked: boolean) => void
   /** Label it with aria-label, aria-labelledby (e.g. the cell title's id) or a wrapping <label>. */
-  "aria-label"?: string;
-  ref?: Ref<HTMLInputElement>;
+  "aria-label"?: string
+  ref?: Ref<HTMLInputElement>
 }
 
 /** An on/off toggle: a native checkbox with role="switch" (Space toggles, form-friendly). */
@@ -28,5 +28,5 @@ export function Switch({ checked, onChange, className, ref, ...rest }: SwitchPro
         <span className={styles.thumb} />
       </span>
     </span>
-  );
+  )
 }

@@ -1,64 +1,64 @@
-import { useId, useLayoutEffect, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
-import styles from "./TabBar.module.css";
-import { TAB_BAR_STRIP_HEIGHT, isCompactStrip, tabBarHeight, type PlatformStyle } from "./tabBarLayout.ts";
-import { cx } from "./utils.ts";
-import { VisuallyHidden } from "./VisuallyHidden.tsx";
+import { useId, useLayoutEffect, useSyncExternalStore, type CSSProperties, type ReactNode } from "react"
+import styles from "./TabBar.module.css"
+import { TAB_BAR_STRIP_HEIGHT, isCompactStrip, tabBarHeight, type PlatformStyle } from "./tabBarLayout.ts"
+import { cx } from "./utils.ts"
+import { VisuallyHidden } from "./VisuallyHidden.tsx"
 
 export interface TabBarItem {
-  id: string;
-  label: string;
-  icon: ReactNode;
+  id: string
+  label: string
+  icon: ReactNode
   /** Icon of the active tab (filled variant); default `icon`. */
-  activeIcon?: ReactNode;
+  activeIcon?: ReactNode
   /** A number or short text in a red badge; `true` shows a dot. */
-  badge?: number | string | boolean;
+  badge?: number | string | boolean
   /** Spoken instead of the visual badge (i18n, e.g. "3 new orders"). */
-  badgeLabel?: string;
+  badgeLabel?: string
 }
 
 /** A one-off hint bubble pointing at a tab (spec: the earn / trade tab tooltip). */
 export interface TabBarTooltip {
-  tabId: string;
-  content: ReactNode;
+  tabId: string
+  content: ReactNode
   /** Tap on the bubble (or its tab). The app records that it was shown and drops the prop. */
-  onDismiss: () => void;
+  onDismiss: () => void
 }
 
 export interface TabBarStripContext {
-  compact: boolean;
+  compact: boolean
 }
 
 export interface TabBarProps {
-  items: ReadonlyArray<TabBarItem>;
-  activeId: string | undefined;
+  items: ReadonlyArray<TabBarItem>
+  activeId: string | undefined
   /** Tap on an inactive tab. */
-  onSelect: (id: string) => void;
+  onSelect: (id: string) => void
   /** Tap on the active tab (the app scrolls to top). */
-  onActiveTabPress?: (id: string) => void;
-  platformStyle?: PlatformStyle;
+  onActiveTabPress?: (id: string) => void
+  platformStyle?: PlatformStyle
   /** Content of the strip above the bar (e.g. active P2P orders); absent means no strip. */
-  strip?: ReactNode | ((context: TabBarStripContext) => ReactNode);
+  strip?: ReactNode | ((context: TabBarStripContext) => ReactNode)
   /** Hide the bar (slides out, not focusable). When to hide is the app's decision. */
-  hidden?: boolean;
-  "aria-label"?: string;
+  hidden?: boolean
+  "aria-label"?: string
   /** Overrides the measured viewport width (compact strip rule). */
-  viewportWidth?: number;
+  viewportWidth?: number
   /** Hint bubble above one tab; when and how often to show it is the app's decision. */
-  tooltip?: TabBarTooltip;
+  tooltip?: TabBarTooltip
   /** Publish the height as --wk-tab-bar-height on <html> (default true). */
-  publishHeight?: boolean;
-  className?: string;
+  publishHeight?: boolean
+  className?: string
 }
 
 function subscribeResize(cb: () => void) {
-  window.addEventListener("resize", cb);
-  return () => window.removeEventListener("resize", cb);
+  window.addEventListener("resize", cb)
+  return () => window.removeEventListener("resize", cb)
 }
-const readWidth = () => window.innerWidth;
-const serverWidth = () => 390;
+const readWidth = () => window.innerWidth
+const serverWidth = () => 390
 
 function badgeText(badge: number | string): string {
-  return typeof badge === "number" && badge > 99 ? "99+" : String(badge);
+  return typeof badge === "number" && badge > 99 ? "99+" : String(badge)
 }
 
 export function TabBar({
@@ -75,23 +75,23 @@ export function TabBar({
   className,
   ...rest
 }: TabBarProps) {
-  const measured = useSyncExternalStore(subscribeResize, readWidth, serverWidth);
-  const width = viewportWidth ?? measured;
-  const compact = isCompactStrip(platformStyle, width);
-  const withStrip = strip !== undefined && strip !== null && strip !== false;
-  const height = tabBarHeight({ platformStyle, withStrip });
-  const barHeight = tabBarHeight({ platformStyle, withStrip: false });
-  const tooltipIndex = tooltip && !hidden ? items.findIndex((item) => item.id === tooltip.tabId) : -1;
-  const tooltipId = useId();
+  const measured = useSyncExternalStore(subscribeResize, readWidth, serverWidth)
+  const width = viewportWidth ?? measured
+  const compact = isCompactStrip(platformStyle, width)
+  const withStrip = strip !== undefined && strip !== null && strip !== false
+  const height = tabBarHeight({ platformStyle, withStrip })
+  const barHeight = tabBarHeight({ platformStyle, withStrip: false })
+  const tooltipIndex = tooltip && !hidden ? items.findIndex((item) => item.id === tooltip.tabId) : -1
+  const tooltipId = useId()
 
   useLayoutEffect(() => {
-    if (!publishHeight) return;
-    const root = document.documentElement;
-    root.style.setProperty("--wk-tab-bar-height", hidden ? "0px" : `${height}px`);
+    if (!publishHeight) return
+    const root = document.documentElement
+    root.style.setProperty("--wk-tab-bar-height", hidden ? "0px" : `${height}px`)
     return () => {
-      root.style.removeProperty("--wk-tab-bar-height");
-    };
-  }, [publishHeight, hidden, height]);
+      root.style.removeProperty("--wk-tab-bar-height")
+    }
+  }, [publishHeight, hidden, height])
 
   return (
     <nav
@@ -122,9 +122,9 @@ export function TabBar({
       )}
       <div className={styles.bar} style={{ height: barHeight }}>
         {items.map((item) => {
-          const active = item.id === activeId;
-          const badge = item.badge;
-          const hasBadge = badge !== undefined && badge !== false && badge !== "" && badge !== 0;
+          const active = item.id === activeId
+          const badge = item.badge
+          const hasBadge = badge !== undefined && badge !== false && badge !== "" && badge !== 0
           return (
             <button
               key={item.id}
@@ -133,9 +133,9 @@ export function TabBar({
               aria-current={active ? "page" : undefined}
               aria-describedby={tooltipIndex >= 0 && items[tooltipIndex] === item ? tooltipId : undefined}
               onClick={() => {
-                if (tooltipIndex >= 0 && items[tooltipIndex] === item) tooltip?.onDismiss();
-                if (active) onActiveTabPress?.(item.id);
-                else onSelect(item.id);
+                if (tooltipIndex >= 0 && items[tooltipIndex] === item) tooltip?.onDismiss()
+                if (active) onActiveTabPress?.(item.id)
+                else onSelect(item.id)
               }}
             >
               <span className={styles.iconWrap}>
@@ -151,9 +151,9 @@ export function TabBar({
               <span className={styles.label}>{item.label}</span>
               {hasBadge && item.badgeLabel && <VisuallyHidden>{`, ${item.badgeLabel}`}</VisuallyHidden>}
             </button>
-          );
+          )
         })}
       </div>
     </nav>
-  );
+  )
 }

@@ -6,9 +6,9 @@
  * routes next to the JSON API. Limits come from the region's `pluginConfig.bridge`
  * (`BridgeLimits`, defaults in `defaultBridgeLimits`).
  */
-import { defineServerPlugin, type ServerPlugin } from "../plugin.ts";
-import { bridgeMigrations } from "./Bridge.ts";
-import { bridgeRoutes } from "./routes.ts";
+import { defineServerPlugin, type ServerPlugin } from "../plugin.ts"
+import { bridgeMigrations } from "./Bridge.ts"
+import { bridgeRoutes } from "./routes.ts"
 
 export {
   BRIDGE_CHANNEL,
@@ -23,7 +23,7 @@ export {
   type BridgeHubShape,
   type BridgeLimits,
   type BridgePost,
-} from "./Bridge.ts";
-export { BRIDGE_PREFIX, HEARTBEAT, bridgeRoutes, formatEvent, parseClientIds } from "./routes.ts";
+} from "./Bridge.ts"
+export { BRIDGE_PREFIX, HEARTBEAT, bridgeRoutes, formatEvent, parseClientIds } from "./routes.ts"
 
-export const bridgeModule: ServerPlugin = defineServerPlugin({ id: "bridge", migrations: bridgeMigrations, handlers: bridgeRoutes });
+export const bridgeModule: ServerPlugin = defineServerPlugin({ id: "bridge", migrations: bridgeMigrations, handlers: bridgeRoutes })

@@ -34,9 +34,12 @@ describe("server Chain layer", () => {
   })
 
   it("sends no authorization without a key", async () => {
-    await run(Effect.gen(function* () {
+    await run(
+      Effect.gen(function* () {
         return yield* (yield* Chain).getSeqno("0:2")
-      }), { CHAIN_API_URL: url })
+      }),
+      { CHAIN_API_URL: url },
+    )
     expect(seen.at(-1)).toEqual({ path: "/v2/wallet/0%3A2/seqno" })
   })
 })

@@ -11,24 +11,24 @@
  * | 700000004 | no_custody  | is_custody_available false: kept in the self-custody area         |
  * | 700000005 | blocked     | 403 content_unavailable: the unavailable page                     |
  */
-import { Effect } from "effect";
-import { SqlClient } from "effect/sql";
-import type { DemoUser, Permissions, TelegramUser } from "@wallet/kernel/api";
-import { ServerConfig } from "../services.ts";
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { DemoUser, Permissions, TelegramUser } from "@wallet/kernel/api"
+import { ServerConfig } from "../services.ts"
 
 export interface DemoUserSeed extends DemoUser {
-  readonly telegram: Omit<TelegramUser, "language_code">;
+  readonly telegram: Omit<TelegramUser, "language_code">
   readonly columns: {
-    readonly isNew: boolean;
-    readonly countryAlpha2Ip: string | null;
-    readonly restrictionCode: string | null;
-    readonly isCustodyAvailable: boolean;
-    readonly isBlocked: boolean;
-    readonly permissions: Partial<Permissions>;
-  };
+    readonly isNew: boolean
+    readonly countryAlpha2Ip: string | null
+    readonly restrictionCode: string | null
+    readonly isCustodyAvailable: boolean
+    readonly isBlocked: boolean
+    readonly permissions: Partial<Permissions>
+  }
 }
 
-const regular = { isNew: false, countryAlpha2Ip: "NL", restrictionCode: null, isCustodyAvailable: true, isBlocked: false, permissions: {} };
+const regular = { isNew: false, countryAlpha2Ip: "NL", restrictionCode: null, isCustodyAvailable: true, isBlocked: false, permissions: {} }
 
 export const demoUsers: ReadonlyArray<DemoUserSeed> = [
   {
@@ -76,19 +76,19 @@ export const demoUsers: ReadonlyArray<DemoUserSeed> = [
     telegram: { id: 700000005, first_name: "Ben", last_name: "Blocked", username: "ben_blocked", allows_write_to_pm: true },
     columns: { ...regular, isBlocked: true },
   },
-];
+]
 
 /**
  * Upserts the demo users' defining attributes; everything else they accumulated (settings,
  * sessions) survives a restart. The "new" user is not seeded: it is created by its first auth.
  */
 export const seedDemoUsers = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient;
-  const config = yield* ServerConfig;
-  const now = new Date(config.now());
+  const sql = yield* SqlClient.SqlClient
+  const config = yield* ServerConfig
+  const now = new Date(config.now())
   for (const demo of demoUsers) {
-    if (demo.kind === "new") continue;
-    const c = demo.columns;
+    if (demo.kind === "new") continue
+    const c = demo.columns
     yield* sql`insert into kernel_users (id, first_name, last_name, username, is_premium, is_new, country_alpha2_ip,
         restriction_code, is_custody_available, is_blocked, permissions, demo_kind, created_at, last_seen_at, profile_created_at)
       values (${demo.id}, ${demo.telegram.first_name}, ${demo.telegram.last_name ?? null}, ${demo.telegram.username ?? null},
@@ -97,22 +97,22 @@ export const seedDemoUsers = Effect.gen(function* () {
       on conflict (id) do update set
         is_new = excluded.is_new, country_alpha2_ip = excluded.country_alpha2_ip, restriction_code = excluded.restriction_code,
         is_custody_available = excluded.is_custody_available, is_blocked = excluded.is_blocked,
-        permissions = excluded.permissions, demo_kind = excluded.demo_kind`;
+        permissions = excluded.permissions, demo_kind = excluded.demo_kind`
   }
-});
+})
 
 /** Forgets a user entirely (the "new" demo user before each launch); revokes its sessions. */
 export const resetUser = (id: number) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    const config = yield* ServerConfig;
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
     yield* sql.withTransaction(
       Effect.gen(function* () {
         yield* sql`update kernel_sessions set revoked_at = ${new Date(config.now())}, revoked_reason = 'user_reset'
-          where user_id = ${id} and revoked_at is null`;
-        yield* sql`delete from kernel_view_settings where user_id = ${id}`;
-        yield* sql`delete from kernel_user_feature_flags where user_id = ${id}`;
-        yield* sql`delete from kernel_users where id = ${id}`;
+          where user_id = ${id} and revoked_at is null`
+        yield* sql`delete from kernel_view_settings where user_id = ${id}`
+        yield* sql`delete from kernel_user_feature_flags where user_id = ${id}`
+        yield* sql`delete from kernel_users where id = ${id}`
       }),
-    );
-  });
+    )
+  })

@@ -1,8 +1,8 @@
 /** What the fake Telegram client needs to open the mini-app as Telegram would. */
-import { randomBytes } from "node:crypto";
-import type { LaunchRequest, LaunchResponse } from "@wallet/kernel/api";
-import { signInitData } from "../kernel/initData.ts";
-import type { DemoUserSeed } from "./demoUsers.ts";
+import { randomBytes } from "node:crypto"
+import type { LaunchRequest, LaunchResponse } from "@wallet/kernel/api"
+import { signInitData } from "../kernel/initData.ts"
+import type { DemoUserSeed } from "./demoUsers.ts"
 
 /** Telegram's theme params (tgWebAppThemeParams) for the two themes. */
 export const themeParams = {
@@ -40,14 +40,14 @@ export const themeParams = {
     subtitle_text_color: "#708499",
     text_color: "#f5f5f5",
   },
-} as const;
+} as const
 
-export const TELEGRAM_WEB_APP_VERSION = "8.0";
+export const TELEGRAM_WEB_APP_VERSION = "8.0"
 
-const EXPIRED_AGE_MS = 2 * 24 * 60 * 60 * 1000;
+const EXPIRED_AGE_MS = 2 * 24 * 60 * 60 * 1000
 
 export const buildLaunch = (demo: DemoUserSeed, request: LaunchRequest, botToken: string, nowMs: number): LaunchResponse => {
-  const authDate = new Date(request.tamper === "expired" ? nowMs - EXPIRED_AGE_MS : nowMs);
+  const authDate = new Date(request.tamper === "expired" ? nowMs - EXPIRED_AGE_MS : nowMs)
   let initData = signInitData(
     {
       user: { ...demo.telegram, language_code: request.language },
@@ -59,18 +59,18 @@ export const buildLaunch = (demo: DemoUserSeed, request: LaunchRequest, botToken
       ...(request.startParam !== undefined ? { startParam: request.startParam } : {}),
     },
     botToken,
-  );
+  )
   if (request.tamper === "signature") {
-    const params = new URLSearchParams(initData);
-    const hash = params.get("hash") ?? "";
-    params.set("hash", `${hash.slice(0, -1)}${hash.endsWith("0") ? "1" : "0"}`);
-    initData = params.toString();
+    const params = new URLSearchParams(initData)
+    const hash = params.get("hash") ?? ""
+    params.set("hash", `${hash.slice(0, -1)}${hash.endsWith("0") ? "1" : "0"}`)
+    initData = params.toString()
   }
-  const launch = new URLSearchParams();
-  launch.set("tgWebAppData", initData);
-  launch.set("tgWebAppVersion", TELEGRAM_WEB_APP_VERSION);
-  launch.set("tgWebAppPlatform", request.platform);
-  launch.set("tgWebAppThemeParams", JSON.stringify(themeParams[request.theme]));
-  if (request.startParam !== undefined) launch.set("tgWebAppStartParam", request.startParam);
-  return { initData, launchParams: launch.toString() };
-};
+  const launch = new URLSearchParams()
+  launch.set("tgWebAppData", initData)
+  launch.set("tgWebAppVersion", TELEGRAM_WEB_APP_VERSION)
+  launch.set("tgWebAppPlatform", request.platform)
+  launch.set("tgWebAppThemeParams", JSON.stringify(themeParams[request.theme]))
+  if (request.startParam !== undefined) launch.set("tgWebAppStartParam", request.startParam)
+  return { initData, launchParams: launch.toString() }
+}

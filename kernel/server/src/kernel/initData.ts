@@ -4,22 +4,22 @@
  * joined by newlines. Signature checks use @tma.js/init-data-node; expiry is checked here against
  * the server clock so tests can move time.
  */
-import { createHash, createHmac, createPrivateKey, sign } from "node:crypto";
-import { validate } from "@tma.js/init-data-node";
-import { Result, Schema } from "effect";
-import { isStorableText, isUserId, TelegramUser, type LaunchData, type UnauthorizedCode } from "@wallet/kernel/api";
+import { createHash, createHmac, createPrivateKey, sign } from "node:crypto"
+import { validate } from "@tma.js/init-data-node"
+import { Result, Schema } from "effect"
+import { isStorableText, isUserId, TelegramUser, type LaunchData, type UnauthorizedCode } from "@wallet/kernel/api"
 
 export interface InitDataFailure {
-  readonly code: Extract<UnauthorizedCode, "init_data_missing" | "init_data_invalid" | "init_data_expired" | "user_not_found">;
-  readonly message: string;
+  readonly code: Extract<UnauthorizedCode, "init_data_missing" | "init_data_invalid" | "init_data_expired" | "user_not_found">
+  readonly message: string
 }
 
 export interface VerifiedInitData extends LaunchData {
   /** The initData `hash` field: unique per signed payload, the replay key. */
-  readonly hash: string;
+  readonly hash: string
 }
 
-const decodeUser = Schema.decodeUnknownResult(Schema.fromJsonString(TelegramUser));
+const decodeUser = Schema.decodeUnknownResult(Schema.fromJsonString(TelegramUser))
 
 /**
  * Why a signed Telegram user cannot open a session, or undefined: its id must be a positive safe
@@ -27,60 +27,64 @@ const decodeUser = Schema.decodeUnknownResult(Schema.fromJsonString(TelegramUser
  * be storable (no NUL, no unpaired surrogate; docs/decisions/0205).
  */
 const userProblem = (user: TelegramUser, role: "user" | "receiver"): string | undefined => {
-  if (!isUserId(user.id)) return `initData ${role} id must be a positive integer`;
+  if (!isUserId(user.id)) return `initData ${role} id must be a positive integer`
   for (const [field, value] of Object.entries(user)) {
-    if (typeof value === "string" && !isStorableText(value)) return `initData ${role} ${field} is not valid text`;
+    if (typeof value === "string" && !isStorableText(value)) return `initData ${role} ${field} is not valid text`
   }
-  return undefined;
-};
+  return undefined
+}
 
 /** Tolerated clock skew for an auth_date in the future. */
-const FUTURE_SKEW_SECONDS = 60;
+const FUTURE_SKEW_SECONDS = 60
 
 export const verifyInitData = (
   initData: string,
   options: { readonly botToken: string; readonly maxAgeSeconds: number; readonly nowMs: number },
 ): Result.Result<VerifiedInitData, InitDataFailure> => {
   if (initData.trim() === "") {
-    return Result.fail({ code: "init_data_missing", message: "Authorization: tma <initData> is required" });
+    return Result.fail({ code: "init_data_missing", message: "Authorization: tma <initData> is required" })
   }
   try {
     // expiresIn 0: the library skips its own wall-clock expiry; we check auth_date below.
-    validate(initData, options.botToken, { expiresIn: 0 });
+    validate(initData, options.botToken, { expiresIn: 0 })
   } catch (error) {
-    const name = error instanceof Error ? error.name : "";
+    const name = error instanceof Error ? error.name : ""
     const message =
-      name === "SignatureMissingError" ? "initData has no hash" : name === "AuthDateInvalidError" ? "initData auth_date is invalid" : "initData signature does not match";
-    return Result.fail({ code: "init_data_invalid", message });
+      name === "SignatureMissingError"
+        ? "initData has no hash"
+        : name === "AuthDateInvalidError"
+          ? "initData auth_date is invalid"
+          : "initData signature does not match"
+    return Result.fail({ code: "init_data_invalid", message })
   }
-  const params = new URLSearchParams(initData);
-  const hash = params.get("hash") ?? "";
-  const authDateSeconds = Number(params.get("auth_date"));
-  const nowSeconds = options.nowMs / 1000;
+  const params = new URLSearchParams(initData)
+  const hash = params.get("hash") ?? ""
+  const authDateSeconds = Number(params.get("auth_date"))
+  const nowSeconds = options.nowMs / 1000
   if (!Number.isFinite(authDateSeconds) || authDateSeconds > nowSeconds + FUTURE_SKEW_SECONDS) {
-    return Result.fail({ code: "init_data_invalid", message: "initData auth_date lies in the future" });
+    return Result.fail({ code: "init_data_invalid", message: "initData auth_date lies in the future" })
   }
   if (authDateSeconds + options.maxAgeSeconds < nowSeconds) {
-    return Result.fail({ code: "init_data_expired", message: `initData is older than ${options.maxAgeSeconds} s` });
+    return Result.fail({ code: "init_data_expired", message: `initData is older than ${options.maxAgeSeconds} s` })
   }
-  const userJson = params.get("user");
+  const userJson = params.get("user")
   if (userJson === null) {
-    return Result.fail({ code: "user_not_found", message: "initData carries no user" });
+    return Result.fail({ code: "user_not_found", message: "initData carries no user" })
   }
-  const user = decodeUser(userJson);
+  const user = decodeUser(userJson)
   if (Result.isFailure(user)) {
-    return Result.fail({ code: "init_data_invalid", message: "initData user is malformed" });
+    return Result.fail({ code: "init_data_invalid", message: "initData user is malformed" })
   }
-  const badUser = userProblem(user.success, "user");
-  if (badUser !== undefined) return Result.fail({ code: "init_data_invalid", message: badUser });
-  const receiverJson = params.get("receiver");
-  let receiver: TelegramUser | undefined;
+  const badUser = userProblem(user.success, "user")
+  if (badUser !== undefined) return Result.fail({ code: "init_data_invalid", message: badUser })
+  const receiverJson = params.get("receiver")
+  let receiver: TelegramUser | undefined
   if (receiverJson !== null) {
-    const decoded = decodeUser(receiverJson);
-    if (Result.isFailure(decoded)) return Result.fail({ code: "init_data_invalid", message: "initData receiver is malformed" });
-    const badReceiver = userProblem(decoded.success, "receiver");
-    if (badReceiver !== undefined) return Result.fail({ code: "init_data_invalid", message: badReceiver });
-    receiver = decoded.success;
+    const decoded = decodeUser(receiverJson)
+    if (Result.isFailure(decoded)) return Result.fail({ code: "init_data_invalid", message: "initData receiver is malformed" })
+    const badReceiver = userProblem(decoded.success, "receiver")
+    if (badReceiver !== undefined) return Result.fail({ code: "init_data_invalid", message: badReceiver })
+    receiver = decoded.success
   }
   return Result.succeed({
     hash,
@@ -90,17 +94,17 @@ export const verifyInitData = (
     queryId: params.get("query_id") ?? undefined,
     chatType: params.get("chat_type") ?? undefined,
     startParam: params.get("start_param") ?? undefined,
-  });
-};
+  })
+}
 
 export interface SignableInitData {
-  readonly user: TelegramUser;
-  readonly authDate: Date;
-  readonly queryId?: string;
-  readonly chatType?: string;
-  readonly chatInstance?: string;
-  readonly startParam?: string;
-  readonly receiver?: TelegramUser;
+  readonly user: TelegramUser
+  readonly authDate: Date
+  readonly queryId?: string
+  readonly chatType?: string
+  readonly chatInstance?: string
+  readonly startParam?: string
+  readonly receiver?: TelegramUser
 }
 
 /**
@@ -120,22 +124,25 @@ const devThirdPartyKey = (botToken: string) =>
  * other field, `signature` included. Current clients reject initData without `signature`.
  */
 export const signInitData = (data: SignableInitData, botToken: string): string => {
-  const params = new URLSearchParams();
-  params.set("user", JSON.stringify(data.user));
-  if (data.receiver) params.set("receiver", JSON.stringify(data.receiver));
-  if (data.queryId !== undefined) params.set("query_id", data.queryId);
-  if (data.chatType !== undefined) params.set("chat_type", data.chatType);
-  if (data.chatInstance !== undefined) params.set("chat_instance", data.chatInstance);
-  if (data.startParam !== undefined) params.set("start_param", data.startParam);
-  params.set("auth_date", String(Math.floor(data.authDate.getTime() / 1000)));
-  const thirdPartyCheckString = [...params.entries()].map(([key, value]) => `${key}=${value}`).sort().join("\n");
-  const botId = botToken.split(":")[0] ?? "";
-  params.set("signature", sign(null, Buffer.from(`${botId}:WebAppData\n${thirdPartyCheckString}`), devThirdPartyKey(botToken)).toString("base64url"));
+  const params = new URLSearchParams()
+  params.set("user", JSON.stringify(data.user))
+  if (data.receiver) params.set("receiver", JSON.stringify(data.receiver))
+  if (data.queryId !== undefined) params.set("query_id", data.queryId)
+  if (data.chatType !== undefined) params.set("chat_type", data.chatType)
+  if (data.chatInstance !== undefined) params.set("chat_instance", data.chatInstance)
+  if (data.startParam !== undefined) params.set("start_param", data.startParam)
+  params.set("auth_date", String(Math.floor(data.authDate.getTime() / 1000)))
+  const thirdPartyCheckString = [...params.entries()]
+    .map(([key, value]) => `${key}=${value}`)
+    .sort()
+    .join("\n")
+  const botId = botToken.split(":")[0] ?? ""
+  params.set("signature", sign(null, Buffer.from(`${botId}:WebAppData\n${thirdPartyCheckString}`), devThirdPartyKey(botToken)).toString("base64url"))
   const dataCheckString = [...params.entries()]
     .map(([key, value]) => `${key}=${value}`)
     .sort()
-    .join("\n");
-  const secret = createHmac("sha256", "WebAppData").update(botToken).digest();
-  params.set("hash", createHmac("sha256", secret).update(dataCheckString).digest("hex"));
-  return params.toString();
-};
+    .join("\n")
+  const secret = createHmac("sha256", "WebAppData").update(botToken).digest()
+  params.set("hash", createHmac("sha256", secret).update(dataCheckString).digest("hex"))
+  return params.toString()
+}

@@ -1,6 +1,6 @@
 /** The kernel module's tables (all prefixed `kernel_`). */
-import type { Migration } from "../db/migrations.ts";
-import { sqlStatements } from "../db/statements.ts";
+import type { Migration } from "../db/migrations.ts"
+import { sqlStatements } from "../db/statements.ts"
 
 export const kernelMigrations: ReadonlyArray<Migration> = [
   {
@@ -125,4 +125,4 @@ export const kernelMigrations: ReadonlyArray<Migration> = [
       `create index kernel_rate_limits_expires_at on kernel_rate_limits (expires_at)`,
     ),
   },
-];
+]

@@ -1,28 +1,28 @@
 /** Feature flags (global, with per-user overrides) and per-user view settings. */
-import { Effect } from "effect";
-import { SqlClient } from "effect/sql";
-import { KnownBanners, type Banners, type FeatureFlags, type SaveViewSettingsRequest, type UserFlags, type ViewSettings } from "@wallet/kernel/api";
-import { ServerConfig } from "../services.ts";
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { KnownBanners, type Banners, type FeatureFlags, type SaveViewSettingsRequest, type UserFlags, type ViewSettings } from "@wallet/kernel/api"
+import { ServerConfig } from "../services.ts"
 
 const json = (value: unknown): Record<string, unknown> =>
-  typeof value === "string" ? (JSON.parse(value) as Record<string, unknown>) : ((value ?? {}) as Record<string, unknown>);
+  typeof value === "string" ? (JSON.parse(value) as Record<string, unknown>) : ((value ?? {}) as Record<string, unknown>)
 
 export const featureFlagsFor = (userId: number) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    const config = yield* ServerConfig;
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
     const rows = yield* sql<{ name: string; enabled: boolean }>`
       select f.name, coalesce(o.enabled, f.enabled) as enabled
       from kernel_feature_flags f left join kernel_user_feature_flags o on o.name = f.name and o.user_id = ${userId}
       union all
       select o.name, o.enabled from kernel_user_feature_flags o
-      where o.user_id = ${userId} and not exists (select 1 from kernel_feature_flags f where f.name = o.name)`;
-    const flags: Record<string, boolean> = {};
-    for (const row of rows) flags[row.name] = row.enabled === true;
+      where o.user_id = ${userId} and not exists (select 1 from kernel_feature_flags f where f.name = o.name)`
+    const flags: Record<string, boolean> = {}
+    for (const row of rows) flags[row.name] = row.enabled === true
     // Development tools are on for everyone in a dev server.
-    if (config.dev) flags.dev_tools = true;
-    return flags as FeatureFlags;
-  });
+    if (config.dev) flags.dev_tools = true
+    return flags as FeatureFlags
+  })
 
 export const defaultUserFlags: Omit<UserFlags, "is_custody_available"> = {
   expand_cryptocurrency: false,
@@ -33,46 +33,46 @@ export const defaultUserFlags: Omit<UserFlags, "is_custody_available"> = {
   display_change_language_tooltip: true,
   wallet_onboarding_finished: false,
   send_onboarding_finished: false,
-};
+}
 
-export const defaultBanners: Banners = Object.fromEntries(KnownBanners.map((name) => [name, name === "display_terms_banner"]));
+export const defaultBanners: Banners = Object.fromEntries(KnownBanners.map((name) => [name, name === "display_terms_banner"]))
 
 const toViewSettings = (storedFlags: unknown, storedBanners: unknown, isCustodyAvailable: boolean): ViewSettings => {
-  const userFlags: UserFlags = { ...defaultUserFlags, ...(json(storedFlags) as Partial<UserFlags>), is_custody_available: isCustodyAvailable };
-  const banners: Banners = { ...defaultBanners, ...(json(storedBanners) as Banners) };
-  return { status: "SUCCESS", data: { userFlags, banners } };
-};
+  const userFlags: UserFlags = { ...defaultUserFlags, ...(json(storedFlags) as Partial<UserFlags>), is_custody_available: isCustodyAvailable }
+  const banners: Banners = { ...defaultBanners, ...(json(storedBanners) as Banners) }
+  return { status: "SUCCESS", data: { userFlags, banners } }
+}
 
 export const viewSettingsFor = (userId: number, isCustodyAvailable: boolean) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    const rows = yield* sql<{ user_flags: unknown; banners: unknown }>`select user_flags, banners from kernel_view_settings where user_id = ${userId}`;
-    return toViewSettings(rows[0]?.user_flags, rows[0]?.banners, isCustodyAvailable);
-  });
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ user_flags: unknown; banners: unknown }>`select user_flags, banners from kernel_view_settings where user_id = ${userId}`
+    return toViewSettings(rows[0]?.user_flags, rows[0]?.banners, isCustodyAvailable)
+  })
 
 /** The hot read path (every app start): the user's custody flag and their settings in one query. */
 export const viewSettingsOfUser = (userId: number) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
+    const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<{ is_custody_available: boolean; user_flags: unknown; banners: unknown }>`
       select u.is_custody_available, v.user_flags, v.banners
       from kernel_users u left join kernel_view_settings v on v.user_id = u.id
-      where u.id = ${userId}`;
-    const row = rows[0];
-    return row === undefined ? undefined : toViewSettings(row.user_flags, row.banners, row.is_custody_available === true);
-  });
+      where u.id = ${userId}`
+    const row = rows[0]
+    return row === undefined ? undefined : toViewSettings(row.user_flags, row.banners, row.is_custody_available === true)
+  })
 
 /** Merges the changed flags into the stored ones in one statement (jsonb `||`), so concurrent saves do not lose keys. */
 export const saveViewSettings = (userId: number, request: SaveViewSettingsRequest) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    const config = yield* ServerConfig;
-    const flags = JSON.stringify(request.changedUserFlags ?? {});
-    const banners = JSON.stringify(request.changedBanners ?? {});
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
+    const flags = JSON.stringify(request.changedUserFlags ?? {})
+    const banners = JSON.stringify(request.changedBanners ?? {})
     yield* sql`insert into kernel_view_settings (user_id, user_flags, banners, updated_at)
       values (${userId}, ${flags}::jsonb, ${banners}::jsonb, ${new Date(config.now())})
       on conflict (user_id) do update set
         user_flags = kernel_view_settings.user_flags || excluded.user_flags,
         banners = kernel_view_settings.banners || excluded.banners,
-        updated_at = excluded.updated_at`;
-  });
+        updated_at = excluded.updated_at`
+  })

@@ -3,23 +3,23 @@
  * (up to 20 examples per check). Read-only; runs in one REPEATABLE READ transaction so all checks
  * see one snapshot while movements go on.
  */
-import { Effect } from "effect";
-import { SqlClient } from "effect/sql";
-import type { SqlError } from "effect/sql/SqlError";
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 
 export interface AuditViolation {
-  readonly check: string;
-  readonly detail: string;
+  readonly check: string
+  readonly detail: string
 }
 
 export interface AuditReport {
-  readonly ok: boolean;
-  readonly checks: ReadonlyArray<{ readonly name: string; readonly violations: number }>;
-  readonly violations: ReadonlyArray<AuditViolation>;
-  readonly counts: { readonly currencies: number; readonly accounts: number; readonly transactions: number; readonly entries: number; readonly holds: number };
+  readonly ok: boolean
+  readonly checks: ReadonlyArray<{ readonly name: string; readonly violations: number }>
+  readonly violations: ReadonlyArray<AuditViolation>
+  readonly counts: { readonly currencies: number; readonly accounts: number; readonly transactions: number; readonly entries: number; readonly holds: number }
 }
 
-const LIMIT = 20;
+const LIMIT = 20
 
 /** Each check: a name and a query returning one row per violation (a `detail` text column). */
 const checks: ReadonlyArray<readonly [string, string]> = [
@@ -100,31 +100,29 @@ const checks: ReadonlyArray<readonly [string, string]> = [
        from ledger_holds h join ledger_entries e on e.transaction_id = h.resolved_tx join ledger_accounts a on a.id = e.account_id
       group by h.id, h.amount having -coalesce(sum(e.amount) filter (where a.owner = 'system:holds'), 0) <> h.amount`,
   ],
-];
+]
 
 export const runAudit: Effect.Effect<AuditReport, SqlError, SqlClient.SqlClient> = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient;
+  const sql = yield* SqlClient.SqlClient
   return yield* sql.withTransaction(
     Effect.gen(function* () {
-      yield* sql`set transaction isolation level repeatable read, read only`;
-      const results: Array<{ name: string; violations: number }> = [];
-      const violations: Array<AuditViolation> = [];
+      yield* sql`set transaction isolation level repeatable read, read only`
+      const results: Array<{ name: string; violations: number }> = []
+      const violations: Array<AuditViolation> = []
       for (const [name, query] of checks) {
-        const rows = yield* sql.unsafe<{ detail: string; total: number }>(
-          `select detail, count(*) over ()::int as total from (${query}) as v limit ${LIMIT}`,
-        );
-        const total = rows.length === 0 ? 0 : Number(rows[0]!.total);
-        results.push({ name, violations: total });
-        for (const row of rows) violations.push({ check: name, detail: row.detail });
+        const rows = yield* sql.unsafe<{ detail: string; total: number }>(`select detail, count(*) over ()::int as total from (${query}) as v limit ${LIMIT}`)
+        const total = rows.length === 0 ? 0 : Number(rows[0]!.total)
+        results.push({ name, violations: total })
+        for (const row of rows) violations.push({ check: name, detail: row.detail })
       }
       const [counts] = yield* sql<{ currencies: number; accounts: number; transactions: number; entries: number; holds: number }>`
         select (select count(*) from ledger_currencies)::int as currencies, (select count(*) from ledger_accounts)::int as accounts,
                (select count(*) from ledger_transactions)::int as transactions, (select count(*) from ledger_entries)::int as entries,
-               (select count(*) from ledger_holds)::int as holds`;
-      return { ok: violations.length === 0, checks: results, violations, counts: counts! };
+               (select count(*) from ledger_holds)::int as holds`
+      return { ok: violations.length === 0, checks: results, violations, counts: counts! }
     }),
-  );
-});
+  )
+})
 
 /** The report as text, one line per check and per violation example. */
 export const formatAuditReport = (report: AuditReport): string =>
@@ -132,4 +130,4 @@ export const formatAuditReport = (report: AuditReport): string =>
     `ledger audit: ${report.ok ? "OK" : "VIOLATIONS"} (${report.counts.currencies} currencies, ${report.counts.accounts} accounts, ${report.counts.transactions} transactions, ${report.counts.entries} entries, ${report.counts.holds} holds)`,
     ...report.checks.map((check) => `  ${check.violations === 0 ? "ok  " : "FAIL"} ${check.name}${check.violations === 0 ? "" : ` (${check.violations})`}`),
     ...report.violations.map((violation) => `    - ${violation.check}: ${violation.detail}`),
-  ].join("\n");
+  ].join("\n")

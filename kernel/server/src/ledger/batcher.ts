@@ -8,67 +8,69 @@
  * own, the others still succeed. If `execute` itself fails or dies, every item of that batch gets
  * the defect (a bug, not a business outcome).
  */
-import { Deferred, Effect, Exit, Queue, type Scope } from "effect";
+import { Deferred, Effect, Exit, Queue, type Scope } from "effect"
 
 export interface Batcher<I, A, E> {
   /** Queues `item` and waits for its answer. */
-  readonly run: (item: I) => Effect.Effect<A, E>;
+  readonly run: (item: I) => Effect.Effect<A, E>
 }
 
 export interface BatcherOptions<I, A, E, R> {
-  readonly execute: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<Exit.Exit<A, E>>, unknown, R>;
+  readonly execute: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<Exit.Exit<A, E>>, unknown, R>
   /** Batches in flight at once (default 2: one runs while the next gathers). */
-  readonly workers?: number;
+  readonly workers?: number
   /** Most items per `execute` call (default 256). */
-  readonly maxBatch?: number;
+  readonly maxBatch?: number
   /** Observes every batch size (benchmarks, tests). */
-  readonly onBatch?: (size: number) => void;
+  readonly onBatch?: (size: number) => void
 }
 
 interface Job<I, A, E> {
-  readonly item: I;
-  readonly deferred: Deferred.Deferred<A, E>;
+  readonly item: I
+  readonly deferred: Deferred.Deferred<A, E>
 }
 
 export const makeBatcher = <I, A, E, R>(options: BatcherOptions<I, A, E, R>): Effect.Effect<Batcher<I, A, E>, never, Scope.Scope | R> =>
   Effect.gen(function* () {
-    const context = yield* Effect.context<R>();
-    const maxBatch = Math.max(1, options.maxBatch ?? 256);
-    const workers = Math.max(1, options.workers ?? 2);
-    const queue = yield* Queue.unbounded<Job<I, A, E>>();
-    const unanswered = new Set<Job<I, A, E>>();
+    const context = yield* Effect.context<R>()
+    const maxBatch = Math.max(1, options.maxBatch ?? 256)
+    const workers = Math.max(1, options.workers ?? 2)
+    const queue = yield* Queue.unbounded<Job<I, A, E>>()
+    const unanswered = new Set<Job<I, A, E>>()
     const answer = (job: Job<I, A, E>, exit: Exit.Exit<A, E>) => {
-      unanswered.delete(job);
-      Deferred.doneUnsafe(job.deferred, exit);
-    };
+      unanswered.delete(job)
+      Deferred.doneUnsafe(job.deferred, exit)
+    }
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
-        const stopped = Exit.die(new Error("batcher: stopped before the item was answered"));
-        for (const job of unanswered) Deferred.doneUnsafe(job.deferred, stopped);
-        unanswered.clear();
+        const stopped = Exit.die(new Error("batcher: stopped before the item was answered"))
+        for (const job of unanswered) Deferred.doneUnsafe(job.deferred, stopped)
+        unanswered.clear()
       }),
-    );
+    )
 
     const worker = Effect.gen(function* () {
-      const jobs = yield* Queue.takeBetween(queue, 1, maxBatch);
-      options.onBatch?.(jobs.length);
-      const exit = yield* Effect.exit(options.execute(jobs.map((job) => job.item)));
+      const jobs = yield* Queue.takeBetween(queue, 1, maxBatch)
+      options.onBatch?.(jobs.length)
+      const exit = yield* Effect.exit(options.execute(jobs.map((job) => job.item)))
       if (Exit.isSuccess(exit) && exit.value.length === jobs.length) {
-        jobs.forEach((job, index) => answer(job, exit.value[index]!));
+        jobs.forEach((job, index) => answer(job, exit.value[index]!))
       } else {
-        const defect = Exit.isSuccess(exit) ? new Error(`batcher: ${exit.value.length} answers for ${jobs.length} items`) : new Error(`batcher: ${String(exit.cause)}`);
-        jobs.forEach((job) => answer(job, Exit.die(defect)));
+        const defect = Exit.isSuccess(exit)
+          ? new Error(`batcher: ${exit.value.length} answers for ${jobs.length} items`)
+          : new Error(`batcher: ${String(exit.cause)}`)
+        jobs.forEach((job) => answer(job, Exit.die(defect)))
       }
-    }).pipe(Effect.provideContext(context), Effect.forever);
-    for (let i = 0; i < workers; i++) yield* Effect.forkScoped(worker);
+    }).pipe(Effect.provideContext(context), Effect.forever)
+    for (let i = 0; i < workers; i++) yield* Effect.forkScoped(worker)
 
     return {
       run: (item) =>
         Effect.suspend(() => {
-          const job: Job<I, A, E> = { item, deferred: Deferred.makeUnsafe<A, E>() };
-          unanswered.add(job);
-          Queue.offerUnsafe(queue, job);
-          return Deferred.await(job.deferred);
+          const job: Job<I, A, E> = { item, deferred: Deferred.makeUnsafe<A, E>() }
+          unanswered.add(job)
+          Queue.offerUnsafe(queue, job)
+          return Deferred.await(job.deferred)
         }),
-    };
-  });
+    }
+  })

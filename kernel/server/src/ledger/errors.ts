@@ -1,5 +1,5 @@
 /** The Ledger's typed errors (all `Schema.TaggedError`, so they cross HTTP and logs intact). */
-import { Schema } from "effect";
+import { Schema } from "effect"
 
 /** The debited account's available balance is below the amount (nothing was written). */
 export class InsufficientFunds extends Schema.TaggedError<InsufficientFunds>()("InsufficientFunds", {
@@ -40,4 +40,4 @@ export class InvalidMovement extends Schema.TaggedError<InvalidMovement>()("Inva
 }) {}
 
 /** What a movement may fail with (besides `SqlError`). */
-export type MovementError = InsufficientFunds | IdempotencyConflict | UnknownAccount | UnknownCurrency | UnknownHold | HoldNotPending | InvalidMovement;
+export type MovementError = InsufficientFunds | IdempotencyConflict | UnknownAccount | UnknownCurrency | UnknownHold | HoldNotPending | InvalidMovement

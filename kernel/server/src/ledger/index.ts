@@ -1,11 +1,11 @@
 /**
  * `@wallet/kernel-server/ledger`: the double-entry ledger (see README.md in this folder).
  */
-export { Ledger, makeLedger, type LedgerShape, type LedgerOptions } from "./Ledger.ts";
-export { makeBatcher, type Batcher, type BatcherOptions } from "./batcher.ts";
-export { ledgerModule, ledgerMigrationModule, ledgerMigrations } from "./migrations.ts";
-export { runAudit, formatAuditReport, type AuditReport, type AuditViolation } from "./audit.ts";
-export * from "./errors.ts";
+export { Ledger, makeLedger, type LedgerShape, type LedgerOptions } from "./Ledger.ts"
+export { makeBatcher, type Batcher, type BatcherOptions } from "./batcher.ts"
+export { ledgerModule, ledgerMigrationModule, ledgerMigrations } from "./migrations.ts"
+export { runAudit, formatAuditReport, type AuditReport, type AuditViolation } from "./audit.ts"
+export * from "./errors.ts"
 export {
   System,
   systemAccount,
@@ -30,6 +30,6 @@ export {
   type PostHoldRequest,
   type TransferRequest,
   type VoidHoldRequest,
-} from "./model.ts";
+} from "./model.ts"
 /** Tests only: a migrated PGlite or throwaway PostgreSQL with the Ledger on it. */
-export { startTestLedger, type TestLedger } from "./testing.ts";
+export { startTestLedger, type TestLedger } from "./testing.ts"

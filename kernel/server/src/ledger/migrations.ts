@@ -6,9 +6,9 @@
  * int8 at 9.2 units). Check constraints repeat the service's invariants as a last line of defence:
  * no user balance below zero, no zero entries, a hold is pending exactly when it has no resolution.
  */
-import type { Migration, MigrationModule } from "../db/migrations.ts";
-import { defineServerPlugin } from "../plugin.ts";
-import { sqlStatements } from "../db/statements.ts";
+import type { Migration, MigrationModule } from "../db/migrations.ts"
+import { defineServerPlugin } from "../plugin.ts"
+import { sqlStatements } from "../db/statements.ts"
 
 export const ledgerMigrations: ReadonlyArray<Migration> = [
   {
@@ -77,13 +77,13 @@ export const ledgerMigrations: ReadonlyArray<Migration> = [
     name: "holds by receiving account",
     up: sqlStatements(`create index ledger_holds_to_account on ledger_holds (to_account)`),
   },
-];
+]
 
 /** For `runMigrations` directly (tests, tooling). */
-export const ledgerMigrationModule: MigrationModule = { id: "ledger", migrations: ledgerMigrations };
+export const ledgerMigrationModule: MigrationModule = { id: "ledger", migrations: ledgerMigrations }
 
 /**
  * The Ledger as a server module (tables only, no endpoints): list it before the plugins that move
  * money (they declare `dependsOn: ["ledger"]`).
  */
-export const ledgerModule = defineServerPlugin({ id: "ledger", migrations: ledgerMigrations });
+export const ledgerModule = defineServerPlugin({ id: "ledger", migrations: ledgerMigrations })

@@ -1,8 +1,7 @@
 /** The dev outbox page: plain HTML, no framework, no script. */
-import type { OutboxMessage } from "./Outbox.ts";
+import type { OutboxMessage } from "./Outbox.ts"
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!)
 
 export const renderOutboxPage = (messages: ReadonlyArray<OutboxMessage>, recipient: string | undefined): string => {
   const rows = messages
@@ -13,7 +12,7 @@ export const renderOutboxPage = (messages: ReadonlyArray<OutboxMessage>, recipie
 <pre>${escapeHtml(message.body)}</pre>
 </article>`,
     )
-    .join("\n");
+    .join("\n")
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -34,5 +33,5 @@ pre{white-space:pre-wrap;font-size:15px}
 ${messages.length === 0 ? '<p id="empty">No messages yet.</p>' : rows}
 </body>
 </html>
-`;
-};
+`
+}

@@ -17,32 +17,32 @@
  * `RateLimitedResponse`). Without a `RateLimiter` in context (unit tests of a module) it does
  * nothing.
  */
-import { Context, Effect, Exit, Layer, Option, Schedule } from "effect";
-import { HttpServerRequest } from "effect/http";
-import { SqlClient } from "effect/sql";
-import { RateLimited } from "@wallet/kernel/api";
-import { bridgeTrustedProxies, clientAddress, normalizeAddress } from "../bridge/Bridge.ts";
-import { makeBatcher, type Batcher } from "../ledger/batcher.ts";
-import { ServerConfig } from "../services.ts";
+import { Context, Effect, Exit, Layer, Option, Schedule } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { RateLimited } from "@wallet/kernel/api"
+import { bridgeTrustedProxies, clientAddress, normalizeAddress } from "../bridge/Bridge.ts"
+import { makeBatcher, type Batcher } from "../ledger/batcher.ts"
+import { ServerConfig } from "../services.ts"
 
 /** At most `limit` requests per `windowSeconds` (sliding). */
 export interface RateLimitRule {
-  readonly limit: number;
-  readonly windowSeconds: number;
+  readonly limit: number
+  readonly windowSeconds: number
 }
 
 /** The limits the kernel and the plugins apply, by name; `false` switches one off. */
 export interface RateLimits {
   /** `POST /api/auth/init` per Telegram user id. */
-  readonly authInitPerUser: RateLimitRule | false;
+  readonly authInitPerUser: RateLimitRule | false
   /** `POST /api/auth/init` per client address (the socket's peer, or the forwarded client behind a trusted proxy). */
-  readonly authInitPerAddress: RateLimitRule | false;
+  readonly authInitPerAddress: RateLimitRule | false
   /** Email codes issued per client address (the passcode plugin keeps its own per-user hourly limit). */
-  readonly emailCodesPerAddress: RateLimitRule | false;
+  readonly emailCodesPerAddress: RateLimitRule | false
   /** Money leaving a user: custody transfer and withdrawal creations per user, together. */
-  readonly moneyPerUser: RateLimitRule | false;
+  readonly moneyPerUser: RateLimitRule | false
 }
-export type RateLimitName = keyof RateLimits;
+export type RateLimitName = keyof RateLimits
 
 /**
  * Defaults (docs/decisions/0206): far above what a person does in the app, and above what the
@@ -53,10 +53,10 @@ export const defaultRateLimits: RateLimits = {
   authInitPerAddress: { limit: 600, windowSeconds: 60 },
   emailCodesPerAddress: { limit: 100, windowSeconds: 3600 },
   moneyPerUser: { limit: 60, windowSeconds: 60 },
-};
+}
 
 /** `ServerOptions.rateLimits`: `false` switches every limit off; an object overrides some (a rule, or `false` for that one). */
-export type RateLimitsOption = false | { readonly [K in RateLimitName]?: RateLimitRule | false };
+export type RateLimitsOption = false | { readonly [K in RateLimitName]?: RateLimitRule | false }
 
 const validRule = (rule: unknown): rule is RateLimitRule =>
   typeof rule === "object" &&
@@ -64,19 +64,19 @@ const validRule = (rule: unknown): rule is RateLimitRule =>
   Number.isSafeInteger((rule as RateLimitRule).limit) &&
   (rule as RateLimitRule).limit >= 1 &&
   Number.isSafeInteger((rule as RateLimitRule).windowSeconds) &&
-  (rule as RateLimitRule).windowSeconds >= 1;
+  (rule as RateLimitRule).windowSeconds >= 1
 
 /** The effective limits: the defaults with the overrides; a malformed rule is refused at boot. */
 export const resolveRateLimits = (option: RateLimitsOption | undefined): RateLimits => {
-  if (option === false) return { authInitPerUser: false, authInitPerAddress: false, emailCodesPerAddress: false, moneyPerUser: false };
-  const limits: Record<string, RateLimitRule | false> = { ...defaultRateLimits };
+  if (option === false) return { authInitPerUser: false, authInitPerAddress: false, emailCodesPerAddress: false, moneyPerUser: false }
+  const limits: Record<string, RateLimitRule | false> = { ...defaultRateLimits }
   for (const [name, rule] of Object.entries(option ?? {})) {
-    if (!(name in defaultRateLimits)) throw new Error(`rateLimits: unknown limit "${name}" (known: ${Object.keys(defaultRateLimits).join(", ")})`);
-    if (rule !== false && !validRule(rule)) throw new Error(`rateLimits.${name}: expected false or { limit >= 1, windowSeconds >= 1 } (integers)`);
-    limits[name] = rule;
+    if (!(name in defaultRateLimits)) throw new Error(`rateLimits: unknown limit "${name}" (known: ${Object.keys(defaultRateLimits).join(", ")})`)
+    if (rule !== false && !validRule(rule)) throw new Error(`rateLimits.${name}: expected false or { limit >= 1, windowSeconds >= 1 } (integers)`)
+    limits[name] = rule
   }
-  return limits as unknown as RateLimits;
-};
+  return limits as unknown as RateLimits
+}
 
 /** Bucket names in the table, one per rule. */
 const BUCKETS: Record<RateLimitName, string> = {
@@ -84,36 +84,36 @@ const BUCKETS: Record<RateLimitName, string> = {
   authInitPerAddress: "auth_init:address",
   emailCodesPerAddress: "email_codes:address",
   moneyPerUser: "money:user",
-};
+}
 
 export interface RateLimiterShape {
   /** The effective limits of this server. */
-  readonly limits: RateLimits;
+  readonly limits: RateLimits
   /** Proxies whose `X-Forwarded-For` is believed (see `requestAddress`). */
-  readonly trustedProxies: ReadonlySet<string>;
+  readonly trustedProxies: ReadonlySet<string>
   /** Counts one request of `key` in `bucket`; fails when it is over `rule`. */
-  readonly consume: (bucket: string, key: string, rule: RateLimitRule) => Effect.Effect<void, RateLimited>;
+  readonly consume: (bucket: string, key: string, rule: RateLimitRule) => Effect.Effect<void, RateLimited>
   /** Deletes rows that no longer count (older than two windows); returns how many. */
-  readonly prune: Effect.Effect<number>;
+  readonly prune: Effect.Effect<number>
 }
 
 export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>()("wallet/server/RateLimiter") {
   /** The limiter over the server's database; `options.rateLimits` and `options.trustedProxies` as `ServerOptions` has them. */
   static readonly layer = (options: { readonly rateLimits?: RateLimitsOption; readonly trustedProxies?: ReadonlyArray<string> } = {}) =>
-    Layer.effect(RateLimiter, makeRateLimiter(options));
+    Layer.effect(RateLimiter, makeRateLimiter(options))
 }
 
 interface Consume {
-  readonly bucket: string;
-  readonly key: string;
-  readonly rule: RateLimitRule;
+  readonly bucket: string
+  readonly key: string
+  readonly rule: RateLimitRule
 }
 
 /** What one consume saw: the counts after it, in the window starting at `windowStart` (s). */
 interface Seen {
-  readonly hits: number;
-  readonly previousHits: number;
-  readonly windowStart: number;
+  readonly hits: number
+  readonly previousHits: number
+  readonly windowStart: number
 }
 
 /**
@@ -121,43 +121,48 @@ interface Seen {
  * would be allowed if none came meanwhile (within this window while the previous one's weight
  * fades, else in the next one, where this window's hits fade).
  */
-export const judge = (seen: Seen, rule: RateLimitRule, nowMs: number): { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number } => {
-  const windowMs = rule.windowSeconds * 1000;
-  const endMs = (seen.windowStart + rule.windowSeconds) * 1000;
-  const leftMs = Math.min(windowMs, Math.max(0, endMs - nowMs));
-  if (seen.previousHits * leftMs + seen.hits * windowMs <= rule.limit * windowMs) return { allowed: true };
-  const room = rule.limit - seen.hits - 1;
+export const judge = (
+  seen: Seen,
+  rule: RateLimitRule,
+  nowMs: number,
+): { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number } => {
+  const windowMs = rule.windowSeconds * 1000
+  const endMs = (seen.windowStart + rule.windowSeconds) * 1000
+  const leftMs = Math.min(windowMs, Math.max(0, endMs - nowMs))
+  if (seen.previousHits * leftMs + seen.hits * windowMs <= rule.limit * windowMs) return { allowed: true }
+  const room = rule.limit - seen.hits - 1
   const at =
     room >= 0 && seen.previousHits > 0
       ? endMs - (room * windowMs) / seen.previousHits
-      : endMs + windowMs - (Math.max(0, rule.limit - 1) * windowMs) / Math.max(1, seen.hits);
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((at - nowMs) / 1000)) };
-};
+      : endMs + windowMs - (Math.max(0, rule.limit - 1) * windowMs) / Math.max(1, seen.hits)
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((at - nowMs) / 1000)) }
+}
 
 const limited = (retryAfterSeconds: number) =>
-  new RateLimited({ code: "rate_limit_exceeded", message: `Too many requests: retry in ${retryAfterSeconds} s`, retryAfterSeconds });
+  new RateLimited({ code: "rate_limit_exceeded", message: `Too many requests: retry in ${retryAfterSeconds} s`, retryAfterSeconds })
 
 const makeRateLimiter = (options: { readonly rateLimits?: RateLimitsOption; readonly trustedProxies?: ReadonlyArray<string> }) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    const config = yield* ServerConfig;
-    const limits = resolveRateLimits(options.rateLimits);
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
+    const limits = resolveRateLimits(options.rateLimits)
     // One setting for every per-address limit: the server's, else the bridge's (docs/decisions/0741).
-    const trustedProxies = options.trustedProxies !== undefined ? new Set(options.trustedProxies.map(normalizeAddress)) : bridgeTrustedProxies(config.pluginConfig);
+    const trustedProxies =
+      options.trustedProxies !== undefined ? new Set(options.trustedProxies.map(normalizeAddress)) : bridgeTrustedProxies(config.pluginConfig)
 
     /** Every consume of a batch in one upsert; the same bucket + key twice counts twice. */
     const consumeMany = (items: ReadonlyArray<Consume>) =>
       Effect.gen(function* () {
-        const nowMs = config.now();
-        const groups = new Map<string, { readonly bucket: string; readonly key: string; readonly windowSeconds: number; readonly members: Array<number> }>();
+        const nowMs = config.now()
+        const groups = new Map<string, { readonly bucket: string; readonly key: string; readonly windowSeconds: number; readonly members: Array<number> }>()
         items.forEach((item, index) => {
-          const id = `${item.bucket}\u0000${item.key}`;
-          const group = groups.get(id);
-          if (group === undefined) groups.set(id, { bucket: item.bucket, key: item.key, windowSeconds: item.rule.windowSeconds, members: [index] });
-          else group.members.push(index);
-        });
-        const list = [...groups.values()];
-        const windowStart = (windowSeconds: number) => Math.floor(nowMs / 1000 / windowSeconds) * windowSeconds;
+          const id = `${item.bucket}\u0000${item.key}`
+          const group = groups.get(id)
+          if (group === undefined) groups.set(id, { bucket: item.bucket, key: item.key, windowSeconds: item.rule.windowSeconds, members: [index] })
+          else group.members.push(index)
+        })
+        const list = [...groups.values()]
+        const windowStart = (windowSeconds: number) => Math.floor(nowMs / 1000 / windowSeconds) * windowSeconds
         const rows = yield* sql.unsafe<{ bucket: string; key: string; hits: string | number; previous_hits: string | number; window_start: string | number }>(
           `insert into kernel_rate_limits as r (bucket, key, window_start, window_seconds, hits, previous_hits, expires_at)
            select bucket, key, window_start, window_seconds, hits, 0, to_timestamp(window_start + 2 * window_seconds)
@@ -179,44 +184,47 @@ const makeRateLimiter = (options: { readonly rateLimits?: RateLimitsOption; read
             list.map((group) => group.windowSeconds),
             list.map((group) => group.members.length),
           ],
-        );
-        const answers: Array<Exit.Exit<void, RateLimited>> = [];
+        )
+        const answers: Array<Exit.Exit<void, RateLimited>> = []
         for (const row of rows) {
-          const group = groups.get(`${row.bucket}\u0000${row.key}`)!;
-          const total = Number(row.hits);
+          const group = groups.get(`${row.bucket}\u0000${row.key}`)!
+          const total = Number(row.hits)
           // The members counted in order: the first of n saw total - n + 1 hits.
           group.members.forEach((index, n) => {
-            const seen = { hits: total - group.members.length + n + 1, previousHits: Number(row.previous_hits), windowStart: Number(row.window_start) };
-            const verdict = judge(seen, items[index]!.rule, nowMs);
-            answers[index] = verdict.allowed ? Exit.void : Exit.fail(limited(verdict.retryAfterSeconds));
-          });
+            const seen = { hits: total - group.members.length + n + 1, previousHits: Number(row.previous_hits), windowStart: Number(row.window_start) }
+            const verdict = judge(seen, items[index]!.rule, nowMs)
+            answers[index] = verdict.allowed ? Exit.void : Exit.fail(limited(verdict.retryAfterSeconds))
+          })
         }
-        return answers;
-      });
+        return answers
+      })
 
-    const batcher: Batcher<Consume, void, RateLimited> = yield* makeBatcher({ execute: consumeMany });
+    const batcher: Batcher<Consume, void, RateLimited> = yield* makeBatcher({ execute: consumeMany })
 
     const consume: RateLimiterShape["consume"] = (bucket, key, rule) =>
       Effect.gen(function* () {
         // Inside a caller's transaction (and on PGlite's one connection) run here, not in a worker.
-        const inTransaction = Option.isSome(yield* Effect.serviceOption(sql.transactionService));
-        if (!inTransaction) return yield* batcher.run({ bucket, key, rule });
-        const [exit] = yield* Effect.orDie(consumeMany([{ bucket, key, rule }]));
-        return yield* exit!;
-      });
+        const inTransaction = Option.isSome(yield* Effect.serviceOption(sql.transactionService))
+        if (!inTransaction) return yield* batcher.run({ bucket, key, rule })
+        const [exit] = yield* Effect.orDie(consumeMany([{ bucket, key, rule }]))
+        return yield* exit!
+      })
 
-    const prune = Effect.suspend(() =>
-      sql<{ n: number }>`with d as (delete from kernel_rate_limits where expires_at < ${new Date(config.now())} returning 1) select count(*)::int as n from d`,
+    const prune = Effect.suspend(
+      () =>
+        sql<{
+          n: number
+        }>`with d as (delete from kernel_rate_limits where expires_at < ${new Date(config.now())} returning 1) select count(*)::int as n from d`,
     ).pipe(
       Effect.map((rows) => Number(rows[0]?.n ?? 0)),
       Effect.orDie,
-    );
+    )
 
-    yield* Effect.forkScoped(prune.pipe(Effect.ignore, Effect.repeat(Schedule.spaced(PRUNE_INTERVAL))));
-    return RateLimiter.of({ limits, trustedProxies, consume, prune });
-  });
+    yield* Effect.forkScoped(prune.pipe(Effect.ignore, Effect.repeat(Schedule.spaced(PRUNE_INTERVAL))))
+    return RateLimiter.of({ limits, trustedProxies, consume, prune })
+  })
 
-const PRUNE_INTERVAL = "10 minutes";
+const PRUNE_INTERVAL = "10 minutes"
 
 /**
  * The client address of the current request: the socket's peer, or, when that peer is a trusted
@@ -224,14 +232,18 @@ const PRUNE_INTERVAL = "10 minutes";
  * outside a request.
  */
 export const requestAddress: Effect.Effect<string | undefined> = Effect.gen(function* () {
-  const request = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest);
-  if (Option.isNone(request)) return undefined;
-  const limiter = yield* Effect.serviceOption(RateLimiter);
-  const trusted = Option.isSome(limiter) ? limiter.value.trustedProxies : new Set<string>();
-  const peer = Option.orElse(request.value.peerAddress, () => request.value.remoteAddress);
-  const forwarded = request.value.headers["x-forwarded-for"];
-  return clientAddress(Option.getOrElse(peer, () => "unknown"), forwarded, trusted);
-});
+  const request = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest)
+  if (Option.isNone(request)) return undefined
+  const limiter = yield* Effect.serviceOption(RateLimiter)
+  const trusted = Option.isSome(limiter) ? limiter.value.trustedProxies : new Set<string>()
+  const peer = Option.orElse(request.value.peerAddress, () => request.value.remoteAddress)
+  const forwarded = request.value.headers["x-forwarded-for"]
+  return clientAddress(
+    Option.getOrElse(peer, () => "unknown"),
+    forwarded,
+    trusted,
+  )
+})
 
 /**
  * Counts one request against the named limit for `key` (a user id or an address); fails with
@@ -240,18 +252,18 @@ export const requestAddress: Effect.Effect<string | undefined> = Effect.gen(func
  */
 export const enforceRateLimit = (name: RateLimitName, key: string | number | undefined): Effect.Effect<void, RateLimited> =>
   Effect.gen(function* () {
-    if (key === undefined) return;
-    const limiter = yield* Effect.serviceOption(RateLimiter);
-    if (Option.isNone(limiter)) return;
-    const rule = limiter.value.limits[name];
-    if (rule === false) return;
+    if (key === undefined) return
+    const limiter = yield* Effect.serviceOption(RateLimiter)
+    if (Option.isNone(limiter)) return
+    const rule = limiter.value.limits[name]
+    if (rule === false) return
     // A forwarded address is text from outside: bounded before it becomes a key.
-    yield* limiter.value.consume(BUCKETS[name], String(key).slice(0, 200), rule);
-  });
+    yield* limiter.value.consume(BUCKETS[name], String(key).slice(0, 200), rule)
+  })
 
 /** `enforceRateLimit` for the current request's client address. */
 export const enforceAddressRateLimit = (name: RateLimitName): Effect.Effect<void, RateLimited> =>
-  Effect.flatMap(requestAddress, (address) => enforceRateLimit(name, address));
+  Effect.flatMap(requestAddress, (address) => enforceRateLimit(name, address))
 
 /**
  * The process environment's settings for `ServerOptions`: RATE_LIMITS (`off`, or JSON overrides
@@ -261,23 +273,26 @@ export const enforceAddressRateLimit = (name: RateLimitName): Effect.Effect<void
 export const rateLimitOptionsFromEnv = (
   env: Readonly<Record<string, string | undefined>>,
 ): { readonly rateLimits?: RateLimitsOption; readonly trustedProxies?: ReadonlyArray<string> } => {
-  const options: { rateLimits?: RateLimitsOption; trustedProxies?: ReadonlyArray<string> } = {};
-  const raw = env.RATE_LIMITS?.trim();
+  const options: { rateLimits?: RateLimitsOption; trustedProxies?: ReadonlyArray<string> } = {}
+  const raw = env.RATE_LIMITS?.trim()
   if (raw) {
-    if (raw === "off") options.rateLimits = false;
+    if (raw === "off") options.rateLimits = false
     else {
-      let parsed: unknown;
+      let parsed: unknown
       try {
-        parsed = JSON.parse(raw);
+        parsed = JSON.parse(raw)
       } catch {
-        throw new Error(`RATE_LIMITS must be "off" or a JSON object of limits (got "${raw}")`);
+        throw new Error(`RATE_LIMITS must be "off" or a JSON object of limits (got "${raw}")`)
       }
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`RATE_LIMITS must be "off" or a JSON object of limits (got "${raw}")`);
-      resolveRateLimits(parsed as RateLimitsOption);
-      options.rateLimits = parsed as RateLimitsOption;
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+        throw new Error(`RATE_LIMITS must be "off" or a JSON object of limits (got "${raw}")`)
+      resolveRateLimits(parsed as RateLimitsOption)
+      options.rateLimits = parsed as RateLimitsOption
     }
   }
-  const proxies = env.TRUSTED_PROXIES?.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
-  if (proxies !== undefined && proxies.length > 0) options.trustedProxies = proxies;
-  return options;
-};
+  const proxies = env.TRUSTED_PROXIES?.split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "")
+  if (proxies !== undefined && proxies.length > 0) options.trustedProxies = proxies
+  return options
+}

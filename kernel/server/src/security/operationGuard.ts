@@ -10,8 +10,8 @@
  * catalogue; `value` operations pass, since no user can have a passcode without the passcode
  * module, so the policy asks for nothing.
  */
-import { Context, Effect } from "effect";
-import { HttpServerRequest } from "effect/http";
+import { Context, Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import {
   CurrentSession,
   OPERATION_DEVICE_SERIAL_HEADER,
@@ -19,56 +19,55 @@ import {
   OperationTokenError,
   operationSpec,
   type OperationRequest,
-} from "@wallet/kernel/api";
+} from "@wallet/kernel/api"
 
 /** One check: who, from which device, with which token, for what. */
 export interface OperationCheck {
-  readonly userId: number;
+  readonly userId: number
   /** The `x-wallet-device-serial` header; undefined when absent. */
-  readonly deviceSerial: string | undefined;
+  readonly deviceSerial: string | undefined
   /** The `x-wallet-operation-token` header; undefined when absent. */
-  readonly token: string | undefined;
-  readonly operation: string;
+  readonly token: string | undefined
+  readonly operation: string
   /** The parameters the consuming handler computed from its own payload. */
-  readonly params: Readonly<Record<string, string>>;
+  readonly params: Readonly<Record<string, string>>
   /**
    * The operation's value in US cents, for the limit; undefined when unknown (then it counts as
    * above any limit). An Effect is run only when the policy needs the value.
    */
-  readonly usdCents: bigint | undefined | Effect.Effect<bigint | undefined>;
+  readonly usdCents: bigint | undefined | Effect.Effect<bigint | undefined>
   /**
    * The operation's own idempotency identity (e.g. `custody:tg:<sender>:<idempotency key>`): a
    * token consumed for it passes again for the same key and parameters while it is valid, so an
    * HTTP retry racing the first request replays instead of failing `operation_token_used`.
    */
-  readonly replayKey?: string;
+  readonly replayKey?: string
 }
 
 export interface OperationGuardShape {
-  readonly check: (input: OperationCheck) => Effect.Effect<void, OperationTokenError>;
+  readonly check: (input: OperationCheck) => Effect.Effect<void, OperationTokenError>
 }
 
-const noVerifier = () =>
-  new OperationTokenError({ code: "operation_token_invalid", message: "This server cannot verify operation tokens for this operation" });
+const noVerifier = () => new OperationTokenError({ code: "operation_token_invalid", message: "This server cannot verify operation tokens for this operation" })
 
 export class OperationGuard extends Context.Service<OperationGuard, OperationGuardShape>()("wallet/server/OperationGuard") {
   /** Without a provider: `value` operations pass; `security` and unknown operations are refused. */
   static readonly none: OperationGuardShape = {
     check: (input) => (operationSpec(input.operation)?.kind === "value" ? Effect.void : Effect.fail(noVerifier())),
-  };
+  }
 }
 
 /** What a handler passes: the operation (`operationRequest(...)` of the catalogue) and its value. */
 export interface RequireOperationInput {
-  readonly operation: OperationRequest;
-  readonly usdCents: OperationCheck["usdCents"];
-  readonly replayKey?: string;
+  readonly operation: OperationRequest
+  readonly usdCents: OperationCheck["usdCents"]
+  readonly replayKey?: string
 }
 
 const header = (headers: Readonly<Record<string, string | undefined>>, name: string): string | undefined => {
-  const value = headers[name];
-  return value === undefined || value === "" ? undefined : value;
-};
+  const value = headers[name]
+  return value === undefined || value === "" ? undefined : value
+}
 
 /**
  * Checks the current request for `operation` (the session's user, the token and device-serial
@@ -76,9 +75,9 @@ const header = (headers: Readonly<Record<string, string | undefined>>, name: str
  */
 export const requireOperation = (input: RequireOperationInput) =>
   Effect.gen(function* () {
-    const guard = yield* OperationGuard;
-    const session = yield* CurrentSession;
-    const request = yield* HttpServerRequest.HttpServerRequest;
+    const guard = yield* OperationGuard
+    const session = yield* CurrentSession
+    const request = yield* HttpServerRequest.HttpServerRequest
     return yield* guard.check({
       userId: session.userId,
       deviceSerial: header(request.headers, OPERATION_DEVICE_SERIAL_HEADER),
@@ -87,5 +86,5 @@ export const requireOperation = (input: RequireOperationInput) =>
       params: input.operation.params,
       usdCents: input.usdCents,
       ...(input.replayKey !== undefined ? { replayKey: input.replayKey } : {}),
-    });
-  });
+    })
+  })

@@ -2,7 +2,17 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { authenticated } from "@wallet/kernel/api"
-import { AssetCategory, CurrencyCode, DecimalString, FiatCode, Instant, NetworkCode, SignedDecimalString, CustodyBadRequest, CustodyNotFound } from "./fields.ts"
+import {
+  AssetCategory,
+  CurrencyCode,
+  DecimalString,
+  FiatCode,
+  Instant,
+  NetworkCode,
+  SignedDecimalString,
+  CustodyBadRequest,
+  CustodyNotFound,
+} from "./fields.ts"
 
 // --- accounts data (spec 1 §3 "Asset", "Accounts response totals") ---------------------------
 

@@ -21,12 +21,23 @@ describe("the on-chain contract helpers", () => {
 
   it("sends amounts as decimal strings and decodes them to bigint", () => {
     const codec = Schema.toCodecJson(WithdrawLimits)
-    const wire = Schema.encodeSync(codec)({ currency: "TON", network_code: "ton", decimals: 9, fee: 10_000_000n, min_amount: 1n, max_amount: 10n ** 15n, max_sendable: 0n })
+    const wire = Schema.encodeSync(codec)({
+      currency: "TON",
+      network_code: "ton",
+      decimals: 9,
+      fee: 10_000_000n,
+      min_amount: 1n,
+      max_amount: 10n ** 15n,
+      max_sendable: 0n,
+    })
     const json = wire as Record<string, unknown>
     expect(json.fee).toBe("10000000")
     expect(Schema.decodeUnknownSync(codec)(wire).max_amount).toBe(10n ** 15n)
     expect(() => Schema.decodeUnknownSync(codec)({ ...json, fee: "-1" })).toThrow()
-    const banner = Schema.decodeUnknownSync(Schema.toCodecJson(CreateWithdrawResponse))({ kind: "alerting_banner", alerting_banner: { code: "x", title: "t", message: "m" } })
+    const banner = Schema.decodeUnknownSync(Schema.toCodecJson(CreateWithdrawResponse))({
+      kind: "alerting_banner",
+      alerting_banner: { code: "x", title: "t", message: "m" },
+    })
     expect(banner.kind).toBe("alerting_banner")
   })
 })

@@ -21,7 +21,8 @@ export const prefetchCustody = async (kernel: Kernel, client: QueryClient, seed?
   // A seeded query is a balances query from the start (persisted, refreshed when money moves).
   client.setQueryDefaults(["custody", "accounts"], { meta: BALANCES_META, gcTime: Number.POSITIVE_INFINITY, staleTime: STALE_TIME.assets })
   if (seed) {
-    if (client.getQueryData(custodyKeys.accounts(seed.fiat)) === undefined) client.setQueryData(custodyKeys.accounts(seed.fiat), seed.accounts, { updatedAt: seed.updatedAt })
+    if (client.getQueryData(custodyKeys.accounts(seed.fiat)) === undefined)
+      client.setQueryData(custodyKeys.accounts(seed.fiat), seed.accounts, { updatedAt: seed.updatedAt })
     return
   }
   const { accountsQuery, loadFiat } = await import("./wallet/data.ts")

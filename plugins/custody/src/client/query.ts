@@ -33,7 +33,9 @@ export const freshLoadedOf = <Q extends QueryView & { readonly isStale: boolean 
   query.isFetching && query.isStale ? { state: "loading" } : loadedOf(query)
 
 /** A send screen's view of a query: its state and a retry. */
-export const asLoad = <Q extends QueryView & { readonly refetch: () => Promise<unknown> }>(query: Q): { readonly load: Loaded<DataOf<Q>>; readonly reload: () => void } => ({
+export const asLoad = <Q extends QueryView & { readonly refetch: () => Promise<unknown> }>(
+  query: Q,
+): { readonly load: Loaded<DataOf<Q>>; readonly reload: () => void } => ({
   load: loadedOf(query),
   reload: () => void query.refetch(),
 })

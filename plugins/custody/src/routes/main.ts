@@ -13,7 +13,16 @@ export const mainSlots: MainSlots = {
   actions: [
     { id: "receive", labelKey: "actions.receive", icon: "receive", order: 10, accessFlag: "accessToCreateAddress", to: "/choose-asset/receive", availability },
     { id: "send", labelKey: "actions.send", icon: "send", order: 20, accessFlag: "accessToWithdraws", to: "/send-options", availability },
-    { id: "exchange", labelKey: "actions.exchange", icon: "exchange", order: 30, accessFlag: "accessToExchanges", to: "/exchange", whenTargetMissing: "hide", availability },
+    {
+      id: "exchange",
+      labelKey: "actions.exchange",
+      icon: "exchange",
+      order: 30,
+      accessFlag: "accessToExchanges",
+      to: "/exchange",
+      whenTargetMissing: "hide",
+      availability,
+    },
     { id: "buy", labelKey: "actions.buy", icon: "buy", order: 40, to: "/purchase-options", whenTargetMissing: "hide", availability },
   ],
 }

@@ -13,11 +13,29 @@ export const sendRoutes: ReadonlyArray<RouteDefinition> = [
     permissions: ["canWithdrawOuter"],
     component: () => import("../client/send/ConfirmScreen.tsx"),
   },
-  { id: "send-request-status", parent: "wallet", path: "/assets/send-request-status", search: StatusSearch, component: () => import("../client/send/StatusScreen.tsx") },
-  { id: "receiver-search", parent: "wallet", path: "/assets/receiver-search", search: ReceiverSearchSearch, component: () => import("../client/send/ReceiverSearchScreen.tsx") },
+  {
+    id: "send-request-status",
+    parent: "wallet",
+    path: "/assets/send-request-status",
+    search: StatusSearch,
+    component: () => import("../client/send/StatusScreen.tsx"),
+  },
+  {
+    id: "receiver-search",
+    parent: "wallet",
+    path: "/assets/receiver-search",
+    search: ReceiverSearchSearch,
+    component: () => import("../client/send/ReceiverSearchScreen.tsx"),
+  },
   { id: "transfers", parent: "wallet", path: "/transfers", component: () => import("../client/send/IncomingTransfersScreen.tsx") },
   { id: "transfer", parent: "wallet", path: "/transfers/$transferId", component: () => import("../client/send/TransferScreen.tsx") },
-  { id: "first-transaction", parent: "wallet", path: "/first-transaction", search: FirstTransactionSearch, component: () => import("../client/send/FirstTransactionScreen.tsx") },
+  {
+    id: "first-transaction",
+    parent: "wallet",
+    path: "/first-transaction",
+    search: FirstTransactionSearch,
+    component: () => import("../client/send/FirstTransactionScreen.tsx"),
+  },
 ]
 
 /**

@@ -4,16 +4,45 @@ import { ChooseAssetSearch, PublicAssetSearch, ReceiveSearch, TransactionsListSe
 /** Wallet views: assets, receive, choose asset/network, history, onboarding (spec 1 §2). */
 export const walletRoutes: ReadonlyArray<RouteDefinition> = [
   { id: "asset", parent: "wallet", path: "/assets/$assetCurrency", component: () => import("../client/wallet/AssetScreen.tsx") },
-  { id: "asset-public", parent: "wallet", path: "/assets-public/$assetCurrency", search: PublicAssetSearch, component: () => import("../client/wallet/PublicAssetScreen.tsx") },
+  {
+    id: "asset-public",
+    parent: "wallet",
+    path: "/assets-public/$assetCurrency",
+    search: PublicAssetSearch,
+    component: () => import("../client/wallet/PublicAssetScreen.tsx"),
+  },
   { id: "receive", parent: "wallet", path: "/receive", search: ReceiveSearch, component: () => import("../client/wallet/ReceiveScreen.tsx") },
-  { id: "choose-asset", parent: "wallet", path: "/choose-asset/$type", search: ChooseAssetSearch, component: () => import("../client/wallet/ChooseAssetScreen.tsx") },
+  {
+    id: "choose-asset",
+    parent: "wallet",
+    path: "/choose-asset/$type",
+    search: ChooseAssetSearch,
+    component: () => import("../client/wallet/ChooseAssetScreen.tsx"),
+  },
   { id: "choose-network", parent: "wallet", path: "/choose-network/$type/$assetCurrency", component: () => import("../client/wallet/ChooseNetworkScreen.tsx") },
-  { id: "transactions", parent: "wallet", path: "/transactions", search: TransactionsSearch, component: () => import("../client/wallet/TransactionsScreen.tsx") },
-  { id: "transactions-list", parent: "wallet", path: "/transactions/list", search: TransactionsListSearch, component: () => import("../client/wallet/TransactionsScreen.tsx") },
+  {
+    id: "transactions",
+    parent: "wallet",
+    path: "/transactions",
+    search: TransactionsSearch,
+    component: () => import("../client/wallet/TransactionsScreen.tsx"),
+  },
+  {
+    id: "transactions-list",
+    parent: "wallet",
+    path: "/transactions/list",
+    search: TransactionsListSearch,
+    component: () => import("../client/wallet/TransactionsScreen.tsx"),
+  },
   { id: "transactions-landing", parent: "wallet", path: "/transactions/start-param-landing", component: () => import("../client/wallet/LandingScreen.tsx") },
   { id: "wallet-onboarding", parent: "wallet", path: "/wallet-onboarding", component: () => import("../client/wallet/OnboardingScreens.tsx") },
   { id: "wallet-onboarding-steps", parent: "wallet", path: "/wallet-onboarding/steps", component: () => import("../client/wallet/StepsScreen.tsx") },
-  { id: "wallet-onboarding-incentive", parent: "wallet", path: "/wallet-onboarding/incentive", component: () => import("../client/wallet/IncentiveScreen.tsx") },
+  {
+    id: "wallet-onboarding-incentive",
+    parent: "wallet",
+    path: "/wallet-onboarding/incentive",
+    component: () => import("../client/wallet/IncentiveScreen.tsx"),
+  },
 ]
 
 /** Custodial tab bar: History, last (spec 1 §2 "Tab bar"). */

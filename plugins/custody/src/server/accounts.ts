@@ -68,7 +68,8 @@ export const assetActions = (info: CurrencyInfo, flags: AccessFlags, user: Custo
 
 const resolveFiat = (rates: { readonly isFiat: (code: string) => boolean }, user: CustodyUser, requested: string | undefined) => {
   if (requested === undefined) return Effect.succeed(user.fiatCurrency)
-  if (!rates.isFiat(requested)) return Effect.fail(new CustodyBadRequest({ code: "unsupported_fiat", message: `${requested} is not a supported fiat currency` }))
+  if (!rates.isFiat(requested))
+    return Effect.fail(new CustodyBadRequest({ code: "unsupported_fiat", message: `${requested} is not a supported fiat currency` }))
   return Effect.succeed(requested)
 }
 
@@ -76,12 +77,12 @@ const resolveFiat = (rates: { readonly isFiat: (code: string) => boolean }, user
 const quotesOf = (fiat: string) =>
   Effect.gen(function* () {
     const rates = yield* Rates
-    return yield* rates.quotes(
-      CURRENCIES.map((currency) => currency.code),
-      fiat,
-    ).pipe(
-      Effect.catch((error) => Effect.as(Effect.logWarning(`custody: rates unavailable: ${error.message}`), new Map<string, Quote>())),
-    )
+    return yield* rates
+      .quotes(
+        CURRENCIES.map((currency) => currency.code),
+        fiat,
+      )
+      .pipe(Effect.catch((error) => Effect.as(Effect.logWarning(`custody: rates unavailable: ${error.message}`), new Map<string, Quote>())))
   })
 
 const seenCurrencies = (userId: number) =>
@@ -172,7 +173,8 @@ export const setNewCurrencySeen = (userId: number, currency: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const config = yield* ServerConfig
-    if (currencyInfo(currency) === undefined) return yield* new CustodyNotFound({ code: "currency_not_found", message: `${currency} is not a custodial currency` })
+    if (currencyInfo(currency) === undefined)
+      return yield* new CustodyNotFound({ code: "currency_not_found", message: `${currency} is not a custodial currency` })
     yield* sql`insert into custody_seen_currencies (user_id, currency, seen_at) values (${userId}, ${currency}, ${new Date(config.now())})
       on conflict (user_id, currency) do nothing`.pipe(Effect.orDie)
   })

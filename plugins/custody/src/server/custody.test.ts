@@ -55,7 +55,15 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
   const signIn = async (name = "User") => {
     const id = nextId++
     const username = `${name.toLowerCase()}_${id}`
-    const initData = signInitData({ user: { id, first_name: name, last_name: "Test", username, language_code: "en" }, authDate: new Date(clock.now), queryId: randomUUID(), chatType: "sender" }, BOT_TOKEN)
+    const initData = signInitData(
+      {
+        user: { id, first_name: name, last_name: "Test", username, language_code: "en" },
+        authDate: new Date(clock.now),
+        queryId: randomUUID(),
+        chatType: "sender",
+      },
+      BOT_TOKEN,
+    )
     const auth = await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })
     expect(auth.status).toBe(200)
     const { access_token: token } = (await auth.json()) as { access_token: string }
@@ -73,7 +81,8 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
     const reply = await request("POST", "/api/custody-probe/fund", { userId: user.id, currency, amount, key: `test:fund:${randomUUID()}` })
     expect(reply.status, JSON.stringify(reply.body)).toBe(200)
   }
-  const balance = async (user: User, currency: string) => (await request("GET", `/api/custody-probe/balance/${user.id}/${currency}`)).body as { available: string; held: string }
+  const balance = async (user: User, currency: string) =>
+    (await request("GET", `/api/custody-probe/balance/${user.id}/${currency}`)).body as { available: string; held: string }
   const send = (from: User, to: User, amount: string, options: { currency?: string; key?: string; comment?: string } = {}) =>
     from.post("/api/custody/transfers", {
       idempotencyKey: options.key ?? randomUUID(),
@@ -154,7 +163,8 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
 
     it("shows the new badge until the currency is seen or held", async () => {
       const user = await signIn()
-      const isNew = async (code: string) => ((await user.get("/api/custody/accounts")).body.assets as Array<any>).find((asset) => asset.currency === code).isNewCurrency
+      const isNew = async (code: string) =>
+        ((await user.get("/api/custody/accounts")).body.assets as Array<any>).find((asset) => asset.currency === code).isNewCurrency
       expect(await isNew("MAJOR")).toBe(true)
       expect(await isNew("CATI")).toBe(true)
       expect(await isNew("TON")).toBe(false)
@@ -168,7 +178,13 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
     it("lists frozen balances with reason and fiat amount, kept out of the available balance", async () => {
       const user = await signIn()
       await fund(user, "USDT", "100")
-      const frozen = await request("POST", "/api/custody-probe/freeze", { userId: user.id, currency: "USDT", amount: "40", reason: "FR_3", key: `test:freeze:${user.id}` })
+      const frozen = await request("POST", "/api/custody-probe/freeze", {
+        userId: user.id,
+        currency: "USDT",
+        amount: "40",
+        reason: "FR_3",
+        key: `test:freeze:${user.id}`,
+      })
       expect(frozen.status).toBe(200)
       const list = (await user.get("/api/custody/frozen-balances")).body
       expect(list.items).toHaveLength(1)
@@ -207,7 +223,15 @@ describe.each(testDatabases)("custody server on %s", (kind) => {
       await fund(alice, "TON", "10")
       const created = await send(alice, bob, "2.5", { comment: "lunch" })
       expect(created.status, JSON.stringify(created.body)).toBe(200)
-      expect(created.body).toMatchObject({ amount: "2.5", currency: "TON", tg_transfer_status: "new", status: "pending", role: "sender", receiver_id: bob.id, comment: "lunch" })
+      expect(created.body).toMatchObject({
+        amount: "2.5",
+        currency: "TON",
+        tg_transfer_status: "new",
+        status: "pending",
+        role: "sender",
+        receiver_id: bob.id,
+        comment: "lunch",
+      })
       expect(await balance(alice, "TON")).toEqual({ available: ton("7.5"), held: ton("2.5") })
 
       const incoming = (await bob.get("/api/custody/transfers?tg_transfer_status=new")).body.items

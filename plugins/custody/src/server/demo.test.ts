@@ -12,8 +12,7 @@ const now = Date.UTC(2026, 4, 6, 12, 0, 0)
 // PostgreSQL: the same database across two server starts (a restart must not double anything).
 describe("custody demo data on postgres", () => {
   let database: TestDatabase
-  const start = () =>
-    startServer({ port: 0, database: database.options, botToken: BOT_TOKEN, dev: true, now: () => now, plugins: [serverPlugin, probePlugin] })
+  const start = () => startServer({ port: 0, database: database.options, botToken: BOT_TOKEN, dev: true, now: () => now, plugins: [serverPlugin, probePlugin] })
 
   beforeAll(async () => {
     database = await startTestDatabase("postgres")
@@ -24,7 +23,12 @@ describe("custody demo data on postgres", () => {
 
   const snapshot = async (server: RunningServer) => {
     const initData = signInitData(
-      { user: { id: DEMO_BALANCES_USER, first_name: "Bob", username: "bob_balance", language_code: "en" }, authDate: new Date(now), queryId: randomUUID(), chatType: "sender" },
+      {
+        user: { id: DEMO_BALANCES_USER, first_name: "Bob", username: "bob_balance", language_code: "en" },
+        authDate: new Date(now),
+        queryId: randomUUID(),
+        chatType: "sender",
+      },
       BOT_TOKEN,
     )
     const auth = await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })

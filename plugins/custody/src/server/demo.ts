@@ -148,7 +148,11 @@ export const seedDemoData = Effect.gen(function* () {
   yield* logged(
     "incoming transfer",
     Effect.gen(function* () {
-      const incoming = yield* createTransfer(carl, { idempotencyKey: "demo-carl-to-bob-1", receiverId: bob, currency: "TON", amount: "5", comment: "For the pizza" }, { checkAccess: false })
+      const incoming = yield* createTransfer(
+        carl,
+        { idempotencyKey: "demo-carl-to-bob-1", receiverId: bob, currency: "TON", amount: "5", comment: "For the pizza" },
+        { checkAccess: false },
+      )
       if (incoming.tg_transfer_status === "new") yield* approveTransfer(bob, incoming.id)
     }),
   )

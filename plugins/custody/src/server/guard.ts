@@ -40,7 +40,9 @@ export const guardTransfer = (senderId: number, request: CreateTransferRequest) 
     const info = currencyInfo(request.currency)
     const usdCents = yield* usdValue(request.currency, info === undefined ? undefined : parseAmount(request.amount, info.decimals))
     yield* requireOperation({ operation: transferOperation(request), usdCents, replayKey: holdKey(senderId, request.idempotencyKey) }).pipe(
-      Effect.catchTag("OperationTokenError", (error) => Effect.flatMap(isTransferReplay(senderId, request), (replay) => (replay ? Effect.void : Effect.fail(error)))),
+      Effect.catchTag("OperationTokenError", (error) =>
+        Effect.flatMap(isTransferReplay(senderId, request), (replay) => (replay ? Effect.void : Effect.fail(error))),
+      ),
     )
   })
 
@@ -50,6 +52,8 @@ export const guardWithdrawal = (userId: number, request: CreateWithdrawRequest) 
     // A "max" withdrawal's value is the balance: unknown here, so it counts as above any limit.
     const usdCents = yield* usdValue(request.currency, request.max_value ? undefined : request.amount)
     yield* requireOperation({ operation: withdrawalOperation(request), usdCents, replayKey: `custody:withdraw:${userId}:${request.idempotency_key}` }).pipe(
-      Effect.catchTag("OperationTokenError", (error) => Effect.flatMap(isWithdrawReplay(userId, request), (replay) => (replay ? Effect.void : Effect.fail(error)))),
+      Effect.catchTag("OperationTokenError", (error) =>
+        Effect.flatMap(isWithdrawReplay(userId, request), (replay) => (replay ? Effect.void : Effect.fail(error))),
+      ),
     )
   })

@@ -36,7 +36,8 @@ const RatesLive = HttpApiBuilder.group(CustodyApi, "custodyRates", (handlers) =>
     .handle("rates", ({ query }) =>
       Effect.gen(function* () {
         const rates = yield* Rates
-        if (!rates.isFiat(query.currencies)) return yield* new CustodyBadRequest({ code: "unsupported_fiat", message: `${query.currencies} is not a supported fiat currency` })
+        if (!rates.isFiat(query.currencies))
+          return yield* new CustodyBadRequest({ code: "unsupported_fiat", message: `${query.currencies} is not a supported fiat currency` })
         const tokens = [...new Set(query.tokens.split(","))]
         const quotes = yield* rates.quotes(tokens, query.currencies).pipe(Effect.orDie)
         const answer: Record<string, RatesAnswer["rates"][string]> = {}
@@ -56,8 +57,10 @@ const RatesLive = HttpApiBuilder.group(CustodyApi, "custodyRates", (handlers) =>
         if (!accessFlags(user).accessToAssetCharts) {
           return yield* new CustodyForbidden({ code: "access_denied", message: "Asset charts are unavailable", flag: "accessToAssetCharts" })
         }
-        if (currencyInfo(params.crypto) === undefined) return yield* new CustodyNotFound({ code: "currency_not_found", message: `${params.crypto} is not a custodial currency` })
-        if (!rates.isFiat(params.fiat)) return yield* new CustodyBadRequest({ code: "unsupported_fiat", message: `${params.fiat} is not a supported fiat currency` })
+        if (currencyInfo(params.crypto) === undefined)
+          return yield* new CustodyNotFound({ code: "currency_not_found", message: `${params.crypto} is not a custodial currency` })
+        if (!rates.isFiat(params.fiat))
+          return yield* new CustodyBadRequest({ code: "unsupported_fiat", message: `${params.fiat} is not a supported fiat currency` })
         const samples = yield* rates.chart(params.crypto, params.fiat, query.period).pipe(Effect.orDie)
         const first = samples[0]?.price ?? 0n
         const last = samples[samples.length - 1]?.price ?? 0n
@@ -80,7 +83,9 @@ const TransfersLive = HttpApiBuilder.group(CustodyApi, "custodyTransfers", (hand
     // The operation token first (decision 0550), so no path (the batch included) moves money without it.
     // Money calls per user before anything else (decision 0206).
     .handle("create", ({ payload }) =>
-      Effect.flatMap(userId, (user) => Effect.andThen(enforceRateLimit("moneyPerUser", user), Effect.andThen(guardTransfer(user, payload), createTransfer(user, payload)))),
+      Effect.flatMap(userId, (user) =>
+        Effect.andThen(enforceRateLimit("moneyPerUser", user), Effect.andThen(guardTransfer(user, payload), createTransfer(user, payload))),
+      ),
     )
     .handle("list", () => Effect.map(Effect.flatMap(userId, incomingTransfers), (items) => ({ items })))
     .handle("get", ({ params }) => Effect.flatMap(userId, (user) => getTransfer(user, params.transfer_id)))

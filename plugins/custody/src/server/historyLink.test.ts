@@ -87,7 +87,10 @@ describe.each(testDatabases)("custody history link on %s (issue #15 case 5)", (k
 
   /** Signs the user in on the current server (a fresh server after a "crash" needs a fresh sign-in). */
   const signIn = async (id: number) => {
-    const initData = signInitData({ user: { id, first_name: "User", username: `user_${id}` }, authDate: new Date(clock.now), queryId: randomUUID(), chatType: "sender" }, BOT_TOKEN)
+    const initData = signInitData(
+      { user: { id, first_name: "User", username: `user_${id}` }, authDate: new Date(clock.now), queryId: randomUUID(), chatType: "sender" },
+      BOT_TOKEN,
+    )
     const auth = await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })
     expect(auth.status).toBe(200)
     const { access_token: token } = (await auth.json()) as { access_token: string }
@@ -107,7 +110,9 @@ describe.each(testDatabases)("custody history link on %s (issue #15 case 5)", (k
   const transferRows = async (user: User) => {
     const reply = await user.get("/api/custody/transactions")
     expect(reply.status, JSON.stringify(reply.body)).toBe(200)
-    return (reply.body.items as Array<{ gateway: string; transferId: string | null; status: string; amount: string; type: string }>).filter((item) => item.gateway === "tg_transfer")
+    return (reply.body.items as Array<{ gateway: string; transferId: string | null; status: string; amount: string; type: string }>).filter(
+      (item) => item.gateway === "tg_transfer",
+    )
   }
   const sendBody = (receiver: User, key: string) => ({ idempotencyKey: key, receiverId: receiver.id, currency: "TON", amount: "1.5", comment: "in the gap" })
 
@@ -115,7 +120,14 @@ describe.each(testDatabases)("custody history link on %s (issue #15 case 5)", (k
   const openAndCancel = async (sender: User, receiver: User, transferId: string) => {
     const opened = await sender.get(`/api/custody/transfers/${transferId}`)
     expect(opened.status, JSON.stringify(opened.body)).toBe(200)
-    expect(opened.body).toMatchObject({ id: transferId, role: "sender", tg_transfer_status: "new", amount: "1.5", comment: "in the gap", receiver_id: receiver.id })
+    expect(opened.body).toMatchObject({
+      id: transferId,
+      role: "sender",
+      tg_transfer_status: "new",
+      amount: "1.5",
+      comment: "in the gap",
+      receiver_id: receiver.id,
+    })
     const canceled = await sender.post(`/api/custody/transfers/${transferId}/cancel`)
     expect(canceled.status, JSON.stringify(canceled.body)).toBe(200)
     expect(canceled.body.tg_transfer_status).toBe("canceled")

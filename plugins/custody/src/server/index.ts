@@ -30,7 +30,11 @@ export const custodyUsdBalances = Layer.effect(
   Effect.gen(function* () {
     const context = yield* Effect.context<SqlClient.SqlClient | Ledger | ServerConfig | Rates>()
     return UsdBalances.of({
-      usdCentsOf: (userId) => usdBalanceOf(userId).pipe(Effect.provide(context), Effect.catchCause(() => Effect.succeed(0n))),
+      usdCentsOf: (userId) =>
+        usdBalanceOf(userId).pipe(
+          Effect.provide(context),
+          Effect.catchCause(() => Effect.succeed(0n)),
+        ),
     })
   }),
 ).pipe(Layer.provide(Rates.layer))

@@ -86,7 +86,10 @@ export const syncUserHistory = (userId: number) =>
     const isOwnTransferHold = (entry: HistoryEntry) =>
       entry.kind === "hold" && entry.holdId !== null && entry.metadata.gateway === "tg_transfer" && entry.key.startsWith(holdKey(userId, ""))
     const transferHolds = fresh.filter(isOwnTransferHold)
-    const unlinked = transferHolds.length === 0 ? new Set<string>() : yield* linkTransferHolds(transferHolds.map((entry) => ({ key: entry.key, holdId: entry.holdId!, metadata: entry.metadata })))
+    const unlinked =
+      transferHolds.length === 0
+        ? new Set<string>()
+        : yield* linkTransferHolds(transferHolds.map((entry) => ({ key: entry.key, holdId: entry.holdId!, metadata: entry.metadata })))
     // Oldest first, so imported rows get ids in time order.
     for (const entry of fresh.toReversed()) if (!isOwnTransferHold(entry) || unlinked.has(entry.key)) yield* importEntry(userId, entry)
     if (fresh.length > 0) {

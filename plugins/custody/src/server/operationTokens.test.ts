@@ -83,13 +83,22 @@ describe.each(testDatabases)("operation tokens on custody (%s)", (kind) => {
 
   const signIn = async () => {
     const id = nextId++
-    const initData = signInitData({ user: { id, first_name: "Op", last_name: "Token", username: `op_${id}`, language_code: "en" }, authDate: new Date(), queryId: randomUUID(), chatType: "sender" }, BOT_TOKEN)
+    const initData = signInitData(
+      {
+        user: { id, first_name: "Op", last_name: "Token", username: `op_${id}`, language_code: "en" },
+        authDate: new Date(),
+        queryId: randomUUID(),
+        chatType: "sender",
+      },
+      BOT_TOKEN,
+    )
     const auth = await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })
     expect(auth.status).toBe(200)
     const { access_token: accessToken } = (await auth.json()) as { access_token: string }
     const email = `op${id}@example.com`
     const deviceSerial = randomUUID()
-    const post = (path: string, body: unknown, headers: Record<string, string> = {}) => request("POST", path, body, { authorization: `Bearer ${accessToken}`, ...headers })
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      request("POST", path, body, { authorization: `Bearer ${accessToken}`, ...headers })
     const user = {
       id,
       email,
@@ -134,7 +143,8 @@ describe.each(testDatabases)("operation tokens on custody (%s)", (kind) => {
   }
   /** Whole USDT in minor units, as the probe answers balances. */
   const usdt = (whole: number) => (BigInt(whole) * 1_000_000n).toString()
-  const balance = async (user: User, currency: string) => (await request("GET", `/api/custody-probe/balance/${user.id}/${currency}`)).body as { available: string; held: string }
+  const balance = async (user: User, currency: string) =>
+    (await request("GET", `/api/custody-probe/balance/${user.id}/${currency}`)).body as { available: string; held: string }
 
   /** A passcode-forced user: more than $1,000 in USDT (and some TON), with or without a passcode yet. */
   const forcedUser = async (withPasscode = true) => {
@@ -218,7 +228,11 @@ describe.each(testDatabases)("operation tokens on custody (%s)", (kind) => {
     const user = await forcedUser()
     const body = withdrawal(2_000_000_000n)
     const token = await user.tokenFor(withdrawalOperation(body))
-    const elsewhere = await user.post("/api/custody/withdrawals", wire({ ...body, address: Address.parseRaw(`0:${"6b".repeat(32)}`).toString({ bounceable: false }) }), user.headers(token))
+    const elsewhere = await user.post(
+      "/api/custody/withdrawals",
+      wire({ ...body, address: Address.parseRaw(`0:${"6b".repeat(32)}`).toString({ bounceable: false }) }),
+      user.headers(token),
+    )
     expect(elsewhere.body.code).toBe("operation_token_mismatch")
     const more = await user.post("/api/custody/withdrawals", wire({ ...body, amount: 20_000_000_000n }), user.headers(token))
     expect(more.body.code).toBe("operation_token_mismatch")
@@ -283,7 +297,11 @@ describe.each(testDatabases)("operation tokens on custody (%s)", (kind) => {
       [1, 2, 3, 4].map(() => user.post("/api/custody/transfers", { ...body, idempotencyKey: randomUUID() }, user.headers(token))),
     )
     expect(replies.filter((reply) => reply.status === 200)).toHaveLength(1)
-    expect(replies.filter((reply) => reply.status === 403).map((reply) => reply.body.code)).toEqual(["operation_token_used", "operation_token_used", "operation_token_used"])
+    expect(replies.filter((reply) => reply.status === 403).map((reply) => reply.body.code)).toEqual([
+      "operation_token_used",
+      "operation_token_used",
+      "operation_token_used",
+    ])
     expect((await balance(user, "USDT")).available).toBe(usdt(1997))
   })
 

@@ -45,7 +45,10 @@ describe("custody money calls per user", () => {
   }
   const signIn = async () => {
     const id = nextId++
-    const initData = signInitData({ user: { id, first_name: "Money", username: `money_${id}` }, authDate: new Date(clock.now), queryId: randomUUID(), chatType: "sender" }, BOT_TOKEN)
+    const initData = signInitData(
+      { user: { id, first_name: "Money", username: `money_${id}` }, authDate: new Date(clock.now), queryId: randomUUID(), chatType: "sender" },
+      BOT_TOKEN,
+    )
     const auth = await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })
     expect(auth.status).toBe(200)
     const { access_token: token } = (await auth.json()) as { access_token: string }
@@ -56,7 +59,14 @@ describe("custody money calls per user", () => {
   type User = Awaited<ReturnType<typeof signIn>>
   const send = (from: User, to: User) => from.post("/api/custody/transfers", { idempotencyKey: randomUUID(), receiverId: to.id, currency: "TON", amount: "1" })
   const withdraw = (from: User) =>
-    from.post("/api/custody/withdrawals", { amount: "1000000", currency: "TON", max_value: false, address: "not-an-address", network: "ton", idempotency_key: randomUUID() })
+    from.post("/api/custody/withdrawals", {
+      amount: "1000000",
+      currency: "TON",
+      max_value: false,
+      address: "not-an-address",
+      network: "ton",
+      idempotency_key: randomUUID(),
+    })
   const held = async (user: User) => (await request("GET", `/api/custody-probe/balance/${user.id}/TON`)).body.held as string
 
   it("refuses the fourth transfer or withdrawal of a user in a minute, before anything is held; others and later calls pass", async () => {

@@ -21,8 +21,12 @@ export const searchReceivers = (userId: number, query: string) =>
        order by (lower(coalesce(username, '')) = ${text}) desc, lower(coalesce(username, first_name)), id
        limit ${MAX_RESULTS}`
     return {
-      items: rows.map(
-        (row): Receiver => ({ userId: Number(row.id), username: row.username, firstName: row.first_name, lastName: row.last_name, photoUrl: row.photo_url }),
-      ),
+      items: rows.map((row): Receiver => ({
+        userId: Number(row.id),
+        username: row.username,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        photoUrl: row.photo_url,
+      })),
     }
   }).pipe(Effect.orDie)

@@ -13,36 +13,44 @@ import { recordTransaction } from "./history.ts"
 import { expireDueTransfers, repairOrphanHolds } from "./transfers.ts"
 
 const FundRequest = Schema.Struct({ userId: Schema.Int, currency: Schema.String, amount: Schema.String, key: Schema.String })
-const FreezeRequest = Schema.Struct({ userId: Schema.Int, currency: Schema.String, amount: Schema.String, key: Schema.String, reason: Schema.Literals(["FR_1", "FR_2", "FR_3", "FR_4"]) })
+const FreezeRequest = Schema.Struct({
+  userId: Schema.Int,
+  currency: Schema.String,
+  amount: Schema.String,
+  key: Schema.String,
+  reason: Schema.Literals(["FR_1", "FR_2", "FR_3", "FR_4"]),
+})
 const Audit = Schema.Struct({ ok: Schema.Boolean, violations: Schema.Array(Schema.Struct({ check: Schema.String, detail: Schema.String })) })
 
-export const ProbeGroup = HttpApiGroup.make("custodyProbe").add(
-  HttpApiEndpoint.post("fund", "/api/custody-probe/fund", { payload: FundRequest, success: Schema.Struct({ ok: Schema.Boolean }) }),
-  HttpApiEndpoint.post("freeze", "/api/custody-probe/freeze", { payload: FreezeRequest, success: Schema.Struct({ ok: Schema.Boolean }) }),
-  HttpApiEndpoint.post("expire", "/api/custody-probe/expire", { success: Schema.Struct({ transfers: Schema.Int, holds: Schema.Int }) }),
-  HttpApiEndpoint.post("repair", "/api/custody-probe/repair", { success: Schema.Struct({ repaired: Schema.Int }) }),
-  /** A movement as the chain half makes it: a deposit (transfer) or a withdrawal (amount and fee holds, then post or void). */
-  HttpApiEndpoint.post("chainLike", "/api/custody-probe/chain-like", {
-    payload: Schema.Struct({
-      userId: Schema.Int,
-      action: Schema.Literals(["deposit", "withdraw", "post", "void"]),
-      currency: Schema.String,
-      amount: Schema.String,
-      id: Schema.String,
+export const ProbeGroup = HttpApiGroup.make("custodyProbe")
+  .add(
+    HttpApiEndpoint.post("fund", "/api/custody-probe/fund", { payload: FundRequest, success: Schema.Struct({ ok: Schema.Boolean }) }),
+    HttpApiEndpoint.post("freeze", "/api/custody-probe/freeze", { payload: FreezeRequest, success: Schema.Struct({ ok: Schema.Boolean }) }),
+    HttpApiEndpoint.post("expire", "/api/custody-probe/expire", { success: Schema.Struct({ transfers: Schema.Int, holds: Schema.Int }) }),
+    HttpApiEndpoint.post("repair", "/api/custody-probe/repair", { success: Schema.Struct({ repaired: Schema.Int }) }),
+    /** A movement as the chain half makes it: a deposit (transfer) or a withdrawal (amount and fee holds, then post or void). */
+    HttpApiEndpoint.post("chainLike", "/api/custody-probe/chain-like", {
+      payload: Schema.Struct({
+        userId: Schema.Int,
+        action: Schema.Literals(["deposit", "withdraw", "post", "void"]),
+        currency: Schema.String,
+        amount: Schema.String,
+        id: Schema.String,
+      }),
+      success: Schema.Struct({ ok: Schema.Boolean }),
     }),
-    success: Schema.Struct({ ok: Schema.Boolean }),
-  }),
-  HttpApiEndpoint.get("audit", "/api/custody-probe/audit", { success: Audit }),
-  HttpApiEndpoint.get("balance", "/api/custody-probe/balance/:userId/:currency", {
-    params: { userId: Schema.NumberFromString, currency: Schema.String },
-    success: Schema.Struct({ available: Schema.String, held: Schema.String }),
-  }),
-  // Another module reading the kernel's UsdBalances port (which custody implements).
-  HttpApiEndpoint.get("usdCents", "/api/custody-probe/usd-cents/:userId", {
-    params: { userId: Schema.NumberFromString },
-    success: Schema.Struct({ cents: Schema.String }),
-  }),
-).middleware(RequestValidation)
+    HttpApiEndpoint.get("audit", "/api/custody-probe/audit", { success: Audit }),
+    HttpApiEndpoint.get("balance", "/api/custody-probe/balance/:userId/:currency", {
+      params: { userId: Schema.NumberFromString, currency: Schema.String },
+      success: Schema.Struct({ available: Schema.String, held: Schema.String }),
+    }),
+    // Another module reading the kernel's UsdBalances port (which custody implements).
+    HttpApiEndpoint.get("usdCents", "/api/custody-probe/usd-cents/:userId", {
+      params: { userId: Schema.NumberFromString },
+      success: Schema.Struct({ cents: Schema.String }),
+    }),
+  )
+  .middleware(RequestValidation)
 
 const units = (currency: string, amount: string) => parseAmount(amount, currencyInfo(currency)!.decimals)!
 
@@ -74,7 +82,9 @@ export const probePlugin = defineServerPlugin({
         }).pipe(Effect.orDie),
       )
       .handle("freeze", ({ payload }) =>
-        Effect.as(freezeBalance(payload.userId, payload.currency, units(payload.currency, payload.amount), payload.reason, payload.key), { ok: true }).pipe(Effect.orDie),
+        Effect.as(freezeBalance(payload.userId, payload.currency, units(payload.currency, payload.amount), payload.reason, payload.key), { ok: true }).pipe(
+          Effect.orDie,
+        ),
       )
       .handle("expire", () =>
         Effect.gen(function* () {

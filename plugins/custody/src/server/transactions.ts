@@ -1,12 +1,6 @@
 /** The transactions list and one transaction (spec 1 §3 transaction list item), from `custody_transactions`. */
 import { Effect } from "effect"
-import {
-  CustodyBadRequest,
-  CustodyNotFound,
-  TRANSACTIONS_PAGE_SIZE,
-  type Transaction,
-  type TransactionsPage,
-} from "../api.ts"
+import { CustodyBadRequest, CustodyNotFound, TRANSACTIONS_PAGE_SIZE, type Transaction, type TransactionsPage } from "../api.ts"
 import { CURRENCIES, currencyInfo, formatAmount } from "../currencies.ts"
 import { cursorOf, findTransaction, listTransactions, parseCursor, type TransactionRow } from "./history.ts"
 import { syncUserHistory } from "./ledgerSync.ts"
@@ -16,7 +10,12 @@ import { currentUser, displayName, findUsers, requireAccessToList, type CustodyU
 
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null)
 
-export const transactionView = (row: TransactionRow, users: ReadonlyMap<number, CustodyUser>, quotes: ReadonlyMap<string, Quote>, fiat: string): Transaction => {
+export const transactionView = (
+  row: TransactionRow,
+  users: ReadonlyMap<number, CustodyUser>,
+  quotes: ReadonlyMap<string, Quote>,
+  fiat: string,
+): Transaction => {
   const decimals = currencyInfo(row.currency)?.decimals ?? 0
   const counterparty = row.counterpartyId === null ? undefined : users.get(row.counterpartyId)
   const pairCurrency = str(row.details.pairCurrency)
@@ -51,7 +50,9 @@ export const transactionView = (row: TransactionRow, users: ReadonlyMap<number, 
     storeName: str(row.details.storeName),
     storeId: str(row.details.storeId),
     pairTransactionAmount:
-      pairAmount !== null && pairCurrency !== null && currencyInfo(pairCurrency) !== undefined ? formatAmount(BigInt(pairAmount), currencyInfo(pairCurrency)!.decimals) : null,
+      pairAmount !== null && pairCurrency !== null && currencyInfo(pairCurrency) !== undefined
+        ? formatAmount(BigInt(pairAmount), currencyInfo(pairCurrency)!.decimals)
+        : null,
     pairTransactionCurrency: pairCurrency,
   }
 }
@@ -68,10 +69,12 @@ const viewContext = (fiat: string, rows: ReadonlyArray<TransactionRow>) =>
   Effect.gen(function* () {
     const rates = yield* Rates
     const users = yield* findUsers([...new Set(rows.flatMap((row) => (row.counterpartyId === null ? [] : [row.counterpartyId])))])
-    const quotes = yield* rates.quotes(
-      CURRENCIES.map((currency) => currency.code),
-      fiat,
-    ).pipe(Effect.catch(() => Effect.succeed(new Map<string, Quote>())))
+    const quotes = yield* rates
+      .quotes(
+        CURRENCIES.map((currency) => currency.code),
+        fiat,
+      )
+      .pipe(Effect.catch(() => Effect.succeed(new Map<string, Quote>())))
     return { users, quotes }
   })
 

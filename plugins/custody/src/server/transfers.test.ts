@@ -63,7 +63,9 @@ describe.each(testDatabases)("custody transfer batches on %s", (kind) => {
     await run(defineCustodyCurrencies)
     await run(
       Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-        sql.unsafe(`insert into kernel_users (id, first_name, created_at, last_seen_at) select unnest($1::bigint[]), 'User', now(), now()`, [[ALICE, BOB, CAROL, POOR].map(String)]),
+        sql.unsafe(`insert into kernel_users (id, first_name, created_at, last_seen_at) select unnest($1::bigint[]), 'User', now(), now()`, [
+          [ALICE, BOB, CAROL, POOR].map(String),
+        ]),
       ),
     )
     await fund(ALICE, 100n)
@@ -104,7 +106,9 @@ describe.each(testDatabases)("custody transfer batches on %s", (kind) => {
     expect(await balance(ALICE)).toMatchObject({ available: 96n, held: 4n })
     // Another body under a used key conflicts; the failed key works once funded (it stored nothing).
     const [conflict] = await run(createTransfers([item(ALICE, BOB, "0.000000009", "batch-a-1")]))
-    expect(Exit.isFailure(conflict!) && conflict.cause.reasons[0]?._tag === "Fail" ? conflict.cause.reasons[0].error : undefined).toMatchObject({ code: "idempotency_conflict" })
+    expect(Exit.isFailure(conflict!) && conflict.cause.reasons[0]?._tag === "Fail" ? conflict.cause.reasons[0].error : undefined).toMatchObject({
+      code: "idempotency_conflict",
+    })
     await fund(POOR, 100n)
     const [funded] = await run(createTransfers([list[1]!]))
     expect(funded!._tag).toBe("Success")
@@ -121,7 +125,16 @@ describe.each(testDatabases)("custody transfer batches on %s", (kind) => {
     const keys = Array.from({ length: 40 }, (_, i) => `queued-${i}`)
     const exits = await run(
       Effect.all(
-        keys.map((key, i) => Effect.exit(createTransfer(i === 7 ? POOR : BOB, { idempotencyKey: key, receiverId: i === 7 ? ALICE : CAROL, currency: "TON", amount: i === 7 ? "1" : "0.000000001" }))),
+        keys.map((key, i) =>
+          Effect.exit(
+            createTransfer(i === 7 ? POOR : BOB, {
+              idempotencyKey: key,
+              receiverId: i === 7 ? ALICE : CAROL,
+              currency: "TON",
+              amount: i === 7 ? "1" : "0.000000001",
+            }),
+          ),
+        ),
         { concurrency: "unbounded" },
       ),
     )
@@ -184,7 +197,10 @@ describe.each(testDatabases)("custody transfer batches on %s", (kind) => {
   const transferOf = (key: string) =>
     run(
       Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
-        sql.unsafe<{ id: string; hold_id: string; created_at: Date }>(`select id::text as id, hold_id, created_at from custody_transfers where sender_id = $1 and idempotency_key = $2`, [ALICE, key]),
+        sql.unsafe<{ id: string; hold_id: string; created_at: Date }>(
+          `select id::text as id, hold_id, created_at from custody_transfers where sender_id = $1 and idempotency_key = $2`,
+          [ALICE, key],
+        ),
       ),
     )
 
@@ -195,7 +211,9 @@ describe.each(testDatabases)("custody transfer batches on %s", (kind) => {
     expect(transfer).toMatchObject({ hold_id: hold.holdId })
     // The creation time is the request's (the hold's expiry minus 14 days), as the creation writes it.
     expect(new Date(transfer!.created_at).getTime()).toBe(clock.now)
-    expect(await historyRow(ALICE, "case5-sync")).toEqual([expect.objectContaining({ transfer_id: transfer!.id, status: "pending", counterparty_id: String(BOB) })])
+    expect(await historyRow(ALICE, "case5-sync")).toEqual([
+      expect.objectContaining({ transfer_id: transfer!.id, status: "pending", counterparty_id: String(BOB) }),
+    ])
     expect(await historyRow(BOB, "case5-sync")).toEqual([expect.objectContaining({ transfer_id: transfer!.id, status: "new", counterparty_id: String(ALICE) })])
     expect(await run(repairOrphanHolds(0))).toBe(0)
   })
@@ -220,7 +238,9 @@ describe.each(testDatabases)("custody transfer batches on %s", (kind) => {
     await plain("case5-repair", repaired.holdId!)
     expect(await run(repairOrphanHolds(0))).toBe(1)
     const [transfer] = await transferOf("case5-repair")
-    expect(await historyRow(ALICE, "case5-repair")).toEqual([expect.objectContaining({ transfer_id: transfer!.id, status: "pending", counterparty_id: String(BOB) })])
+    expect(await historyRow(ALICE, "case5-repair")).toEqual([
+      expect.objectContaining({ transfer_id: transfer!.id, status: "pending", counterparty_id: String(BOB) }),
+    ])
 
     // Rows that already lost their link (written by an older server) get it from migration 1005.
     const migrated = await placeAlone("case5-migrated", 3n)
@@ -237,6 +257,8 @@ describe.each(testDatabases)("custody transfer batches on %s", (kind) => {
     expect(await historyRow(ALICE, "case5-migrated")).toEqual([expect.objectContaining({ transfer_id: null })])
     await run(custodyMigrations.find((migration) => migration.id === 1005)!.up)
     const [fixed] = await transferOf("case5-migrated")
-    expect(await historyRow(ALICE, "case5-migrated")).toEqual([expect.objectContaining({ transfer_id: fixed!.id, status: "canceled", counterparty_id: String(BOB) })])
+    expect(await historyRow(ALICE, "case5-migrated")).toEqual([
+      expect.objectContaining({ transfer_id: fixed!.id, status: "canceled", counterparty_id: String(BOB) }),
+    ])
   })
 })

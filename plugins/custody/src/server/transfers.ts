@@ -103,7 +103,9 @@ const voidKey = (id: string) => `custody:tg:${id}:void`
 const expireKey = (id: string) => `custody:tg:${id}:expire`
 
 const requestHash = (receiverId: number, currency: string, amount: bigint, comment: string | null) =>
-  createHash("sha256").update(JSON.stringify([receiverId, currency, amount.toString(), comment])).digest("hex")
+  createHash("sha256")
+    .update(JSON.stringify([receiverId, currency, amount.toString(), comment]))
+    .digest("hex")
 
 const notFound = () => new CustodyNotFound({ code: "transfer_not_found", message: "No such transfer" })
 const notPending = (status: TgTransferStatus) =>
@@ -183,7 +185,9 @@ export const settle = (row: TransferRow) =>
     const hold = yield* Effect.orDie(ledger.getHold(row.holdId))
     if (hold.status !== "pending") return yield* finalize(row, yield* statusOfHold(row, hold.status), at)
     if (row.expiresAt.getTime() > at.getTime()) return row
-    const voided = yield* Effect.result(ledger.voidHold({ key: expireKey(row.id), holdId: row.holdId, metadata: { gateway: "tg_transfer", transferId: row.id, reason: "expired" } }))
+    const voided = yield* Effect.result(
+      ledger.voidHold({ key: expireKey(row.id), holdId: row.holdId, metadata: { gateway: "tg_transfer", transferId: row.id, reason: "expired" } }),
+    )
     if (voided._tag === "Failure") {
       if (voided.failure._tag !== "HoldNotPending") return yield* Effect.die(voided.failure)
       return yield* finalize(row, yield* statusOfHold(row, voided.failure.status as HoldStatus), at)
@@ -251,7 +255,12 @@ const insertTransferRows = (list: ReadonlyArray<NewTransferRows>) =>
         ],
       )
       .pipe(Effect.orDie)
-    return new Map((inserted as ReadonlyArray<RawTransfer & { idempotency_key: string }>).map((raw) => [pairKey(Number(raw.sender_id), raw.idempotency_key), toTransfer(raw)]))
+    return new Map(
+      (inserted as ReadonlyArray<RawTransfer & { idempotency_key: string }>).map((raw) => [
+        pairKey(Number(raw.sender_id), raw.idempotency_key),
+        toTransfer(raw),
+      ]),
+    )
   })
 
 /**
@@ -334,7 +343,11 @@ const placeHold = (item: Placing, at: Date) =>
       Effect.catchTags({
         InsufficientFunds: (error) =>
           Effect.fail(
-            new CustodyConflict({ code: "insufficient_funds", message: "Not enough balance", available: formatAmount(error.available < 0n ? 0n : error.available, item.decimals) }),
+            new CustodyConflict({
+              code: "insufficient_funds",
+              message: "Not enough balance",
+              available: formatAmount(error.available < 0n ? 0n : error.available, item.decimals),
+            }),
           ),
         UnknownAccount: (error) => Effect.die(error),
         UnknownCurrency: (error) => Effect.die(error),
@@ -420,14 +433,24 @@ export const createTransfers = (
       }
       const comment = request.comment === undefined || request.comment.trim() === "" ? null : request.comment.trim()
       const hash = requestHash(receiver.id, info.code, amount, comment)
-      placing.push({ index, senderId, receiverId: receiver.id, currency: info.code, decimals: info.decimals, amount, comment, idempotencyKey: request.idempotencyKey, hash })
+      placing.push({
+        index,
+        senderId,
+        receiverId: receiver.id,
+        currency: info.code,
+        decimals: info.decimals,
+        amount,
+        comment,
+        idempotencyKey: request.idempotencyKey,
+        hash,
+      })
     }
 
     // 4. The holds, through the Ledger's queue (so they share its batches); a used key replays.
     const at = yield* now
     const placed = yield* Effect.forEach(placing, (item) => Effect.exit(placeHold(item, at)), { concurrency: "unbounded" })
     // Tests stop here (a crash) or read the history here (the gap): docs/decisions/0801.
-    yield* (yield* AfterTransferHolds)
+    yield* yield* AfterTransferHolds
 
     // 5. The rows of every placed hold in one statement (a concurrent retry inserts nothing).
     const rows: Array<{ readonly item: Placing; readonly rows: NewTransferRows }> = []
@@ -479,7 +502,9 @@ export const createTransfers = (
  * Queues transfer creations so concurrent requests share one `createTransfers` call (wired by the
  * server plugin); without it (tests, tooling) each creation runs alone.
  */
-export class TransferCreates extends Context.Service<TransferCreates, Batcher<CreateTransferItem, CustodyTransfer, CreateTransferError>>()("custody/TransferCreates") {
+export class TransferCreates extends Context.Service<TransferCreates, Batcher<CreateTransferItem, CustodyTransfer, CreateTransferError>>()(
+  "custody/TransferCreates",
+) {
   static readonly layer = Layer.effect(TransferCreates, makeBatcher({ execute: createTransfers }))
   static readonly layerWith = (options: { readonly maxBatch?: number; readonly workers?: number; readonly onBatch?: (size: number) => void }) =>
     Layer.effect(TransferCreates, makeBatcher({ ...options, execute: createTransfers }))
@@ -681,7 +706,9 @@ export const repairOrphanHolds = (olderThanSeconds = 60) =>
     let repaired = 0
     let afterId: string | undefined
     for (;;) {
-      const page = yield* Effect.orDie(ledger.pendingHolds({ keyPrefix: "custody:tg:", minAgeSeconds: olderThanSeconds, limit: 500, ...(afterId !== undefined ? { afterId } : {}) }))
+      const page = yield* Effect.orDie(
+        ledger.pendingHolds({ keyPrefix: "custody:tg:", minAgeSeconds: olderThanSeconds, limit: 500, ...(afterId !== undefined ? { afterId } : {}) }),
+      )
       if (page.length === 0) return repaired
       afterId = page[page.length - 1]!.id
       const candidates = page.flatMap((hold) => rowsOfHold({ key: hold.key, metadata: hold.metadata, hold }) ?? [])

@@ -90,7 +90,8 @@ export const currentUser = (id: number) =>
       },
   )
 
-export const displayName = (user: Pick<CustodyUser, "firstName" | "lastName">): string => [user.firstName, user.lastName].filter((part) => part !== null && part !== "").join(" ")
+export const displayName = (user: Pick<CustodyUser, "firstName" | "lastName">): string =>
+  [user.firstName, user.lastName].filter((part) => part !== null && part !== "").join(" ")
 
 const allowed = (user: CustodyUser, permission: string) => user.permissions[permission] !== false
 
@@ -123,7 +124,9 @@ export const requireAccess = (user: CustodyUser, flag?: AccessFlagName, permissi
     return Effect.fail(new CustodyForbidden({ code: "user_restricted", message: `Custody movements are not available to this user (${user.restrictionCode})` }))
   }
   if (permission !== undefined && !allowed(user, permission)) {
-    return Effect.fail(new CustodyForbidden({ code: "access_denied", message: `This functionality is unavailable (${permission})`, ...(flag !== undefined ? { flag } : {}) }))
+    return Effect.fail(
+      new CustodyForbidden({ code: "access_denied", message: `This functionality is unavailable (${permission})`, ...(flag !== undefined ? { flag } : {}) }),
+    )
   }
   if (flag !== undefined && !accessFlags(user)[flag]) {
     return Effect.fail(new CustodyForbidden({ code: "access_denied", message: `This functionality is unavailable (${flag})`, flag }))

@@ -99,8 +99,12 @@ export default function MainScreen() {
       <header className={styles.topBar}>
         {user?.isCustodyAvailable ? (
           <div role="tablist" aria-label={t("space.label")} className={styles.switch}>
-            <button role="tab" type="button" aria-selected="true" className={styles.switchActive}>{t("space.crypto")}</button>
-            <button role="tab" type="button" aria-selected="false" className={styles.switchItem} onClick={switchToTon}>{t("space.ton")}</button>
+            <button role="tab" type="button" aria-selected="true" className={styles.switchActive}>
+              {t("space.crypto")}
+            </button>
+            <button role="tab" type="button" aria-selected="false" className={styles.switchItem} onClick={switchToTon}>
+              {t("space.ton")}
+            </button>
           </div>
         ) : (
           <span />
@@ -110,7 +114,11 @@ export default function MainScreen() {
       <section className={styles.balance} aria-live="polite" aria-busy={data === undefined}>
         <p className={styles.balanceLabel}>{t("totalBalance")}</p>
         <p className={styles.balanceValue} data-testid="total-balance">
-          {data ? formatFiatAmount(data.accounts.availableBalanceTotalFiatAmount, data.accounts.availableBalanceTotalFiatCurrency, kernel.i18n.language()) : <span className={styles.balanceSkeleton} />}
+          {data ? (
+            formatFiatAmount(data.accounts.availableBalanceTotalFiatAmount, data.accounts.availableBalanceTotalFiatCurrency, kernel.i18n.language())
+          ) : (
+            <span className={styles.balanceSkeleton} />
+          )}
         </p>
       </section>
       {entry.status === "error" && data === undefined ? (
@@ -119,7 +127,11 @@ export default function MainScreen() {
           icon={<Icon name="alert" size={48} />}
           title={t("error.title")}
           description={t("error.text")}
-          action={<Button look="secondary" onClick={refetch}>{t("error.retry")}</Button>}
+          action={
+            <Button look="secondary" onClick={refetch}>
+              {t("error.retry")}
+            </Button>
+          }
         />
       ) : data === undefined ? (
         <AssetsSkeleton label={t("loading")} header={t("assets")} />

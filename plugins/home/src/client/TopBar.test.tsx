@@ -44,7 +44,10 @@ describe("wallet main composes contributed slots (issue 14)", () => {
     version: "0.1.0",
     kernel: "^0.1.0",
     i18n: { namespace: "off", bundles: { en: async () => ({ default: {} }) } },
-    main: { topBar: [{ id: "hidden", labelKey: "hidden", icon: "qr", order: 2, to: "/main" }], actions: [{ id: "ghost", labelKey: "ghost", icon: "send", order: 1, to: "/main" }] },
+    main: {
+      topBar: [{ id: "hidden", labelKey: "hidden", icon: "qr", order: 2, to: "/main" }],
+      actions: [{ id: "ghost", labelKey: "ghost", icon: "send", order: 1, to: "/main" }],
+    },
   })
   const installed = [custodyPlugin, homePlugin, promo, off]
   const composition = composePlugins({
@@ -58,7 +61,10 @@ describe("wallet main composes contributed slots (issue 14)", () => {
       i18n: { t: (key: string) => strings[key] ?? key, language: () => "en", subscribe: () => () => undefined },
       telegram: { popup: vi.fn(), haptic: () => undefined, scanQr: () => null },
     }) as unknown as Kernel
-  const hostOf = (kernel: Kernel) => ({ kernel, navigate: vi.fn(async () => undefined), go: vi.fn(), snackbar: { show: vi.fn() } }) as unknown as MainSlotHost & { navigate: ReturnType<typeof vi.fn> }
+  const hostOf = (kernel: Kernel) =>
+    ({ kernel, navigate: vi.fn(async () => undefined), go: vi.fn(), snackbar: { show: vi.fn() } }) as unknown as MainSlotHost & {
+      navigate: ReturnType<typeof vi.fn>
+    }
 
   afterEach(cleanup)
   // As MainScreen does on mount, in parallel with the accounts.

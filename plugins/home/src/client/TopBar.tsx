@@ -16,7 +16,11 @@ export function TopBarButtons({ host }: { readonly host: MainSlotHost }) {
         <IconButton
           key={slot.globalId}
           aria-label={kernel.i18n.t(`${namespaceOfPlugin(kernel, slot.pluginId)}:${slot.labelKey}`)}
-          onClick={() => void runSlot(slot, host).catch((error: unknown) => console.warn(`main.topBar '${slot.globalId}' failed:`, error instanceof Error ? error.message : error))}
+          onClick={() =>
+            void runSlot(slot, host).catch((error: unknown) =>
+              console.warn(`main.topBar '${slot.globalId}' failed:`, error instanceof Error ? error.message : error),
+            )
+          }
         >
           <Icon name={slot.icon} />
         </IconButton>

@@ -26,11 +26,21 @@ export default function CreateScreen() {
     setAttempt((n) => n + 1)
   }
   const finish = () => void go(scwRoute, { replace: true })
-  if (info === undefined) return <main className={styles.page}><Loading label={t("loading")} /></main>
+  if (info === undefined)
+    return (
+      <main className={styles.page}>
+        <Loading label={t("loading")} />
+      </main>
+    )
   if (info === null) {
     return (
       <main className={styles.screen}>
-        <Placeholder kind="error" title={t("errors.somethingWentWrong")} description={t("errors.technical_issue")} action={<Button onClick={load}>{t("retry")}</Button>} />
+        <Placeholder
+          kind="error"
+          title={t("errors.somethingWentWrong")}
+          description={t("errors.technical_issue")}
+          action={<Button onClick={load}>{t("retry")}</Button>}
+        />
       </main>
     )
   }
@@ -43,7 +53,13 @@ export default function CreateScreen() {
   }
   return (
     <main className={styles.page}>
-      <CreateFlow session={session} product="ton-space" skipIntro={search.type === "recover"} {...(search.email ? { email: search.email } : {})} onDone={finish} />
+      <CreateFlow
+        session={session}
+        product="ton-space"
+        skipIntro={search.type === "recover"}
+        {...(search.email ? { email: search.email } : {})}
+        onDone={finish}
+      />
     </main>
   )
 }

@@ -70,7 +70,12 @@ export default function SettingsScreen() {
 
   const enableWith = async (passcode: string) => {
     const outcome = await session.biometry.enable(passcode)
-    const key = { success: "biometry.enabled", "opened-bot-settings": "biometry.openedSettings", rejected: "errors.biometry_not_granted", failure: "errors.biometry_not_available" }[outcome]
+    const key = {
+      success: "biometry.enabled",
+      "opened-bot-settings": "biometry.openedSettings",
+      rejected: "errors.biometry_not_granted",
+      failure: "errors.biometry_not_available",
+    }[outcome]
     snackbar.show({ id: "passcode-biometry", text: t(key) })
     back()
   }
@@ -98,7 +103,9 @@ export default function SettingsScreen() {
   if (info === undefined || needsGate) {
     return (
       <main className={styles.list} aria-busy="true">
-        <h1 className={styles.title} style={{ margin: "16px" }}>{t("settings.title")}</h1>
+        <h1 className={styles.title} style={{ margin: "16px" }}>
+          {t("settings.title")}
+        </h1>
         <SkeletonList rows={4} label={t("loading")} />
       </main>
     )
@@ -106,7 +113,12 @@ export default function SettingsScreen() {
   if (info === null) {
     return (
       <main className={styles.screen}>
-        <Placeholder kind="error" title={t("errors.somethingWentWrong")} description={t("errors.technical_issue")} action={<Button onClick={load}>{t("retry")}</Button>} />
+        <Placeholder
+          kind="error"
+          title={t("errors.somethingWentWrong")}
+          description={t("errors.technical_issue")}
+          action={<Button onClick={load}>{t("retry")}</Button>}
+        />
       </main>
     )
   }
@@ -114,40 +126,83 @@ export default function SettingsScreen() {
   const biometryLabel = t(`biometry.type.${biometry.type}`)
   switch (view) {
     case "create":
-      return <main className={styles.page}><CreateFlow session={session} product="wallet" onDone={back} /></main>
+      return (
+        <main className={styles.page}>
+          <CreateFlow session={session} product="wallet" onDone={back} />
+        </main>
+      )
     case "change":
-      return hasPasscode ? <main className={styles.page}><ChangeFlow session={session} info={info} onDone={back} onForgot={() => setView("reset")} /></main> : null
+      return hasPasscode ? (
+        <main className={styles.page}>
+          <ChangeFlow session={session} info={info} onDone={back} onForgot={() => setView("reset")} />
+        </main>
+      ) : null
     case "reset":
-      return <main className={styles.page}><ResetFlow session={session} product="wallet" type={info.passcodeType ?? "4-digit"} onDone={back} /></main>
+      return (
+        <main className={styles.page}>
+          <ResetFlow session={session} product="wallet" type={info.passcodeType ?? "4-digit"} onDone={back} />
+        </main>
+      )
     case "email":
-      return <main className={styles.page}><RecoveryEmailFlow session={session} product="wallet" current={email?.email ?? null} onDone={back} /></main>
+      return (
+        <main className={styles.page}>
+          <RecoveryEmailFlow session={session} product="wallet" current={email?.email ?? null} onDone={back} />
+        </main>
+      )
     case "enableBiometry":
       return (
         <main className={styles.page}>
-          <CheckPasscode session={session} info={info} onVerified={(proof) => proof.kind === "passcode" && void enableWith(proof.passcode)} onForgot={() => setView("reset")} onCancel={back} />
+          <CheckPasscode
+            session={session}
+            info={info}
+            onVerified={(proof) => proof.kind === "passcode" && void enableWith(proof.passcode)}
+            onForgot={() => setView("reset")}
+            onCancel={back}
+          />
         </main>
       )
     default:
       return (
         <main className={styles.list}>
-          <h1 className={styles.title} style={{ margin: "16px" }}>{t("settings.title")}</h1>
+          <h1 className={styles.title} style={{ margin: "16px" }}>
+            {t("settings.title")}
+          </h1>
           <List>
-            <Section header={t("settings.passcode")} footer={!hasPasscode ? t("settings.noPasscodeFooter") : info.unlockDuration > 0 ? t("settings.unlockFooter", { count: Math.max(1, Math.round(info.unlockDuration / 60)) }) : t("settings.askEveryTime")}>
+            <Section
+              header={t("settings.passcode")}
+              footer={
+                !hasPasscode
+                  ? t("settings.noPasscodeFooter")
+                  : info.unlockDuration > 0
+                    ? t("settings.unlockFooter", { count: Math.max(1, Math.round(info.unlockDuration / 60)) })
+                    : t("settings.askEveryTime")
+              }
+            >
               {hasPasscode ? (
                 <>
                   <Cell title={t("settings.change")} chevron onClick={() => setView("change")} />
                   {biometry.available && (
                     <Cell
                       title={t("settings.biometry", { type: biometryLabel })}
-                      after={<Switch checked={biometryFlag} onChange={(on) => void toggleBiometry(on)} aria-label={t("settings.biometry", { type: biometryLabel })} />}
+                      after={
+                        <Switch
+                          checked={biometryFlag}
+                          onChange={(on) => void toggleBiometry(on)}
+                          aria-label={t("settings.biometry", { type: biometryLabel })}
+                        />
+                      }
                     />
                   )}
                   {info.unlockDuration > 0 && (
-                    <Cell title={t("settings.lockNow")} disabled={!session.unlocked()} onClick={() => {
-                      session.forget()
-                      snackbar.show({ id: "passcode-locked", text: t("settings.locked") })
-                      rerender((n) => n + 1)
-                    }} />
+                    <Cell
+                      title={t("settings.lockNow")}
+                      disabled={!session.unlocked()}
+                      onClick={() => {
+                        session.forget()
+                        snackbar.show({ id: "passcode-locked", text: t("settings.locked") })
+                        rerender((n) => n + 1)
+                      }}
+                    />
                   )}
                   <Cell title={t("verify.forgot")} tone="accent" onClick={() => setView("reset")} />
                 </>

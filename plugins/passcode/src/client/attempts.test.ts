@@ -14,7 +14,9 @@ const info = (overrides: Partial<PasscodeInfo> = {}): PasscodeInfo => ({
 })
 
 /** Records which steps ran; the server accepts passcode 2468 and biometry token bio-token-0123456789. */
-const steps = (options: { info?: PasscodeInfo | undefined; remembered?: boolean; kept?: string; biometry?: string; screen?: "ok" | "cancel" | "biometry" } = {}) => {
+const steps = (
+  options: { info?: PasscodeInfo | undefined; remembered?: boolean; kept?: string; biometry?: string; screen?: "ok" | "cancel" | "biometry" } = {},
+) => {
   const log: string[] = []
   const verified: Array<[PasscodeProof, number]> = []
   const checked: Credential[] = []
@@ -33,7 +35,8 @@ const steps = (options: { info?: PasscodeInfo | undefined; remembered?: boolean;
       Effect.suspend((): Effect.Effect<Extract<PasscodeProof, { kind: "passcode" | "biometry" }>, PasscodeCancelled> => {
         log.push(`screen:${mode}${screenOptions?.passcodeOnly ? ":passcode-only" : ""}`)
         if (options.screen === "cancel") return Effect.fail(new PasscodeCancelled())
-        if (options.screen === "biometry" && !screenOptions?.passcodeOnly) return Effect.succeed({ kind: "biometry" as const, biometryToken: "bio-token-0123456789" })
+        if (options.screen === "biometry" && !screenOptions?.passcodeOnly)
+          return Effect.succeed({ kind: "biometry" as const, biometryToken: "bio-token-0123456789" })
         return Effect.succeed({ kind: "passcode" as const, passcode: "2468" })
       }),
     verified: (proof, seconds) => Effect.sync(() => void verified.push([proof, seconds])),
@@ -153,7 +156,11 @@ describe("operation token", () => {
         Effect.sync(() => {
           began.push(credential)
           const next = begins.shift()
-          return next === "refused" ? undefined : next === "challenge" ? { method: "email-code" as const, challengeId: "c1", maskedEmail: "an***a@x.io" } : grant
+          return next === "refused"
+            ? undefined
+            : next === "challenge"
+              ? { method: "email-code" as const, challengeId: "c1", maskedEmail: "an***a@x.io" }
+              : grant
         }),
       emailChallenge: (id, masked) => Effect.succeed({ operationToken: `email:${id}:${masked}`, expiresAt: grant.expiresAt }),
       forget: Effect.sync(() => void (forgotten = true)),
@@ -184,7 +191,10 @@ describe("operation token", () => {
   })
 
   it("asks again when the remembered credential is refused, and finishes an email-code challenge", async () => {
-    const { effect, began, verifies } = run([{ kind: "remembered" }, { kind: "passcode", passcode: "1357" }], { remembered: "2468", begin: ["refused", "challenge"] })
+    const { effect, began, verifies } = run([{ kind: "remembered" }, { kind: "passcode", passcode: "1357" }], {
+      remembered: "2468",
+      begin: ["refused", "challenge"],
+    })
     expect(await Effect.runPromise(effect)).toEqual({ operationToken: "email:c1:an***a@x.io", expiresAt: grant.expiresAt })
     expect(began).toEqual([{ passcode: "2468" }, { passcode: "1357" }])
     expect(verifies).toEqual([false, true])

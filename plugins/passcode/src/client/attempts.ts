@@ -24,7 +24,10 @@ export interface AttemptSteps {
    * The passcode screen (it checks the passcode itself); create mode when none is set but one is
    * forced. `passcodeOnly`: the screen offers no biometry key.
    */
-  readonly screen: (mode: "verify" | "create", options?: { readonly passcodeOnly?: boolean }) => Effect.Effect<Extract<PasscodeProof, { kind: "passcode" | "biometry" }>, PasscodeCancelled>
+  readonly screen: (
+    mode: "verify" | "create",
+    options?: { readonly passcodeOnly?: boolean },
+  ) => Effect.Effect<Extract<PasscodeProof, { kind: "passcode" | "biometry" }>, PasscodeCancelled>
   /** Records a successful check (opens the unlock window, keeps the passcode in memory). */
   readonly verified: (proof: PasscodeProof, unlockDuration: number) => Effect.Effect<void>
 }

@@ -27,22 +27,29 @@ export const makeDeviceKeyServer = (client: PasscodeClient, deviceSerial: () => 
     // Both need the proof and the device serial: the server checks the passcode of this device (decision 0540).
     generate: ({ proof, ...request }) =>
       Effect.promise(deviceSerial).pipe(
-        Effect.flatMap((serial) => client.deviceKeys.generate({ headers: { [DEVICE_SERIAL_HEADER]: serial }, payload: { ...request, ...proof, deviceSerial: serial } })),
+        Effect.flatMap((serial) =>
+          client.deviceKeys.generate({ headers: { [DEVICE_SERIAL_HEADER]: serial }, payload: { ...request, ...proof, deviceSerial: serial } }),
+        ),
         Effect.map((r) => ({ externalId: r.externalId, deviceEncryptionKey: r.deviceEncryptionKey })),
         Effect.mapError(toDeviceKeyError),
       ),
     get: ({ proof, ...request }) =>
       Effect.promise(deviceSerial).pipe(
-        Effect.flatMap((serial) => client.deviceKeys.get({ headers: { [DEVICE_SERIAL_HEADER]: serial }, payload: { ...request, ...proof, deviceSerial: serial } })),
+        Effect.flatMap((serial) =>
+          client.deviceKeys.get({ headers: { [DEVICE_SERIAL_HEADER]: serial }, payload: { ...request, ...proof, deviceSerial: serial } }),
+        ),
         Effect.map((r) => ({ deviceEncryptionKey: r.deviceEncryptionKey })),
         Effect.mapError(toDeviceKeyError),
       ),
   })
 
-export const deviceKeyServerLayer = (client: PasscodeClient, deviceSerial: () => Promise<string>) => Layer.succeed(DeviceKeyServer, makeDeviceKeyServer(client, deviceSerial))
+export const deviceKeyServerLayer = (client: PasscodeClient, deviceSerial: () => Promise<string>) =>
+  Layer.succeed(DeviceKeyServer, makeDeviceKeyServer(client, deviceSerial))
 
 /** Logout ("delete the server records"): drops the user's device keys. */
 export const deleteDeviceKeys = (client: PasscodeClient) => client.deviceKeys.deleteAll()
 
-export const storeRecoveryKey = (client: PasscodeClient, product: Product, key: RecoveryKey) => client.deviceKeys.storeRecoveryKey({ payload: { product, ...key } })
-export const getRecoveryKey = (client: PasscodeClient, product: Product, emailCode: string) => client.deviceKeys.getRecoveryKey({ payload: { product, emailCode } })
+export const storeRecoveryKey = (client: PasscodeClient, product: Product, key: RecoveryKey) =>
+  client.deviceKeys.storeRecoveryKey({ payload: { product, ...key } })
+export const getRecoveryKey = (client: PasscodeClient, product: Product, emailCode: string) =>
+  client.deviceKeys.getRecoveryKey({ payload: { product, emailCode } })

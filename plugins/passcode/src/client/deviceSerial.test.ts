@@ -5,7 +5,11 @@ const memory = (initial: Record<string, string> = {}) => {
   const map = new Map(Object.entries(initial))
   return {
     map,
-    kv: { get: async (k: string) => map.get(k) ?? null, set: async (k: string, v: string) => (map.set(k, v), true), remove: async (k: string) => map.delete(k) },
+    kv: {
+      get: async (k: string) => map.get(k) ?? null,
+      set: async (k: string, v: string) => (map.set(k, v), true),
+      remove: async (k: string) => map.delete(k),
+    },
     local: { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v) },
   }
 }

@@ -5,7 +5,12 @@ describe("passcode change with beforePasscodeChange hooks (decision 0530)", () =
   it("the change flow runs hooks before the server call, with the current and the new passcode", async () => {
     const order: Array<string> = []
     const hooks = [
-      { pluginId: "ton-space", load: async () => ({ default: async (input: { current: string; next: string }, host: string) => void order.push(`hook ${input.current}>${input.next} ${host}`) }) },
+      {
+        pluginId: "ton-space",
+        load: async () => ({
+          default: async (input: { current: string; next: string }, host: string) => void order.push(`hook ${input.current}>${input.next} ${host}`),
+        }),
+      },
     ]
     const result = await changeWithHooks({ hooks, host: "kernel", current: "1111", next: "2580", update: async () => (order.push("server"), "updated") })
     expect(result).toBe("updated")
@@ -62,7 +67,10 @@ describe("runBeforePasscodeChange (decision 0530)", () => {
     const hook = (id: string) => ({ pluginId: id, load: async () => ({ default: async (i: typeof input, host: string) => void calls.push([id, i, host]) }) })
     const failed = await runBeforePasscodeChange([hook("a"), hook("b")], input, "host", () => calls.push("warned"))
     expect(failed).toEqual([])
-    expect(calls).toEqual([["a", input, "host"], ["b", input, "host"]])
+    expect(calls).toEqual([
+      ["a", input, "host"],
+      ["b", input, "host"],
+    ])
   })
 
   it("goes on when a hook throws or fails to load, and warns with the plugin id and error name only", async () => {
@@ -70,7 +78,14 @@ describe("runBeforePasscodeChange (decision 0530)", () => {
     const ran: Array<string> = []
     const failed = await runBeforePasscodeChange(
       [
-        { pluginId: "throws", load: async () => ({ default: async () => { throw new TypeError(`bad ${input.current} -> ${input.next}`) } }) },
+        {
+          pluginId: "throws",
+          load: async () => ({
+            default: async () => {
+              throw new TypeError(`bad ${input.current} -> ${input.next}`)
+            },
+          }),
+        },
         { pluginId: "unloadable", load: () => Promise.reject(new Error("chunk failed")) },
         { pluginId: "ok", load: async () => ({ default: async () => void ran.push("ok") }) },
       ],
@@ -80,7 +95,10 @@ describe("runBeforePasscodeChange (decision 0530)", () => {
     )
     expect(failed).toEqual(["throws", "unloadable"])
     expect(ran).toEqual(["ok"])
-    expect(warnings.map(([, f]) => f)).toEqual([{ plugin: "throws", error: "TypeError" }, { plugin: "unloadable", error: "Error" }])
+    expect(warnings.map(([, f]) => f)).toEqual([
+      { plugin: "throws", error: "TypeError" },
+      { plugin: "unloadable", error: "Error" },
+    ])
     expect(JSON.stringify(warnings)).not.toMatch(/1357|8642/)
   })
 
@@ -88,8 +106,19 @@ describe("runBeforePasscodeChange (decision 0530)", () => {
     const warned: Array<string> = []
     const warn = (_: string, f: Readonly<Record<string, string>>) => void warned.push(f.plugin!)
     const plain = { pluginId: "plain", load: async () => ({ default: async () => undefined }) }
-    const broken = { pluginId: "broken", load: async () => ({ default: async () => undefined, sealedUnderPasscode: async () => { throw new Error("x") } }) }
-    const sealed = (answer: boolean) => ({ pluginId: `sealed-${answer}`, load: async () => ({ default: async () => undefined, sealedUnderPasscode: async (host: number) => answer && host === 7 }) })
+    const broken = {
+      pluginId: "broken",
+      load: async () => ({
+        default: async () => undefined,
+        sealedUnderPasscode: async () => {
+          throw new Error("x")
+        },
+      }),
+    }
+    const sealed = (answer: boolean) => ({
+      pluginId: `sealed-${answer}`,
+      load: async () => ({ default: async () => undefined, sealedUnderPasscode: async (host: number) => answer && host === 7 }),
+    })
     expect(await sealedUnderPasscode([plain, broken, sealed(false)], 7, warn)).toBe(false)
     expect(await sealedUnderPasscode([plain, sealed(true)], 7, warn)).toBe(true)
     expect(warned).toEqual(["broken"])

@@ -9,7 +9,9 @@ import type { ComposedHook, PasscodeChangeHookModule, PasscodeChangeInput } from
 export type PasscodeHookWarn = (message: string, fields: Readonly<Record<string, string>>) => void
 
 const errorName = (error: unknown) =>
-  typeof error === "object" && error !== null ? String((error as { _tag?: unknown; name?: unknown })._tag ?? (error as { name?: unknown }).name ?? "Error") : typeof error
+  typeof error === "object" && error !== null
+    ? String((error as { _tag?: unknown; name?: unknown })._tag ?? (error as { name?: unknown }).name ?? "Error")
+    : typeof error
 
 /**
  * Runs every `beforePasscodeChange` hook (composition order, one after the other) with the current

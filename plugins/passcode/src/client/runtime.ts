@@ -116,7 +116,10 @@ export const passcodeSession = (kernel: Kernel): PasscodeSession => {
             (await kernel.telegram.popup({
               title: t("biometry.accessTitle"),
               message: t("biometry.accessText"),
-              buttons: [{ id: "enable", type: "default", text: t("biometry.enable") }, { id: "cancel", type: "cancel" }],
+              buttons: [
+                { id: "enable", type: "default", text: t("biometry.enable") },
+                { id: "cancel", type: "cancel" },
+              ],
             })) === "enable",
           setup: async () => {
             const setup = await call((c, s) => c.passcode.setupBiometry({ payload: { deviceSerial: s, passcode } }))

@@ -32,7 +32,13 @@ const overlay = <A,>(host: PasscodeHost, session: PasscodeSession, label: string
   })
 
 /** The verify overlay: loads the status, then the passcode screen; forgot opens the reset flow. */
-function VerifyOverlay({ session, mode, passcodeOnly, onVerified, onCancel }: {
+function VerifyOverlay({
+  session,
+  mode,
+  passcodeOnly,
+  onVerified,
+  onCancel,
+}: {
   session: PasscodeSession
   mode: "verify" | "create"
   /** needCredential "passcode": no biometry key (decision 0520). */
@@ -56,10 +62,29 @@ function VerifyOverlay({ session, mode, passcodeOnly, onVerified, onCancel }: {
   if (mode === "create") return <CreateFlow session={session} product="wallet" onDone={(passcode) => onVerified({ kind: "passcode", passcode })} />
   if (info === undefined) return <Loading label={t("loading")} />
   if (info === null) {
-    return <Placeholder kind="error" title={t("errors.somethingWentWrong")} description={t("errors.technical_issue")} action={<Button onClick={load}>{t("retry")}</Button>} />
+    return (
+      <Placeholder
+        kind="error"
+        title={t("errors.somethingWentWrong")}
+        description={t("errors.technical_issue")}
+        action={<Button onClick={load}>{t("retry")}</Button>}
+      />
+    )
   }
-  if (resetting) return <ResetFlow session={session} product="wallet" type={info.passcodeType ?? "4-digit"} onDone={(passcode) => onVerified({ kind: "passcode", passcode })} />
-  return <CheckPasscode session={session} info={info} passcodeOnly={passcodeOnly === true} onVerified={onVerified} onForgot={() => setResetting(true)} onCancel={onCancel} />
+  if (resetting)
+    return (
+      <ResetFlow session={session} product="wallet" type={info.passcodeType ?? "4-digit"} onDone={(passcode) => onVerified({ kind: "passcode", passcode })} />
+    )
+  return (
+    <CheckPasscode
+      session={session}
+      info={info}
+      passcodeOnly={passcodeOnly === true}
+      onVerified={onVerified}
+      onForgot={() => setResetting(true)}
+      onCancel={onCancel}
+    />
+  )
 }
 
 const factory: PasscodeProviderFactory = async (host) => {
@@ -95,7 +120,12 @@ const factory: PasscodeProviderFactory = async (host) => {
           promise(() =>
             session.call((c, deviceSerial) =>
               c.security.beginChallenge({
-                payload: { deviceSerial, language: session.language(), operation: { name: operation, ...(params === undefined ? {} : { params }) }, ...credential },
+                payload: {
+                  deviceSerial,
+                  language: session.language(),
+                  operation: { name: operation, ...(params === undefined ? {} : { params }) },
+                  ...credential,
+                },
               }),
             ),
           ).pipe(
@@ -103,7 +133,11 @@ const factory: PasscodeProviderFactory = async (host) => {
               if (r.ok) return Effect.succeed(r.value)
               if (r.code.startsWith("passcode_") || r.code === "biometry_token_invalid") return Effect.succeed(undefined)
               return promise(() =>
-                host.kernel.telegram.popup({ title: t("errors.somethingWentWrong"), message: t("errors.technical_issue"), buttons: [{ id: "ok", type: "ok" }] }),
+                host.kernel.telegram.popup({
+                  title: t("errors.somethingWentWrong"),
+                  message: t("errors.technical_issue"),
+                  buttons: [{ id: "ok", type: "ok" }],
+                }),
               ).pipe(Effect.andThen(Effect.fail(new PasscodeCancelled())))
             }),
           ),

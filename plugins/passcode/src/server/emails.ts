@@ -1,7 +1,7 @@
 /** The texts of the emails the plugin sends (English, Russian; other languages get English). */
-import type { EmailCodeReason } from "../api.ts";
+import type { EmailCodeReason } from "../api.ts"
 
-type Purpose = EmailCodeReason | "security-challenge";
+type Purpose = EmailCodeReason | "security-challenge"
 
 const subjects: Record<"en" | "ru", Record<Purpose, string>> = {
   en: {
@@ -18,14 +18,14 @@ const subjects: Record<"en" | "ru", Record<Purpose, string>> = {
     "confirm-email": "Подтвердите почту восстановления",
     "security-challenge": "Код для подтверждения операции",
   },
-};
+}
 
 export const emailCodeMessage = (purpose: Purpose, language: string, code: string, ttlMinutes: number) => {
-  const lang = language.toLowerCase().startsWith("ru") ? "ru" : "en";
-  const subject = subjects[lang][purpose];
+  const lang = language.toLowerCase().startsWith("ru") ? "ru" : "en"
+  const subject = subjects[lang][purpose]
   const body =
     lang === "ru"
       ? `Ваш код: ${code}\n\nКод действует ${ttlMinutes} мин. Никому его не сообщайте. Если вы не запрашивали код, просто проигнорируйте это письмо.`
-      : `Your code: ${code}\n\nIt is valid for ${ttlMinutes} minutes. Never share it with anyone. If you did not ask for it, ignore this email.`;
-  return { subject, body };
-};
+      : `Your code: ${code}\n\nIt is valid for ${ttlMinutes} minutes. Never share it with anyone. If you did not ask for it, ignore this email.`
+  return { subject, body }
+}

@@ -1,5 +1,5 @@
 /** The passcode plugin's tables (all prefixed `passcode_`). */
-import { sqlStatements, type Migration } from "@wallet/kernel-server";
+import { sqlStatements, type Migration } from "@wallet/kernel-server"
 
 export const passcodeMigrations: ReadonlyArray<Migration> = [
   {
@@ -113,4 +113,4 @@ export const passcodeMigrations: ReadonlyArray<Migration> = [
           where q.user_id = p.user_id and (q.created_at < p.created_at or (q.created_at = p.created_at and q.device_serial < p.device_serial)))`,
     ),
   },
-];
+]

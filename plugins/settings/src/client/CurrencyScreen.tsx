@@ -32,7 +32,15 @@ export default function CurrencyScreen() {
   const choose = async (code: string) => {
     setCurrent(code)
     kernel.telegram.haptic({ type: "selection_change" })
-    const ok = await runEffect(kernel, kernel.storage.update(PreferencesStore, (p) => ({ ...p, fiatCurrency: code })).pipe(Effect.as(true), Effect.catch(() => Effect.succeed(false))))
+    const ok = await runEffect(
+      kernel,
+      kernel.storage
+        .update(PreferencesStore, (p) => ({ ...p, fiatCurrency: code }))
+        .pipe(
+          Effect.as(true),
+          Effect.catch(() => Effect.succeed(false)),
+        ),
+    )
     snackbar.show({ id: "settings-currency", text: ok ? t("currencySaved", { currency: code }) : t("saveFailed") })
   }
 

@@ -22,7 +22,13 @@ export default function LanguageScreen() {
     setCurrent(language)
     const api = await kernel.api().catch(() => undefined)
     const saved = api
-      ? await runEffect(kernel, api.profile.setLanguage({ payload: { language } }).pipe(Effect.as(true), Effect.catch(() => Effect.succeed(false))))
+      ? await runEffect(
+          kernel,
+          api.profile.setLanguage({ payload: { language } }).pipe(
+            Effect.as(true),
+            Effect.catch(() => Effect.succeed(false)),
+          ),
+        )
       : false
     setSaving(null)
     snackbar.show({ id: "settings-language", text: saved ? t("languageSaved") : t("saveFailed") })

@@ -54,7 +54,9 @@ export default function SettingsScreen() {
             />
           ))}
         </Section>
-        <SectionFooter>{tab === "scw" && entries.every((e) => e.section === "general") ? t("emptyScw") : t("version", { version: KERNEL_VERSION })}</SectionFooter>
+        <SectionFooter>
+          {tab === "scw" && entries.every((e) => e.section === "general") ? t("emptyScw") : t("version", { version: KERNEL_VERSION })}
+        </SectionFooter>
       </List>
     </main>
   )

@@ -9,7 +9,10 @@ import { formatFiat } from "../core/pnl.ts"
 export const fiatText = (nanos: bigint, fiat: string, language: string) => {
   let symbol = fiat
   try {
-    symbol = new Intl.NumberFormat(numberLocale(language), { style: "currency", currency: fiat, currencyDisplay: "narrowSymbol" }).formatToParts(0).find((p) => p.type === "currency")?.value ?? fiat
+    symbol =
+      new Intl.NumberFormat(numberLocale(language), { style: "currency", currency: fiat, currencyDisplay: "narrowSymbol" })
+        .formatToParts(0)
+        .find((p) => p.type === "currency")?.value ?? fiat
   } catch {
     symbol = fiat
   }

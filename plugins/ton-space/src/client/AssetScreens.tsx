@@ -52,7 +52,12 @@ function useAsset(address: string) {
   const assets = useMemo(
     () =>
       account.data
-        ? buildAssetList({ network: state.walletNetwork, tonBalance: account.data.balance, jettons: jettons.data ?? [], riskChecked: new Set(state.riskChecked) })
+        ? buildAssetList({
+            network: state.walletNetwork,
+            tonBalance: account.data.balance,
+            jettons: jettons.data ?? [],
+            riskChecked: new Set(state.riskChecked),
+          })
         : undefined,
     [account.data, jettons.data, state.walletNetwork, state.riskChecked],
   )
@@ -68,7 +73,19 @@ function useAsset(address: string) {
   return { state, ton, data, asset, loading, failed: Boolean(failed), retry, markChecked }
 }
 
-function AssetHero({ icon, image, name, amount, fiat }: { readonly icon: string; readonly image?: string | undefined; readonly name: string; readonly amount: string; readonly fiat?: ReactNode }) {
+function AssetHero({
+  icon,
+  image,
+  name,
+  amount,
+  fiat,
+}: {
+  readonly icon: string
+  readonly image?: string | undefined
+  readonly name: string
+  readonly amount: string
+  readonly fiat?: ReactNode
+}) {
   return (
     <section className={styles.hero} aria-live="polite">
       <div className={styles.heroIcon} aria-hidden="true">
@@ -162,7 +179,15 @@ function FlagBanner({ asset, onChecked }: { readonly asset: Asset; readonly onCh
         tone="warning"
         title={t("asset.unverifiedTitle")}
         description={t("asset.unverifiedText")}
-        {...(asset.risky ? { action: <Button size="s" look="secondary" onClick={onChecked}>{t("asset.markChecked")}</Button> } : {})}
+        {...(asset.risky
+          ? {
+              action: (
+                <Button size="s" look="secondary" onClick={onChecked}>
+                  {t("asset.markChecked")}
+                </Button>
+              ),
+            }
+          : {})}
       />
     )
   return null
@@ -187,7 +212,15 @@ export function AssetScreen() {
   if (failed)
     return (
       <main className={screen.screen}>
-        <Placeholder kind="error" title={t("errors.load")} action={<Button size="s" onClick={retry}>{t("errors.retry")}</Button>} />
+        <Placeholder
+          kind="error"
+          title={t("errors.load")}
+          action={
+            <Button size="s" onClick={retry}>
+              {t("errors.retry")}
+            </Button>
+          }
+        />
       </main>
     )
   if (loading)
@@ -203,16 +236,36 @@ export function AssetScreen() {
   if (!asset)
     return (
       <main className={screen.screen}>
-        <Placeholder title={t("asset.notFound")} description={t("asset.notFoundText")} action={<Button size="s" onClick={() => void go(mainRoute)}>{t("asset.backToWallet")}</Button>} />
+        <Placeholder
+          title={t("asset.notFound")}
+          description={t("asset.notFoundText")}
+          action={
+            <Button size="s" onClick={() => void go(mainRoute)}>
+              {t("asset.backToWallet")}
+            </Button>
+          }
+        />
       </main>
     )
 
   const fixed = fixedRate(rate.data)
-  const fiatLine = !showValue ? t("asset.valueHidden") : fixed !== undefined ? `≈ ${fiatText(fiatValue(asset.balance, asset.decimals, fixed), fiat, language)}` : rate.error ? t("asset.rateUnavailable") : "\u00a0"
+  const fiatLine = !showValue
+    ? t("asset.valueHidden")
+    : fixed !== undefined
+      ? `≈ ${fiatText(fiatValue(asset.balance, asset.decimals, fixed), fiat, language)}`
+      : rate.error
+        ? t("asset.rateUnavailable")
+        : "\u00a0"
   const history = data.events.data ? eventsOfAsset(data.events.data, asset.address).slice(0, ASSET_HISTORY_ROWS) : undefined
   return (
     <main className={screen.screen}>
-      <AssetHero icon={asset.kind === "ton" ? "ton" : "currency"} image={asset.image} name={asset.name} amount={`${formatDisplay(asset.balance, asset.decimals)} ${asset.currency}`} fiat={fiatLine} />
+      <AssetHero
+        icon={asset.kind === "ton" ? "ton" : "currency"}
+        image={asset.image}
+        name={asset.name}
+        amount={`${formatDisplay(asset.balance, asset.decimals)} ${asset.currency}`}
+        fiat={fiatLine}
+      />
       <div className={styles.actions}>
         <Button look="primary" disabled={asset.isScam} onClick={() => void go(sendRoute, { search: asset.kind === "jetton" ? { asset: asset.address } : {} })}>
           {t("main.send")}
@@ -234,7 +287,15 @@ export function AssetScreen() {
         <Section header={t("history.title")}>
           {!history ? (
             data.events.error ? (
-              <Placeholder kind="error" title={t("errors.load")} action={<Button size="s" onClick={data.events.reload}>{t("errors.retry")}</Button>} />
+              <Placeholder
+                kind="error"
+                title={t("errors.load")}
+                action={
+                  <Button size="s" onClick={data.events.reload}>
+                    {t("errors.retry")}
+                  </Button>
+                }
+              />
             ) : (
               <SkeletonList label={t("history.loading")} />
             )
@@ -251,7 +312,19 @@ export function AssetScreen() {
 
 // ---------------------------------------------------------------- /scw/assets/extra-currency/$id
 
-function ExtraRow({ row, network, ton, symbol, decimals }: { readonly row: ExtraTransferRow; readonly network: "mainnet" | "testnet"; readonly ton: ReturnType<typeof useTon>; readonly symbol: string; readonly decimals: number }) {
+function ExtraRow({
+  row,
+  network,
+  ton,
+  symbol,
+  decimals,
+}: {
+  readonly row: ExtraTransferRow
+  readonly network: "mainnet" | "testnet"
+  readonly ton: ReturnType<typeof useTon>
+  readonly symbol: string
+  readonly decimals: number
+}) {
   const t = useT(NS)
   const time = new Date(row.timestamp * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })
   return (
@@ -264,7 +337,13 @@ function ExtraRow({ row, network, ton, symbol, decimals }: { readonly row: Extra
           {formatDisplay(row.amount, decimals)} {symbol}
         </span>
       }
-      {...(row.failed ? { description: t("history.failed") } : row.inProgress ? { description: t("history.pending") } : row.comment ? { description: row.comment } : {})}
+      {...(row.failed
+        ? { description: t("history.failed") }
+        : row.inProgress
+          ? { description: t("history.pending") }
+          : row.comment
+            ? { description: row.comment }
+            : {})}
     />
   )
 }
@@ -285,7 +364,15 @@ export function ExtraCurrencyScreen() {
   if (extras.error && !extras.data)
     return (
       <main className={screen.screen}>
-        <Placeholder kind="error" title={t("errors.load")} action={<Button size="s" onClick={extras.reload}>{t("errors.retry")}</Button>} />
+        <Placeholder
+          kind="error"
+          title={t("errors.load")}
+          action={
+            <Button size="s" onClick={extras.reload}>
+              {t("errors.retry")}
+            </Button>
+          }
+        />
       </main>
     )
   if (!extras.data)
@@ -298,12 +385,26 @@ export function ExtraCurrencyScreen() {
   if (!asset)
     return (
       <main className={screen.screen}>
-        <Placeholder title={t("extra.notHeld")} description={t("extra.notHeldText", { id: idParam })} action={<Button size="s" onClick={() => void go(mainRoute)}>{t("asset.backToWallet")}</Button>} />
+        <Placeholder
+          title={t("extra.notHeld")}
+          description={t("extra.notHeldText", { id: idParam })}
+          action={
+            <Button size="s" onClick={() => void go(mainRoute)}>
+              {t("asset.backToWallet")}
+            </Button>
+          }
+        />
       </main>
     )
   return (
     <main className={screen.screen}>
-      <AssetHero icon="currency" image={asset.image} name={t("extra.name", { symbol: asset.currency })} amount={`${formatDisplay(asset.balance, asset.decimals)} ${asset.currency}`} fiat={t("extra.noPrice")} />
+      <AssetHero
+        icon="currency"
+        image={asset.image}
+        name={t("extra.name", { symbol: asset.currency })}
+        amount={`${formatDisplay(asset.balance, asset.decimals)} ${asset.currency}`}
+        fiat={t("extra.noPrice")}
+      />
       <div className={styles.actions}>
         <Button look="primary" onClick={() => void go(sendRoute, { search: { asset: asset.address } })}>
           {t("main.send")}
@@ -320,14 +421,31 @@ export function ExtraCurrencyScreen() {
         <Section header={t("history.title")}>
           {!history.data ? (
             history.error ? (
-              <Placeholder kind="error" title={t("errors.load")} action={<Button size="s" onClick={history.reload}>{t("errors.retry")}</Button>} />
+              <Placeholder
+                kind="error"
+                title={t("errors.load")}
+                action={
+                  <Button size="s" onClick={history.reload}>
+                    {t("errors.retry")}
+                  </Button>
+                }
+              />
             ) : (
               <SkeletonList label={t("history.loading")} />
             )
           ) : history.data.length === 0 ? (
             <Placeholder title={t("asset.historyEmpty")} />
           ) : (
-            history.data.map((row) => <ExtraRow key={`${row.eventId}:${row.incoming}`} row={row} network={state.walletNetwork} ton={ton} symbol={asset.currency} decimals={asset.decimals} />)
+            history.data.map((row) => (
+              <ExtraRow
+                key={`${row.eventId}:${row.incoming}`}
+                row={row}
+                network={state.walletNetwork}
+                ton={ton}
+                symbol={asset.currency}
+                decimals={asset.decimals}
+              />
+            ))
           )}
         </Section>
       </List>
@@ -367,17 +485,34 @@ export function PnlScreen() {
   }
   const rate = useRate(token, fiat)
   const chain = chainFor(kernel, state.walletNetwork)
-  const jettonHistory = useChainQuery(asset?.kind === "jetton" && state.raw ? tonSpaceKeys.jettonHistory(state.walletNetwork, state.raw, asset.address) : null, () =>
-    chain.getJettonHistory(state.raw!, { limit: HISTORY_PAGE_SIZE, jettonId: asset!.address }).pipe(Effect.map((r) => r.operations)),
+  const jettonHistory = useChainQuery(
+    asset?.kind === "jetton" && state.raw ? tonSpaceKeys.jettonHistory(state.walletNetwork, state.raw, asset.address) : null,
+    () => chain.getJettonHistory(state.raw!, { limit: HISTORY_PAGE_SIZE, jettonId: asset!.address }).pipe(Effect.map((r) => r.operations)),
   )
   useHideTabBar()
 
-  const flows = !asset || !state.raw ? undefined : asset.kind === "ton" ? (data.events.data ? tonFlows(data.events.data, state.raw) : undefined) : jettonHistory.data ? jettonFlows(jettonHistory.data, state.raw) : undefined
+  const flows =
+    !asset || !state.raw
+      ? undefined
+      : asset.kind === "ton"
+        ? data.events.data
+          ? tonFlows(data.events.data, state.raw)
+          : undefined
+        : jettonHistory.data
+          ? jettonFlows(jettonHistory.data, state.raw)
+          : undefined
   const pnl = useMemo(
-    () => (asset && flows && chart.data && rate.data !== undefined ? computePnl({ flows: priceFlows(flows, chart.data), decimals: asset.decimals, balance: asset.balance, currentRate: fixedRate(rate.data) }) : undefined),
+    () =>
+      asset && flows && chart.data && rate.data !== undefined
+        ? computePnl({ flows: priceFlows(flows, chart.data), decimals: asset.decimals, balance: asset.balance, currentRate: fixedRate(rate.data) })
+        : undefined,
     [asset, flows, chart.data, rate.data],
   )
-  const loadError = failed || (!flows && (asset?.kind === "ton" ? data.events.error : jettonHistory.error)) || (!chart.data && chart.error) || (rate.data === undefined && rate.error)
+  const loadError =
+    failed ||
+    (!flows && (asset?.kind === "ton" ? data.events.error : jettonHistory.error)) ||
+    (!chart.data && chart.error) ||
+    (rate.data === undefined && rate.error)
   const reloadAll = () => {
     retry()
     data.events.reload()
@@ -389,13 +524,28 @@ export function PnlScreen() {
   if (loadError)
     return (
       <main className={screen.screen}>
-        <Placeholder kind="error" title={t("errors.load")} action={<Button size="s" onClick={reloadAll}>{t("errors.retry")}</Button>} />
+        <Placeholder
+          kind="error"
+          title={t("errors.load")}
+          action={
+            <Button size="s" onClick={reloadAll}>
+              {t("errors.retry")}
+            </Button>
+          }
+        />
       </main>
     )
   if (!loading && !asset)
     return (
       <main className={screen.screen}>
-        <Placeholder title={t("asset.notFound")} action={<Button size="s" onClick={() => void go(mainRoute)}>{t("asset.backToWallet")}</Button>} />
+        <Placeholder
+          title={t("asset.notFound")}
+          action={
+            <Button size="s" onClick={() => void go(mainRoute)}>
+              {t("asset.backToWallet")}
+            </Button>
+          }
+        />
       </main>
     )
   // Signed and coloured only when the shown cents are not zero (a -0.4 cent result reads "$0.00", neutral).
@@ -414,7 +564,11 @@ export function PnlScreen() {
         <List>
           <Section header={t("pnl.unrealised")}>
             <Cell
-              title={<span className={tone(pnl.unrealised)} data-testid="pnl-unrealised">{signed(pnl.unrealised)}</span>}
+              title={
+                <span className={tone(pnl.unrealised)} data-testid="pnl-unrealised">
+                  {signed(pnl.unrealised)}
+                </span>
+              }
               after={pnl.unrealisedBps !== undefined ? <span className={tone(pnl.unrealised)}>{formatBps(pnl.unrealisedBps)}%</span> : undefined}
             />
           </Section>
@@ -425,7 +579,9 @@ export function PnlScreen() {
             <Cell title={t("pnl.marketValue")} after={money(pnl.marketValue)} />
             <Cell title={t("pnl.realised")} after={<span className={tone(pnl.realised)}>{signed(pnl.realised)}</span>} />
           </Section>
-          {pnl.untracked > 0n && <p className={styles.note}>{t("pnl.untracked", { amount: `${formatDisplay(pnl.untracked, asset.decimals)} ${asset.currency}` })}</p>}
+          {pnl.untracked > 0n && (
+            <p className={styles.note}>{t("pnl.untracked", { amount: `${formatDisplay(pnl.untracked, asset.decimals)} ${asset.currency}` })}</p>
+          )}
           {pnl.unpriced > 0 && <p className={styles.note}>{t("pnl.unpriced", { count: pnl.unpriced })}</p>}
           {asset.kind === "ton" && <p className={styles.note}>{t("pnl.feesNote")}</p>}
         </List>

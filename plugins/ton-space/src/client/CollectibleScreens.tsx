@@ -147,7 +147,19 @@ export function CollectibleReceiverScreen() {
           void submit()
         }}
       >
-        <TextField label={t("send.recipient")} placeholder={t("send.recipientPlaceholder")} value={input} autoComplete="off" autoCapitalize="none" spellCheck={false} {...(error ? { error } : {})} onChange={(v) => { setInput(v); setError(undefined) }} />
+        <TextField
+          label={t("send.recipient")}
+          placeholder={t("send.recipientPlaceholder")}
+          value={input}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          {...(error ? { error } : {})}
+          onChange={(v) => {
+            setInput(v)
+            setError(undefined)
+          }}
+        />
       </form>
       <MainButton text={t("send.continue")} progress={busy} disabled={!ton || input.trim() === ""} onClick={() => void submit()} />
     </main>
@@ -180,7 +192,10 @@ export function CollectibleSendScreen() {
       alive = false
     }
   }, [ton, chain, recipientAddress, state.raw])
-  const wallet: WalletRef | undefined = ton && state.raw && state.publicKey ? { raw: state.raw, walletClass: state.walletClass, network: state.walletNetwork, publicKey: hexToBuffer(state.publicKey) } : undefined
+  const wallet: WalletRef | undefined =
+    ton && state.raw && state.publicKey
+      ? { raw: state.raw, walletClass: state.walletClass, network: state.walletNetwork, publicKey: hexToBuffer(state.publicKey) }
+      : undefined
   const request: SendRequest | undefined = receiver && typeof receiver !== "string" ? { kind: "nft", amount: 1n, receiver, nftAddress: address } : undefined
   const ready = ton !== undefined && wallet !== undefined && request !== undefined
   useEffect(() => {
@@ -234,13 +249,26 @@ export function CollectibleSendScreen() {
         <List>
           <Section>
             <Cell title={t("nft.item")} after={nftName(nft.data)} />
-            <Cell title={t("confirm.recipient")} after={shortAddress(ton?.friendly(ton.parseAddress(request.receiver.raw)!.address, state.walletNetwork) ?? request.receiver.raw)} />
-            <Cell title={t("confirm.fee")} after={emulation === undefined ? t("confirm.estimating") : emulation.ok ? `≈ ${formatAmount(emulation.fee, TON_DECIMALS, 4) || "0"} TON` : "—"} />
+            <Cell
+              title={t("confirm.recipient")}
+              after={shortAddress(ton?.friendly(ton.parseAddress(request.receiver.raw)!.address, state.walletNetwork) ?? request.receiver.raw)}
+            />
+            <Cell
+              title={t("confirm.fee")}
+              after={emulation === undefined ? t("confirm.estimating") : emulation.ok ? `≈ ${formatAmount(emulation.fee, TON_DECIMALS, 4) || "0"} TON` : "—"}
+            />
           </Section>
-          {emulation && !emulation.ok && <Placeholder kind="error" title={t("confirm.emulationFailed")} description={`Unable to emulate boc: ${emulation.reason}`} />}
+          {emulation && !emulation.ok && (
+            <Placeholder kind="error" title={t("confirm.emulationFailed")} description={`Unable to emulate boc: ${emulation.reason}`} />
+          )}
         </List>
       )}
-      <MainButton text={t("confirm.send")} progress={sending || (request !== undefined && emulation === undefined)} disabled={!emulation?.ok} onClick={() => void confirm()} />
+      <MainButton
+        text={t("confirm.send")}
+        progress={sending || (request !== undefined && emulation === undefined)}
+        disabled={!emulation?.ok}
+        onClick={() => void confirm()}
+      />
     </main>
   )
 }

@@ -38,7 +38,13 @@ export function ImportMnemonicScreen() {
       void go(importSuccessRoute, { replace: true })
     } catch (e) {
       kernel.telegram.haptic({ type: "notification", kind: "error" })
-      setError(e instanceof ImportError && e.message === ADDRESS_MISMATCH ? t("import.mismatch") : e instanceof ImportError && e.message === INVALID_MNEMONIC ? t("import.invalid") : t("errors.generic"))
+      setError(
+        e instanceof ImportError && e.message === ADDRESS_MISMATCH
+          ? t("import.mismatch")
+          : e instanceof ImportError && e.message === INVALID_MNEMONIC
+            ? t("import.invalid")
+            : t("errors.generic"),
+      )
     } finally {
       setBusy(false)
     }

@@ -15,7 +15,16 @@ import { secrets } from "./secrets.ts"
 import { isBackupComplete } from "./store.ts"
 import { useTon } from "./ton.ts"
 import styles from "./ton.module.css"
-import { assetRoute, backupManualRoute, collectiblesRoute, extraCurrencyRoute, importMnemonicRoute, qrRoute, sendRoute, walletSettingsRoute } from "../routes.ts"
+import {
+  assetRoute,
+  backupManualRoute,
+  collectiblesRoute,
+  extraCurrencyRoute,
+  importMnemonicRoute,
+  qrRoute,
+  sendRoute,
+  walletSettingsRoute,
+} from "../routes.ts"
 
 function AssetRow({ asset, onOpen }: { readonly asset: Asset; readonly onOpen: () => void }) {
   const t = useT(NS)
@@ -68,7 +77,10 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
     let alive = true
     void import("./vault.ts")
       .then((m) => m.vaultAddress(kernel))
-      .then((vaulted) => alive && setSealed(vaulted === address), () => undefined)
+      .then(
+        (vaulted) => alive && setSealed(vaulted === address),
+        () => undefined,
+      )
     return () => {
       alive = false
     }
@@ -101,7 +113,12 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
   const assets = useMemo(
     () =>
       account.data
-        ? buildAssetList({ network: state.walletNetwork, tonBalance: account.data.balance, jettons: jettons.data ?? [], riskChecked: new Set(state.riskChecked) })
+        ? buildAssetList({
+            network: state.walletNetwork,
+            tonBalance: account.data.balance,
+            jettons: jettons.data ?? [],
+            riskChecked: new Set(state.riskChecked),
+          })
         : undefined,
     [account.data, jettons.data, state.walletNetwork, state.riskChecked],
   )
@@ -132,15 +149,41 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
       </div>
       <List>
         {!held && (
-          <Banner tone="warning" title={t("main.keysMissingTitle")} description={t("main.keysMissingText")} action={<Button size="s" look="secondary" onClick={() => void go(importMnemonicRoute)}>{t("main.keysMissingAction")}</Button>} />
+          <Banner
+            tone="warning"
+            title={t("main.keysMissingTitle")}
+            description={t("main.keysMissingText")}
+            action={
+              <Button size="s" look="secondary" onClick={() => void go(importMnemonicRoute)}>
+                {t("main.keysMissingAction")}
+              </Button>
+            }
+          />
         )}
         {held && !isBackupComplete(state) && (
-          <Banner tone="warning" title={t("main.backupTitle")} description={t("main.backupText")} action={<Button size="s" look="secondary" onClick={() => void go(backupManualRoute)}>{t("main.backupAction")}</Button>} />
+          <Banner
+            tone="warning"
+            title={t("main.backupTitle")}
+            description={t("main.backupText")}
+            action={
+              <Button size="s" look="secondary" onClick={() => void go(backupManualRoute)}>
+                {t("main.backupAction")}
+              </Button>
+            }
+          />
         )}
         <Section header={t("assets.title")}>
           {!assets ? (
             account.error ? (
-              <Placeholder kind="error" title={t("errors.load")} action={<Button size="s" onClick={refresh}>{t("errors.retry")}</Button>} />
+              <Placeholder
+                kind="error"
+                title={t("errors.load")}
+                action={
+                  <Button size="s" onClick={refresh}>
+                    {t("errors.retry")}
+                  </Button>
+                }
+              />
             ) : (
               <SkeletonList label={t("assets.loading")} />
             )
@@ -176,7 +219,11 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
             <PendingRow key={tx.key} tx={tx} network={state.walletNetwork} ton={ton} />
           ))}
           {!history ? (
-            events.error ? <Placeholder kind="error" title={t("errors.load")} /> : <SkeletonList label={t("history.loading")} />
+            events.error ? (
+              <Placeholder kind="error" title={t("errors.load")} />
+            ) : (
+              <SkeletonList label={t("history.loading")} />
+            )
           ) : history.length === 0 && pendingItems.length === 0 ? (
             <Placeholder title={t("history.empty")} description={t("history.emptyText")} />
           ) : (

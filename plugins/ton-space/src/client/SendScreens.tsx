@@ -15,7 +15,15 @@ import { useTon } from "./ton.ts"
 import { emulateSend, resolveReceiver, signAndSend, type EmulationOutcome, type Receiver, type SendRequest, type WalletRef } from "./transfer.ts"
 import styles from "./ton.module.css"
 import type { RouteRef } from "@wallet/kernel"
-import { type ConfirmSearch, importMnemonicRoute, mainRoute, sendExtraCurrencyConfirmationRoute, sendJettonConfirmationRoute, sendSuccessRoute, sendTonConfirmationRoute } from "../routes.ts"
+import {
+  type ConfirmSearch,
+  importMnemonicRoute,
+  mainRoute,
+  sendExtraCurrencyConfirmationRoute,
+  sendJettonConfirmationRoute,
+  sendSuccessRoute,
+  sendTonConfirmationRoute,
+} from "../routes.ts"
 
 type Search = { asset?: string; to?: string; amount?: string; comment?: string }
 
@@ -35,7 +43,15 @@ const useAssets = () => {
   const assets = useMemo(
     (): ReadonlyArray<SendAsset> | undefined =>
       account.data
-        ? [...buildAssetList({ network: state.walletNetwork, tonBalance: account.data.balance, jettons: jettons.data ?? [], riskChecked: new Set(state.riskChecked) }), ...(extras.data ?? [])]
+        ? [
+            ...buildAssetList({
+              network: state.walletNetwork,
+              tonBalance: account.data.balance,
+              jettons: jettons.data ?? [],
+              riskChecked: new Set(state.riskChecked),
+            }),
+            ...(extras.data ?? []),
+          ]
         : undefined,
     [account.data, jettons.data, extras.data, state.walletNetwork, state.riskChecked],
   )
@@ -88,7 +104,19 @@ export function SendScreen() {
     <main className={styles.screen}>
       <h1 className={styles.title}>{t("send.title")}</h1>
       {!assets ? (
-        loadError ? <Placeholder kind="error" title={t("errors.load")} action={<button type="button" onClick={reload}>{t("errors.retry")}</button>} /> : <SkeletonList label={t("assets.loading")} />
+        loadError ? (
+          <Placeholder
+            kind="error"
+            title={t("errors.load")}
+            action={
+              <button type="button" onClick={reload}>
+                {t("errors.retry")}
+              </button>
+            }
+          />
+        ) : (
+          <SkeletonList label={t("assets.loading")} />
+        )
       ) : (
         <List>
           <Section header={t("send.asset")}>
@@ -112,24 +140,52 @@ export function SendScreen() {
         </List>
       )}
       {assets && (
-          <form
-            className={styles.form}
-            onSubmit={(e) => {
-              e.preventDefault()
-              void submit()
+        <form
+          className={styles.form}
+          onSubmit={(e) => {
+            e.preventDefault()
+            void submit()
+          }}
+        >
+          <TextField
+            label={t("send.recipient")}
+            placeholder={t("send.recipientPlaceholder")}
+            value={to}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            {...(errors.to ? { error: errors.to } : {})}
+            onChange={(v) => {
+              setTo(v)
+              setErrors((e) => ({ ...e, to: undefined }))
             }}
-          >
-            <TextField label={t("send.recipient")} placeholder={t("send.recipientPlaceholder")} value={to} autoComplete="off" autoCapitalize="none" spellCheck={false} {...(errors.to ? { error: errors.to } : {})} onChange={(v) => { setTo(v); setErrors((e) => ({ ...e, to: undefined })) }} />
-            <div className={styles.amountBox}>
-              <span className={styles.label} id="ton-send-amount">{t("send.amount")}</span>
-              <div className={styles.amountField}>
-                <AmountInput aria-labelledby="ton-send-amount" value={amount} decimals={asset?.decimals ?? TON_DECIMALS} currency={asset?.currency} invalid={errors.amount !== undefined} onChange={(v) => { setAmount(v); setErrors((e) => ({ ...e, amount: undefined })) }} />
-              </div>
-              {errors.amount && <p className={styles.error} role="alert">{errors.amount}</p>}
+          />
+          <div className={styles.amountBox}>
+            <span className={styles.label} id="ton-send-amount">
+              {t("send.amount")}
+            </span>
+            <div className={styles.amountField}>
+              <AmountInput
+                aria-labelledby="ton-send-amount"
+                value={amount}
+                decimals={asset?.decimals ?? TON_DECIMALS}
+                currency={asset?.currency}
+                invalid={errors.amount !== undefined}
+                onChange={(v) => {
+                  setAmount(v)
+                  setErrors((e) => ({ ...e, amount: undefined }))
+                }}
+              />
             </div>
-            <TextField label={t("send.comment")} value={comment} maxLength={120} onChange={setComment} />
-            <button type="submit" hidden />
-          </form>
+            {errors.amount && (
+              <p className={styles.error} role="alert">
+                {errors.amount}
+              </p>
+            )}
+          </div>
+          <TextField label={t("send.comment")} value={comment} maxLength={120} onChange={setComment} />
+          <button type="submit" hidden />
+        </form>
       )}
       <MainButton text={t("send.continue")} progress={busy} disabled={!asset || !ton || amount === "" || to.trim() === ""} onClick={() => void submit()} />
     </main>
@@ -157,7 +213,9 @@ export function ConfirmScreen() {
   const amount = search.amount && /^\d+$/.test(search.amount) ? BigInt(search.amount) : null
   const chain = chainFor(kernel, state.walletNetwork)
   const wallet: WalletRef | undefined =
-    ton && state.raw && state.publicKey ? { raw: state.raw, walletClass: state.walletClass, network: state.walletNetwork, publicKey: hexToBuffer(state.publicKey) } : undefined
+    ton && state.raw && state.publicKey
+      ? { raw: state.raw, walletClass: state.walletClass, network: state.walletNetwork, publicKey: hexToBuffer(state.publicKey) }
+      : undefined
   const request: SendRequest | undefined =
     asset && amount !== null && receiver && typeof receiver !== "string"
       ? {
@@ -264,7 +322,12 @@ export function ConfirmScreen() {
           </List>
         </>
       )}
-      <MainButton text={t("confirm.send")} progress={sending || (request !== undefined && emulation === undefined)} disabled={!emulation?.ok} onClick={() => void confirm()} />
+      <MainButton
+        text={t("confirm.send")}
+        progress={sending || (request !== undefined && emulation === undefined)}
+        disabled={!emulation?.ok}
+        onClick={() => void confirm()}
+      />
     </main>
   )
 }

@@ -139,9 +139,12 @@ export function VersionNetworkScreen() {
   useEffect(() => {
     if (v5Beta === undefined) return
     let alive = true
-    void Effect.runPromise(loadAccount(chainFor(kernel, state.walletNetwork), v5Beta).pipe(Effect.map((account) => account.balance), Effect.orElseSucceed(() => 0n))).then(
-      (balance) => alive && setV5BetaBalance({ raw: v5Beta, balance }),
-    )
+    void Effect.runPromise(
+      loadAccount(chainFor(kernel, state.walletNetwork), v5Beta).pipe(
+        Effect.map((account) => account.balance),
+        Effect.orElseSucceed(() => 0n),
+      ),
+    ).then((balance) => alive && setV5BetaBalance({ raw: v5Beta, balance }))
     return () => {
       alive = false
     }
@@ -187,7 +190,14 @@ export function VersionNetworkScreen() {
         <Section header={t("network.title")}>
           <div role="radiogroup" aria-label={t("network.title")}>
             {(["mainnet", "testnet"] as const).map((network) => (
-              <Cell key={network} role="radio" aria-checked={state.walletNetwork === network} title={t(`network.${network}`)} after={state.walletNetwork === network ? <Icon name="check" /> : undefined} onClick={() => void chooseNetwork(network)} />
+              <Cell
+                key={network}
+                role="radio"
+                aria-checked={state.walletNetwork === network}
+                title={t(`network.${network}`)}
+                after={state.walletNetwork === network ? <Icon name="check" /> : undefined}
+                onClick={() => void chooseNetwork(network)}
+              />
             ))}
           </div>
         </Section>

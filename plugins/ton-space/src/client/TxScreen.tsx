@@ -35,7 +35,9 @@ export default function TxScreen() {
             return (
               <Section key={i} header={t(`history.${view.title}`)}>
                 {view.amount && <Cell title={t("tx.amount")} after={`${view.kind === "in" ? "+" : view.kind === "out" ? "−" : ""}${view.amount}`} />}
-                {view.counterparty && <Cell title={view.kind === "in" ? t("tx.from") : t("tx.to")} after={displayAddress(ton, view.counterparty, state.walletNetwork)} />}
+                {view.counterparty && (
+                  <Cell title={view.kind === "in" ? t("tx.from") : t("tx.to")} after={displayAddress(ton, view.counterparty, state.walletNetwork)} />
+                )}
                 {view.comment && <Cell title={t("send.comment")} after={view.comment} />}
                 <Cell title={t("tx.status")} after={view.failed ? t("history.failed") : event.data!.in_progress ? t("history.pending") : t("tx.confirmed")} />
               </Section>

@@ -136,8 +136,12 @@ function ViewedWallet({
   const kernel = useKernel()
   const chain = chainFor(kernel, target.network)
   const account = useChainQuery(tonSpaceKeys.viewer(target.network, target.raw, "account"), () => loadAccount(chain, target.raw))
-  const jettons = useChainQuery(tonSpaceKeys.viewer(target.network, target.raw, "jettons"), () => chain.getJettonBalances(target.raw, { currencies: ["ton", "usd"] }))
-  const events = useChainQuery(tonSpaceKeys.viewer(target.network, target.raw, "events"), () => chain.getEvents(target.raw, { limit: HISTORY_PAGE_SIZE }).pipe(Effect.map((r): ReadonlyArray<AccountEvent> => r.events)))
+  const jettons = useChainQuery(tonSpaceKeys.viewer(target.network, target.raw, "jettons"), () =>
+    chain.getJettonBalances(target.raw, { currencies: ["ton", "usd"] }),
+  )
+  const events = useChainQuery(tonSpaceKeys.viewer(target.network, target.raw, "events"), () =>
+    chain.getEvents(target.raw, { limit: HISTORY_PAGE_SIZE }).pipe(Effect.map((r): ReadonlyArray<AccountEvent> => r.events)),
+  )
   const assets = useMemo(
     () => (account.data ? buildAssetList({ network: target.network, tonBalance: account.data.balance, jettons: jettons.data ?? [] }) : undefined),
     [account.data, jettons.data, target.network],
@@ -162,7 +166,15 @@ function ViewedWallet({
         <Section header={t("assets.title")}>
           {!assets ? (
             account.error ? (
-              <Placeholder kind="error" title={t("errors.load")} action={<Button size="s" onClick={reload}>{t("errors.retry")}</Button>} />
+              <Placeholder
+                kind="error"
+                title={t("errors.load")}
+                action={
+                  <Button size="s" onClick={reload}>
+                    {t("errors.retry")}
+                  </Button>
+                }
+              />
             ) : (
               <SkeletonList label={t("assets.loading")} />
             )
@@ -179,7 +191,11 @@ function ViewedWallet({
         </Section>
         <Section header={t("history.title")}>
           {!history ? (
-            events.error ? <Placeholder kind="error" title={t("errors.load")} /> : <SkeletonList label={t("history.loading")} />
+            events.error ? (
+              <Placeholder kind="error" title={t("errors.load")} />
+            ) : (
+              <SkeletonList label={t("history.loading")} />
+            )
           ) : history.length === 0 ? (
             <Placeholder title={t("history.empty")} description={t("viewer.historyEmpty")} />
           ) : (

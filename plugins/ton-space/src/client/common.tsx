@@ -85,7 +85,17 @@ export function WordGrid({ words }: { readonly words: ReadonlyArray<string> }) {
   )
 }
 
-export function Hero({ title, text, icon = "ton", children }: { readonly title: string; readonly text?: string; readonly icon?: string; readonly children?: ReactNode }) {
+export function Hero({
+  title,
+  text,
+  icon = "ton",
+  children,
+}: {
+  readonly title: string
+  readonly text?: string
+  readonly icon?: string
+  readonly children?: ReactNode
+}) {
   return (
     <section className={styles.hero}>
       <div className={styles.heroIcon} aria-hidden="true">

@@ -27,7 +27,9 @@ export function useWalletData(raw: string | undefined) {
   const network = state.walletNetwork
   const account = useChainQuery(raw ? tonSpaceKeys.account(network, raw) : null, () => loadAccount(chain, raw!))
   const jettons = useChainQuery(raw ? tonSpaceKeys.jettons(network, raw) : null, () => chain.getJettonBalances(raw!, { currencies: ["ton", "usd"] }))
-  const events = useChainQuery(raw ? tonSpaceKeys.events(network, raw) : null, () => chain.getEvents(raw!, { limit: HISTORY_PAGE_SIZE }).pipe(Effect.map((r): ReadonlyArray<AccountEvent> => r.events)))
+  const events = useChainQuery(raw ? tonSpaceKeys.events(network, raw) : null, () =>
+    chain.getEvents(raw!, { limit: HISTORY_PAGE_SIZE }).pipe(Effect.map((r): ReadonlyArray<AccountEvent> => r.events)),
+  )
   return { account, jettons, events }
 }
 
@@ -96,7 +98,13 @@ const ExtraEventsBody = Schema.Struct({
           type: Schema.String,
           status: Schema.String,
           ExtraCurrencyTransfer: Schema.optionalKey(
-            Schema.Struct({ sender: AccountAddressBody, recipient: AccountAddressBody, amount: Schema.String, comment: Schema.optionalKey(Schema.String), currency: EcPreview }),
+            Schema.Struct({
+              sender: AccountAddressBody,
+              recipient: AccountAddressBody,
+              amount: Schema.String,
+              comment: Schema.optionalKey(Schema.String),
+              currency: EcPreview,
+            }),
           ),
         }),
       ),
@@ -113,7 +121,10 @@ class ChainReadError extends Schema.TaggedError<ChainReadError>()("ChainReadErro
  */
 const chainGet = <A, I>(schema: Schema.Codec<A, I>, url: string) =>
   Effect.gen(function* () {
-    const response = yield* Effect.tryPromise({ try: (signal) => fetch(url, { signal, headers: { accept: "application/json" } }), catch: () => new ChainReadError({ message: "network error" }) })
+    const response = yield* Effect.tryPromise({
+      try: (signal) => fetch(url, { signal, headers: { accept: "application/json" } }),
+      catch: () => new ChainReadError({ message: "network error" }),
+    })
     if (!response.ok) return yield* new ChainReadError({ message: `HTTP ${response.status}`, status: response.status })
     const json = yield* Effect.tryPromise({ try: () => response.json() as Promise<unknown>, catch: () => new ChainReadError({ message: "not JSON" }) })
     return yield* Schema.decodeUnknownEffect(schema)(json).pipe(Effect.mapError((e) => new ChainReadError({ message: e.message })))
@@ -122,7 +133,9 @@ const chainGet = <A, I>(schema: Schema.Codec<A, I>, url: string) =>
 /** The account's extra currencies as assets (a 404 account holds none). */
 export const loadExtraCurrencies = (base: string, raw: string) =>
   chainGet(ExtraBalanceBody, `${base}/v2/accounts/${encodeURIComponent(raw)}`).pipe(
-    Effect.map((body) => buildExtraCurrencyAssets((body.extra_balance ?? []).map((e) => ({ amount: e.amount, preview: { ...e.preview, image: e.preview.image ?? "" } })))),
+    Effect.map((body) =>
+      buildExtraCurrencyAssets((body.extra_balance ?? []).map((e) => ({ amount: e.amount, preview: { ...e.preview, image: e.preview.image ?? "" } }))),
+    ),
     Effect.catchIf(
       (e) => e.status === 404,
       () => Effect.succeed([] as ReadonlyArray<ExtraCurrencyAsset>),

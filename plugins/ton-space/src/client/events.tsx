@@ -21,7 +21,8 @@ export interface ActionView {
 }
 
 /** USDT shows under the product's symbol in history too. */
-const symbolOf = (jetton: { readonly address: string; readonly symbol: string; readonly verification: string }) => (isUsdt(jetton) ? DEFAULT_PRODUCT_USDT.symbol : jetton.symbol)
+const symbolOf = (jetton: { readonly address: string; readonly symbol: string; readonly verification: string }) =>
+  isUsdt(jetton) ? DEFAULT_PRODUCT_USDT.symbol : jetton.symbol
 
 const same = (a: string | undefined, raw: string) => a !== undefined && a.toLowerCase() === raw.toLowerCase()
 
@@ -63,7 +64,12 @@ export const viewAction = (action: Action, raw: string): ActionView => {
     }
   }
   if (action.JettonMint) {
-    return { kind: "in", title: "received", amount: `${formatDisplay(action.JettonMint.amount, action.JettonMint.jetton.decimals)} ${symbolOf(action.JettonMint.jetton)}`, failed }
+    return {
+      kind: "in",
+      title: "received",
+      amount: `${formatDisplay(action.JettonMint.amount, action.JettonMint.jetton.decimals)} ${symbolOf(action.JettonMint.jetton)}`,
+      failed,
+    }
   }
   if (action.NftItemTransfer) {
     const incoming = same(action.NftItemTransfer.recipient?.address, raw)
@@ -119,7 +125,15 @@ export function EventRow({
   )
 }
 
-export function PendingRow({ tx, network, ton }: { readonly tx: PendingTransaction | FinalizedTransaction; readonly network: Network; readonly ton: TonModule | undefined }) {
+export function PendingRow({
+  tx,
+  network,
+  ton,
+}: {
+  readonly tx: PendingTransaction | FinalizedTransaction
+  readonly network: Network
+  readonly ton: TonModule | undefined
+}) {
   const t = useT(NS)
   const action = tx.actions[0]
   if (!action) return null

@@ -15,7 +15,6 @@ import { loadTon, type TonModule } from "./ton.ts"
 export const ADDRESS_MISMATCH = "Address does not match with mnemonic"
 export const INVALID_MNEMONIC = "Invalid mnemonic"
 
-
 /** A new 24-word wallet (W5R1 on the current network); the words are held for the backup screens. */
 export const createWallet = async (kernel: Kernel): Promise<string> => {
   const ton = await loadTon()
@@ -103,7 +102,10 @@ const retry3 = async (step: () => Promise<void>) => {
  * Logout (spec 2 §4): 1. delete the server records (3 tries), 2. clear credentials (3 tries),
  * 3. reset the stores keeping manualSetups, 4. clear the stored value, 5. go to the wallet main.
  */
-export const logout = async (kernel: Kernel, options: { readonly deleteServerRecords?: () => Promise<void>; readonly clearVault?: () => Promise<void>; readonly navigate: () => void }) => {
+export const logout = async (
+  kernel: Kernel,
+  options: { readonly deleteServerRecords?: () => Promise<void>; readonly clearVault?: () => Promise<void>; readonly navigate: () => void },
+) => {
   const store = walletStore(kernel)
   if (options.deleteServerRecords) await retry3(options.deleteServerRecords)
   await retry3(async () => {
@@ -155,7 +157,12 @@ export const protectHeld = async (kernel: Kernel, passcode: PasscodeShape): Prom
  * words in memory after any proof; else the vault opened with a credential: the passcode, or the
  * biometry token of the same prompt (no passcode typed). Throws `VaultOpenError` (the vault's text).
  */
-export const wordsForOperation = async (kernel: Kernel, passcode: PasscodeShape, operation: string, address: string): Promise<ReadonlyArray<string> | "cancelled" | null> => {
+export const wordsForOperation = async (
+  kernel: Kernel,
+  passcode: PasscodeShape,
+  operation: string,
+  address: string,
+): Promise<ReadonlyArray<string> | "cancelled" | null> => {
   const held = secrets.wordsFor(address)
   const vault = held ? undefined : await import("./vault.ts")
   const words = await wordsFrom({

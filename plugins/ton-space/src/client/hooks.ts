@@ -54,8 +54,7 @@ export interface Loaded<A> {
 export function useChainQuery<A>(queryKey: QueryKey | null, load: () => Effect.Effect<A, ChainError | Error>): Loaded<A> {
   const query = useQuery<A, ChainError | Error>({
     queryKey: queryKey ?? ["tonSpace", "idle"],
-    queryFn: () =>
-      Effect.runPromise(Effect.result(load())).then((outcome) => (outcome._tag === "Success" ? outcome.success : Promise.reject(outcome.failure))),
+    queryFn: () => Effect.runPromise(Effect.result(load())).then((outcome) => (outcome._tag === "Success" ? outcome.success : Promise.reject(outcome.failure))),
     enabled: queryKey !== null,
   })
   const refetch = query.refetch

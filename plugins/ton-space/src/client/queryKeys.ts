@@ -12,7 +12,8 @@ export const tonSpaceKeys = {
   event: (network: Network, raw: string, eventId: string) => ["tonSpace", network, raw, "event", eventId] as const,
   nfts: (network: Network, raw: string) => ["tonSpace", network, raw, "nfts"] as const,
   nft: (network: Network, address: string) => ["tonSpace", network, "nft", address] as const,
-  chart: (network: Network, token: string, fiat: string, period: string, target: number | undefined) => ["tonSpace", network, "chart", token, fiat, period, target ?? null] as const,
+  chart: (network: Network, token: string, fiat: string, period: string, target: number | undefined) =>
+    ["tonSpace", network, "chart", token, fiat, period, target ?? null] as const,
   rate: (network: Network, token: string, fiat: string) => ["tonSpace", network, "rate", token, fiat] as const,
   /** A viewed (not owned) wallet's data. */
   viewer: (network: Network, raw: string, part: "account" | "jettons" | "events") => ["tonSpace", "viewer", network, raw, part] as const,

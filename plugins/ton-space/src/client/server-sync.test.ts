@@ -38,14 +38,23 @@ const makeDeps = (fetch: typeof globalThis.fetch, state: WalletState = { ...init
   return { http: makeHttp(noAuthTokens, fetch), origin: ORIGIN, store }
 }
 
-const active = (backedUp: boolean) => ({ address: RAW, walletClass: "v5r1", network: "mainnet", source: "create", manualBackupComplete: backedUp, backedUpAt: backedUp ? "2026-11-01T09:00:00.000Z" : null })
+const active = (backedUp: boolean) => ({
+  address: RAW,
+  walletClass: "v5r1",
+  network: "mainnet",
+  source: "create",
+  manualBackupComplete: backedUp,
+  backedUpAt: backedUp ? "2026-11-01T09:00:00.000Z" : null,
+})
 
 describe("server sync of the wallet addresses", () => {
   it("registers the current address with its version, network and source", async () => {
     const server = fakeServer(() => ({ status: 200, body: active(false) }))
     const deps = makeDeps(server.fetch)
     expect(await Effect.runPromise(registerCurrent(deps, "import"))).toBe("registered")
-    expect(server.seen).toEqual([{ method: "POST", path: "/api/ton-space/addresses", body: { address: ADDRESS, walletClass: "v5r1", network: "mainnet", source: "import" }, cache: null }])
+    expect(server.seen).toEqual([
+      { method: "POST", path: "/api/ton-space/addresses", body: { address: ADDRESS, walletClass: "v5r1", network: "mainnet", source: "import" }, cache: null },
+    ])
   })
 
   it("says 'taken' when another user tracks the address, and sends nothing without a wallet", async () => {
@@ -80,7 +89,8 @@ describe("server sync of the wallet addresses", () => {
   it("registers an address the server does not know before posting its backup again", async () => {
     let registered = false
     const server = fakeServer((method, path) => {
-      if (path === "/api/ton-space/backup/manual") return registered ? { status: 200, body: active(true) } : { status: 404, body: { code: "address_not_found", message: "no" } }
+      if (path === "/api/ton-space/backup/manual")
+        return registered ? { status: 200, body: active(true) } : { status: 404, body: { code: "address_not_found", message: "no" } }
       if (method === "POST") {
         registered = true
         return { status: 200, body: active(false) }

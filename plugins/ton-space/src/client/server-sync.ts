@@ -83,7 +83,13 @@ export const reportManualBackup = (deps: SyncDeps, address: string): Effect.Effe
 /** Logout: stop tracking the address; a server that does not know it (404) has nothing to do. */
 export const untrackAddress = (deps: Pick<SyncDeps, "http" | "origin">, address: string): Effect.Effect<void, HttpError> =>
   deps.http
-    .execute(new Request(`${deps.origin}/api/ton-space/addresses/untrack`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ address }) }))
+    .execute(
+      new Request(`${deps.origin}/api/ton-space/addresses/untrack`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ address }),
+      }),
+    )
     .pipe(
       Effect.asVoid,
       Effect.catch((error: HttpError) => (error.status === 404 ? Effect.void : Effect.fail(error))),

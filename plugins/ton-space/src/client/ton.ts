@@ -15,7 +15,10 @@ export function useTon(): TonModule | undefined {
   const [ton, setTon] = useState<TonModule | undefined>(undefined)
   useEffect(() => {
     let alive = true
-    void loadTon().then((m) => alive && setTon(m), () => undefined)
+    void loadTon().then(
+      (m) => alive && setTon(m),
+      () => undefined,
+    )
     return () => {
       alive = false
     }

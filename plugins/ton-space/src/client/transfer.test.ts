@@ -32,7 +32,14 @@ describe("extra-currency message", () => {
   it("a signed W5R1 transfer serialises the dictionary into the internal message", async () => {
     const keys = await ton.keysOf(await ton.newMnemonic())
     const to = ton.Address.parseRaw(`0:${"cd".repeat(32)}`)
-    const signed = ton.signTransfer({ keys, walletClass: "v5r1", network: "mainnet", seqno: 0, deployed: true, messages: [extraCurrencyMessage({ to, id: 239, amount: 77n, bounce: false })] })
+    const signed = ton.signTransfer({
+      keys,
+      walletClass: "v5r1",
+      network: "mainnet",
+      seqno: 0,
+      deployed: true,
+      messages: [extraCurrencyMessage({ to, id: 239, amount: 77n, bounce: false })],
+    })
     // external -> W5 body -> out list -> the one internal message: find its currency collection
     const external = ton.Cell.fromBase64(signed.boc)
     const refs: Array<ton.Cell> = [external]
@@ -75,7 +82,9 @@ describe("extra-currency send on the devnet", () => {
 
     await signAndSend(ton, chain, wallet, request, words)
     await dn.stepBlock()
-    const friendAccount = (await (await fetch(`${dn.url}/v2/accounts/${friend.raw}`)).json()) as { extra_balance?: Array<{ amount: string; preview: { id: number } }> }
+    const friendAccount = (await (await fetch(`${dn.url}/v2/accounts/${friend.raw}`)).json()) as {
+      extra_balance?: Array<{ amount: string; preview: { id: number } }>
+    }
     expect(friendAccount.extra_balance).toEqual([expect.objectContaining({ amount: "12345", preview: expect.objectContaining({ id: 100 }) })])
     const mine = (await (await fetch(`${dn.url}/v2/accounts/${me.raw}`)).json()) as { extra_balance?: Array<{ amount: string }> }
     expect(mine.extra_balance?.[0]?.amount).toBe("37655")

@@ -79,7 +79,14 @@ export const buildMessages = async (ton: TonModule, chain: ChainShape, wallet: W
   const own = ton.parseAddress(wallet.raw)!.address
   if (request.kind === "nft") {
     // TEP-62 transfer to the item: 0.05 TON for its gas, forward 1 nano, excess back to us.
-    return [{ to: ton.parseAddress(request.nftAddress!)!.address, value: ton.JETTON_ATTACHED_TON, bounce: true, body: ton.nftTransferBody({ queryId: ton.randomQueryId(), newOwner: to, responseDestination: own }) }]
+    return [
+      {
+        to: ton.parseAddress(request.nftAddress!)!.address,
+        value: ton.JETTON_ATTACHED_TON,
+        bounce: true,
+        body: ton.nftTransferBody({ queryId: ton.randomQueryId(), newOwner: to, responseDestination: own }),
+      },
+    ]
   }
   const jettonWallet = ton.parseAddress(request.jettonWallet!)!.address
   return [
@@ -87,7 +94,13 @@ export const buildMessages = async (ton: TonModule, chain: ChainShape, wallet: W
       to: jettonWallet,
       value: ton.JETTON_ATTACHED_TON,
       bounce: request.receiver.isFriendly && request.receiver.isBounceable,
-      body: ton.jettonTransferBody({ queryId: ton.randomQueryId(), amount: request.amount, destination: to, responseDestination: own, ...(request.comment ? { comment: request.comment } : {}) }),
+      body: ton.jettonTransferBody({
+        queryId: ton.randomQueryId(),
+        amount: request.amount,
+        destination: to,
+        responseDestination: own,
+        ...(request.comment ? { comment: request.comment } : {}),
+      }),
     },
   ]
 }
@@ -97,10 +110,22 @@ export const buildMessages = async (ton: TonModule, chain: ChainShape, wallet: W
  * `amount` of currency `id` and no TON (the wallet pays the forward fee separately), bounce by the
  * TON rule. No contract is involved: the chain itself moves extra currencies.
  */
-export const extraCurrencyMessage = (args: { readonly to: OutMessage["to"]; readonly id: number; readonly amount: bigint; readonly bounce: boolean; readonly body?: OutMessage["body"] }): OutMessage => {
+export const extraCurrencyMessage = (args: {
+  readonly to: OutMessage["to"]
+  readonly id: number
+  readonly amount: bigint
+  readonly bounce: boolean
+  readonly body?: OutMessage["body"]
+}): OutMessage => {
   if (!Number.isInteger(args.id) || args.id <= 0 || args.id > 0xffff_ffff) throw new Error("Invalid extra currency id")
   if (args.amount <= 0n) throw new Error("Extra currency amount must be positive")
-  return { to: args.to, value: EXTRA_CURRENCY_ATTACHED_TON, bounce: args.bounce, extraCurrency: { [args.id]: args.amount }, ...(args.body ? { body: args.body } : {}) }
+  return {
+    to: args.to,
+    value: EXTRA_CURRENCY_ATTACHED_TON,
+    bounce: args.bounce,
+    extraCurrency: { [args.id]: args.amount },
+    ...(args.body ? { body: args.body } : {}),
+  }
 }
 
 /** TON attached to an extra-currency transfer: none (fees are paid separately by the send mode). */

@@ -12,19 +12,26 @@ describe("device key errors from the passcode plugin's endpoints", () => {
     expect(error).toMatchObject({ code: "passcode_wrong", remainingAttempts: 2 })
   })
   it("maps exhausted attempts and a bad biometry token", () => {
-    expect(toDeviceKeyError(failed(403, { code: "passcode_exceeded_max_attempts", message: "x" }))).toMatchObject({ _tag: "PasscodeRejected", code: "passcode_exceeded_max_attempts" })
-    expect(toDeviceKeyError(failed(403, { code: "biometry_token_invalid", message: "x" }))).toMatchObject({ _tag: "PasscodeRejected", code: "biometry_token_invalid" })
+    expect(toDeviceKeyError(failed(403, { code: "passcode_exceeded_max_attempts", message: "x" }))).toMatchObject({
+      _tag: "PasscodeRejected",
+      code: "passcode_exceeded_max_attempts",
+    })
+    expect(toDeviceKeyError(failed(403, { code: "biometry_token_invalid", message: "x" }))).toMatchObject({
+      _tag: "PasscodeRejected",
+      code: "biometry_token_invalid",
+    })
   })
   it("maps an unknown externalId to the vault's 'externalId not found'", () => {
-    expect(toDeviceKeyError(failed(404, { _tag: "DeviceKeyNotFound", code: "external_id_not_found", message: "x" }))).toMatchObject({ _tag: "ExternalIdNotFound", message: "externalId not found" })
+    expect(toDeviceKeyError(failed(404, { _tag: "DeviceKeyNotFound", code: "external_id_not_found", message: "x" }))).toMatchObject({
+      _tag: "ExternalIdNotFound",
+      message: "externalId not found",
+    })
   })
   it("anything else means the device key is unavailable", () => {
     expect(toDeviceKeyError(failed(503, undefined))._tag).toBe("DeviceKeyUnavailable")
     expect(toDeviceKeyError(new HttpError({ code: "ERR_NETWORK", message: "offline" }))._tag).toBe("DeviceKeyUnavailable")
   })
 })
-
-
 
 const WORDS = Array.from({ length: 24 }, (_, i) => `word${String.fromCharCode(97 + i)}`)
 
@@ -72,7 +79,12 @@ describe("wordsFrom (decision 0520): the words for an operation", () => {
   })
 
   it("no biometry slot yet: the passcode is asked once, opens, and the slot is made from the same token", async () => {
-    const d = device({ proofs: [{ kind: "biometry", token: "server-token" }, { kind: "passcode", passcode: "2468" }] })
+    const d = device({
+      proofs: [
+        { kind: "biometry", token: "server-token" },
+        { kind: "passcode", passcode: "2468" },
+      ],
+    })
     expect(await wordsFrom(d.deps)).toEqual(WORDS)
     expect(d.log).toEqual(["verify:true", "open:biometry:server-token", "verify:passcode", "open:passcode:2468", "addBiometry:2468:server-token"])
     const next = device({ slot: "server-token", proofs: [{ kind: "biometry", token: "server-token" }] })
@@ -96,11 +108,17 @@ describe("wordsFrom (decision 0520): the words for an operation", () => {
   })
 
   it("other vault failures surface with the vault's (spec) text", async () => {
-    const d = device({ proofs: [{ kind: "passcode", passcode: "2468" }], failWith: { _tag: "DeviceKeyUnavailable", message: "The device key server could not be reached" } })
+    const d = device({
+      proofs: [{ kind: "passcode", passcode: "2468" }],
+      failWith: { _tag: "DeviceKeyUnavailable", message: "The device key server could not be reached" },
+    })
     const error = await wordsFrom(d.deps).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(VaultOpenError)
     expect(error).toMatchObject({ tag: "DeviceKeyUnavailable", message: "The device key server could not be reached" })
-    const biometry = device({ proofs: [{ kind: "biometry", token: "t" }], failWith: { _tag: "SecureStorageFailed", message: "Failed to get secureStorage value" } })
+    const biometry = device({
+      proofs: [{ kind: "biometry", token: "t" }],
+      failWith: { _tag: "SecureStorageFailed", message: "Failed to get secureStorage value" },
+    })
     await expect(wordsFrom(biometry.deps)).rejects.toMatchObject({ message: "Failed to get secureStorage value" })
     expect(biometry.log).toEqual(["verify:true", "open:biometry:t"])
   })
@@ -158,7 +176,9 @@ describe("vault open errors on screens (decision 0530)", () => {
   it("vault open errors show the spec's text; other failures are left to the screen", async () => {
     const { vaultErrorText } = await import("./flows.ts")
     const t = (key: string, options?: Record<string, unknown>) => `${key}|${String(options?.reason ?? "")}`
-    expect(vaultErrorText(t, new VaultOpenError("Failed to decrypt client side wallet creds", "DecryptFailed"))).toBe("vaultOpen.failed|Failed to decrypt client side wallet creds")
+    expect(vaultErrorText(t, new VaultOpenError("Failed to decrypt client side wallet creds", "DecryptFailed"))).toBe(
+      "vaultOpen.failed|Failed to decrypt client side wallet creds",
+    )
     expect(vaultErrorText(t, new VaultOpenError("externalId not found", "ExternalIdNotFound"))).toBe("vaultOpen.failed|externalId not found")
     expect(vaultErrorText(t, new Error("network"))).toBeUndefined()
   })
@@ -177,6 +197,8 @@ describe("the TON space's beforePasscodeChange hook (decision 0530)", () => {
     expect(changed).toEqual([])
   })
   it("rejects when the vault cannot be re-keyed, so the passcode plugin reports it (and still changes the passcode)", async () => {
-    await expect(rekeyWith({ sealed: async () => true, change: () => Promise.reject(new Error("DeviceKeyUnavailable")) }, input)).rejects.toThrow("DeviceKeyUnavailable")
+    await expect(rekeyWith({ sealed: async () => true, change: () => Promise.reject(new Error("DeviceKeyUnavailable")) }, input)).rejects.toThrow(
+      "DeviceKeyUnavailable",
+    )
   })
 })

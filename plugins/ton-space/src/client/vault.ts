@@ -55,7 +55,12 @@ const deviceKeyServerHttp = (http: Http["Service"], origin: string) => {
         .json(Generated, `${origin}/api/device-keys/generate`, {
           method: "POST",
           ...(h ? { headers: h } : {}),
-          body: { address: request.address, transportPublicKey: request.transportPublicKey, ...request.proof, ...(h ? { deviceSerial: h["x-wallet-device-serial"] } : {}) },
+          body: {
+            address: request.address,
+            transportPublicKey: request.transportPublicKey,
+            ...request.proof,
+            ...(h ? { deviceSerial: h["x-wallet-device-serial"] } : {}),
+          },
         })
         .pipe(Effect.mapError(toDeviceKeyError))
     },
@@ -65,7 +70,13 @@ const deviceKeyServerHttp = (http: Http["Service"], origin: string) => {
         .json(Got, `${origin}/api/device-keys/get`, {
           method: "POST",
           ...(h ? { headers: h } : {}),
-          body: { externalId: request.externalId, address: request.address, transportPublicKey: request.transportPublicKey, ...request.proof, ...(h ? { deviceSerial: h["x-wallet-device-serial"] } : {}) },
+          body: {
+            externalId: request.externalId,
+            address: request.address,
+            transportPublicKey: request.transportPublicKey,
+            ...request.proof,
+            ...(h ? { deviceSerial: h["x-wallet-device-serial"] } : {}),
+          },
         })
         .pipe(Effect.mapError(toDeviceKeyError))
     },
@@ -95,7 +106,10 @@ const vaultRuntime = async (kernel: Kernel) => {
       VaultStore,
       vaultStoreForTelegram(
         kernel.telegram,
-        vaultStoreFromBackend({ getItem: (k) => localStorage.getItem(k), setItem: (k, v) => localStorage.setItem(k, v), removeItem: (k) => localStorage.removeItem(k) }, "wallet:tonSpace."),
+        vaultStoreFromBackend(
+          { getItem: (k) => localStorage.getItem(k), setItem: (k, v) => localStorage.setItem(k, v), removeItem: (k) => localStorage.removeItem(k) },
+          "wallet:tonSpace.",
+        ),
         { secureKeyPrefix: "tonSpace." },
       ),
     ),
@@ -124,20 +138,28 @@ export const sealWords = (kernel: Kernel, address: string, words: ReadonlyArray<
  * vault for the address. `token`: what the Passcode service's biometry proof carries (the prompt
  * already ran, none is shown again); without it the vault prompts itself.
  */
-export const openWords = async (kernel: Kernel, address: string, proof: { readonly passcode: string } | { readonly biometry: true; readonly token?: string }): Promise<ReadonlyArray<string> | null> =>
+export const openWords = async (
+  kernel: Kernel,
+  address: string,
+  proof: { readonly passcode: string } | { readonly biometry: true; readonly token?: string },
+): Promise<ReadonlyArray<string> | null> =>
   run(kernel, (vault) =>
     Effect.gen(function* () {
       const status = yield* vault.status()
       if (status.version === 0 || status.address !== address) return null
       const credentials =
-        "passcode" in proof ? yield* vault.unlockWithPasscode(proof.passcode) : yield* vault.unlockWithBiometry(proof.token === undefined ? {} : { token: proof.token })
+        "passcode" in proof
+          ? yield* vault.unlockWithPasscode(proof.passcode)
+          : yield* vault.unlockWithBiometry(proof.token === undefined ? {} : { token: proof.token })
       return Redacted.value(credentials.mnemonic)
     }),
   )
 
 /** Whether this device's vault holds the words of `address` (and has a biometry slot). */
 export const vaultStatusFor = (kernel: Kernel, address: string) =>
-  run(kernel, (vault) => vault.status().pipe(Effect.map((s) => ({ sealed: s.version !== 0 && s.version !== "corrupt" && s.address === address, biometry: s.biometry }))))
+  run(kernel, (vault) =>
+    vault.status().pipe(Effect.map((s) => ({ sealed: s.version !== 0 && s.version !== "corrupt" && s.address === address, biometry: s.biometry }))),
+  )
 
 /** What adding the biometry slot needs (injected, so the order is unit-tested). */
 export interface BiometrySlotSteps {
@@ -173,7 +195,12 @@ export const addBiometrySlot = async (kernel: Kernel, passcode: string, token?: 
   const serial = deviceSerial()
   const origin = window.location.origin
   const http = await kernelHttp(kernel)
-  const post = (path: string) => new Request(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ deviceSerial: serial, passcode }) })
+  const post = (path: string) =>
+    new Request(`${origin}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ deviceSerial: serial, passcode }),
+    })
   return addBiometrySlotWith(
     {
       enabledOnDevice: async () => {
@@ -181,7 +208,11 @@ export const addBiometrySlot = async (kernel: Kernel, passcode: string, token?: 
         return serial !== undefined && info?.available === true && info.accessGranted && info.tokenSaved
       },
       setup: async () =>
-        (await kernel.runtime.runPromise(http.json(BiometrySetup, `${origin}/api/passcode/biometry/setup`, { method: "POST", body: { deviceSerial: serial, passcode } }))).biometryToken,
+        (
+          await kernel.runtime.runPromise(
+            http.json(BiometrySetup, `${origin}/api/passcode/biometry/setup`, { method: "POST", body: { deviceSerial: serial, passcode } }),
+          )
+        ).biometryToken,
       enable: (serverToken) =>
         run(kernel, (vault) =>
           vault.enableBiometry({ passcode, serverBiometryToken: serverToken }).pipe(
@@ -238,5 +269,6 @@ export const deleteServerRecords = async (kernel: Kernel) => {
   const outcome = await kernel.runtime.runPromise(
     Effect.result(http.execute(new Request(`${window.location.origin}/api/device-keys/delete`, { method: "POST" }))),
   )
-  if (outcome._tag === "Failure" && outcome.failure.status !== 404) throw new Error(`device keys not deleted (${outcome.failure.status ?? outcome.failure.code})`)
+  if (outcome._tag === "Failure" && outcome.failure.status !== 404)
+    throw new Error(`device keys not deleted (${outcome.failure.status ?? outcome.failure.code})`)
 }

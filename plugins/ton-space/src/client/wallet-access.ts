@@ -34,7 +34,6 @@ export interface CurrentWallet {
   readonly chain: ChainShape
 }
 
-
 /** The wallet on this device, or null when there is none yet (or its public key is unknown). */
 export const currentWallet = async (kernel: Kernel): Promise<CurrentWallet | null> => {
   const state = walletStore(kernel).get()

@@ -1,13 +1,39 @@
 import { describe, expect, it } from "vitest"
 import type { JettonBalance } from "@wallet/kernel/chain"
 import type { AccountEvent } from "@wallet/kernel/chain"
-import { buildAssetList, buildExtraCurrencyAssets, eventsOfAsset, extraCurrencySymbol, isListedToken, jettonFlags, MIN_VERIFIED_TON_VALUE, tonValueOf, type ExtraCurrencyEntry } from "./assets.ts"
+import {
+  buildAssetList,
+  buildExtraCurrencyAssets,
+  eventsOfAsset,
+  extraCurrencySymbol,
+  isListedToken,
+  jettonFlags,
+  MIN_VERIFIED_TON_VALUE,
+  tonValueOf,
+  type ExtraCurrencyEntry,
+} from "./assets.ts"
 import { formatDisplay } from "./amount.ts"
 
-const jetton = (over: { address: string; symbol: string; name?: string; verification: "whitelist" | "graylist" | "blacklist" | "none"; balance: bigint; decimals?: number; priceTon?: number; isScam?: boolean }): JettonBalance => ({
+const jetton = (over: {
+  address: string
+  symbol: string
+  name?: string
+  verification: "whitelist" | "graylist" | "blacklist" | "none"
+  balance: bigint
+  decimals?: number
+  priceTon?: number
+  isScam?: boolean
+}): JettonBalance => ({
   balance: over.balance,
   wallet_address: { address: `0:${"1".repeat(63)}${over.symbol.length}`, is_scam: over.isScam ?? false, is_wallet: false },
-  jetton: { address: over.address, name: over.name ?? over.symbol, symbol: over.symbol, decimals: over.decimals ?? 9, image: "", verification: over.verification },
+  jetton: {
+    address: over.address,
+    name: over.name ?? over.symbol,
+    symbol: over.symbol,
+    decimals: over.decimals ?? 9,
+    image: "",
+    verification: over.verification,
+  },
   ...(over.priceTon !== undefined ? { price: { prices: { TON: over.priceTon } } } : {}),
 })
 
@@ -77,7 +103,16 @@ describe("extra currencies (spec 2 extra-currency asset)", () => {
   it("keeps positive balances as assets with their id, symbol and decimals", () => {
     const [asset, ...rest] = buildExtraCurrencyAssets([ec(100, "123456789")])
     expect(rest).toHaveLength(0)
-    expect(asset).toMatchObject({ kind: "extra", extraCurrencyId: 100, address: "ec:100", currency: "DXC", name: "DXC", balance: 123_456_789n, rawBalance: 123_456_789n, decimals: 5 })
+    expect(asset).toMatchObject({
+      kind: "extra",
+      extraCurrencyId: 100,
+      address: "ec:100",
+      currency: "DXC",
+      name: "DXC",
+      balance: 123_456_789n,
+      rawBalance: 123_456_789n,
+      decimals: 5,
+    })
     expect(formatDisplay(asset!.balance, asset!.decimals)).toBe("1 234.56")
   })
 
@@ -107,9 +142,30 @@ describe("eventsOfAsset", () => {
   const preview = { name: "", description: "", accounts: [] }
   const usdt = { address: "0:usdt", name: "Tether", symbol: "USD₮", decimals: 6, image: "", verification: "whitelist" as const }
   const dvc = { ...usdt, address: "0:dvc", symbol: "DVC" }
-  const event = (id: string, actions: AccountEvent["actions"]): AccountEvent => ({ event_id: id, account: addr("0:me"), timestamp: 1, actions, is_scam: false, lt: 1, in_progress: false, extra: 0n })
-  const ton = { type: "TonTransfer", status: "ok" as const, TonTransfer: { sender: addr("0:f"), recipient: addr("0:me"), amount: 5n }, simple_preview: preview, base_transactions: [] }
-  const mint = (master: typeof usdt) => ({ type: "JettonMint", status: "ok" as const, JettonMint: { recipient: addr("0:me"), recipients_wallet: "0:w", amount: 25n, jetton: master }, simple_preview: preview, base_transactions: [] })
+  const event = (id: string, actions: AccountEvent["actions"]): AccountEvent => ({
+    event_id: id,
+    account: addr("0:me"),
+    timestamp: 1,
+    actions,
+    is_scam: false,
+    lt: 1,
+    in_progress: false,
+    extra: 0n,
+  })
+  const ton = {
+    type: "TonTransfer",
+    status: "ok" as const,
+    TonTransfer: { sender: addr("0:f"), recipient: addr("0:me"), amount: 5n },
+    simple_preview: preview,
+    base_transactions: [],
+  }
+  const mint = (master: typeof usdt) => ({
+    type: "JettonMint",
+    status: "ok" as const,
+    JettonMint: { recipient: addr("0:me"), recipients_wallet: "0:w", amount: 25n, jetton: master },
+    simple_preview: preview,
+    base_transactions: [],
+  })
 
   it("keeps the events that moved the asset, cut down to its actions", () => {
     const events = [event("faucet", [ton, mint(usdt)]), event("dvc", [mint(dvc)]), event("plain", [ton])]

@@ -64,8 +64,10 @@ export const jettonFlags = (input: FlagInput) => {
   return { isScam, verified, risky }
 }
 
-export const isUsdt = (jetton: { readonly address: string; readonly symbol: string; readonly verification: string }, masters: ReadonlyArray<string> = USDT_MASTERS) =>
-  masters.includes(jetton.address.toLowerCase()) || (jetton.verification === "whitelist" && jetton.symbol === USDT_CHAIN_SYMBOL)
+export const isUsdt = (
+  jetton: { readonly address: string; readonly symbol: string; readonly verification: string },
+  masters: ReadonlyArray<string> = USDT_MASTERS,
+) => masters.includes(jetton.address.toLowerCase()) || (jetton.verification === "whitelist" && jetton.symbol === USDT_CHAIN_SYMBOL)
 
 /** nanoTON value of `balance` minor units at `priceTon` TON per whole token (a float quote; the result is an estimate for display). */
 export const tonValueOf = (balance: bigint, decimals: number, priceTon: number | undefined): bigint | undefined => {
@@ -195,7 +197,10 @@ export const buildExtraCurrencyAssets = (entries: ReadonlyArray<ExtraCurrencyEnt
     const id = entry.preview.id
     if (!isExtraCurrencyId(id) || !/^\d+$/.test(entry.amount)) continue
     const balance = BigInt(entry.amount)
-    const decimals = Number.isInteger(entry.preview.decimals) && entry.preview.decimals >= 0 && entry.preview.decimals <= MAX_EXTRA_DECIMALS ? entry.preview.decimals : DEFAULT_EXTRA_DECIMALS
+    const decimals =
+      Number.isInteger(entry.preview.decimals) && entry.preview.decimals >= 0 && entry.preview.decimals <= MAX_EXTRA_DECIMALS
+        ? entry.preview.decimals
+        : DEFAULT_EXTRA_DECIMALS
     const currency = extraCurrencySymbol(id, entry.preview.symbol)
     if (balance === 0n) {
       byId.delete(id)
@@ -219,7 +224,9 @@ export const buildExtraCurrencyAssets = (entries: ReadonlyArray<ExtraCurrencyEnt
 const isAssetAction = (a: AccountEvent["actions"][number], address: string) =>
   address === "TON"
     ? a.type === "TonTransfer"
-    : [a.JettonTransfer?.jetton.address, a.JettonMint?.jetton.address, a.JettonBurn?.jetton.address].some((m) => m !== undefined && m.toLowerCase() === address.toLowerCase())
+    : [a.JettonTransfer?.jetton.address, a.JettonMint?.jetton.address, a.JettonBurn?.jetton.address].some(
+        (m) => m !== undefined && m.toLowerCase() === address.toLowerCase(),
+      )
 
 /**
  * Events of the asset, each cut down to the asset's actions (TON transfers for TON; the jetton's

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { chartWindow, downsample, mergeSeries, normalizePoints, rateAt, summarize, type ChartPoint } from "./chart.ts"
 
-const series = (n: number, price: (i: number) => number): ReadonlyArray<ChartPoint> => Array.from({ length: n }, (_, i) => ({ time: 1_000 + i * 60, price: price(i) }))
+const series = (n: number, price: (i: number) => number): ReadonlyArray<ChartPoint> =>
+  Array.from({ length: n }, (_, i) => ({ time: 1_000 + i * 60, price: price(i) }))
 
 describe("chart window", () => {
   it("looks back one day, week, month, year, and from the epoch for all", () => {

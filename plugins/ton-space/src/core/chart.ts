@@ -141,7 +141,10 @@ export const rateAt = (points: ReadonlyArray<ChartPoint>, time: number): number 
  */
 export const mergeSeries = (...series: ReadonlyArray<ReadonlyArray<ChartPoint>>): ReadonlyArray<ChartPoint> => {
   const density = (s: ReadonlyArray<ChartPoint>) => (s.length < 2 ? 0 : (s.length - 1) / Math.max(1, s[s.length - 1]!.time - s[0]!.time))
-  const ordered = series.filter((s) => s.length > 0).slice().sort((a, b) => density(b) - density(a))
+  const ordered = series
+    .filter((s) => s.length > 0)
+    .slice()
+    .sort((a, b) => density(b) - density(a))
   const ranges: Array<readonly [number, number]> = []
   const kept: Array<readonly [number, number]> = []
   for (const s of ordered) {

@@ -2,9 +2,30 @@ import { describe, expect, it } from "vitest"
 import type { Action, Trace } from "@wallet/kernel/chain"
 import { emulationErrorReason, emulationReject, emulationRejected } from "./emulation.ts"
 
-const action = (type: string, status: "ok" | "failed" = "ok"): Action => ({ type, status, simple_preview: { name: type, description: "", accounts: [] }, base_transactions: [] })
-const tx = (success: boolean, children: Trace[] = []): Trace => ({ transaction: { hash: "h", lt: 1, success, account: { address: "0:1", is_scam: false, is_wallet: true } }, interfaces: [], children })
-const of = (actions: Action[], trace = tx(true)) => ({ event: { event_id: "e", account: { address: "0:1", is_scam: false, is_wallet: true }, timestamp: 1, actions, is_scam: false, lt: 1, in_progress: false, extra: 0n }, trace })
+const action = (type: string, status: "ok" | "failed" = "ok"): Action => ({
+  type,
+  status,
+  simple_preview: { name: type, description: "", accounts: [] },
+  base_transactions: [],
+})
+const tx = (success: boolean, children: Trace[] = []): Trace => ({
+  transaction: { hash: "h", lt: 1, success, account: { address: "0:1", is_scam: false, is_wallet: true } },
+  interfaces: [],
+  children,
+})
+const of = (actions: Action[], trace = tx(true)) => ({
+  event: {
+    event_id: "e",
+    account: { address: "0:1", is_scam: false, is_wallet: true },
+    timestamp: 1,
+    actions,
+    is_scam: false,
+    lt: 1,
+    in_progress: false,
+    extra: 0n,
+  },
+  trace,
+})
 
 describe("emulation rejects (spec 2 §5)", () => {
   it("accepts a plain transfer, with the sender's deploy beside it", () => {

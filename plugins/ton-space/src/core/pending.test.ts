@@ -1,9 +1,24 @@
 import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { Chain, ChainError, type AccountEvent } from "@wallet/kernel/chain"
-import { addPending, applyObservation, emptyPendingState, observe, PENDING_MAX_FAILED_FETCHES, pendingIdOf, pendingKey, pendingStatus, PendingTransaction, type PendingState } from "./pending.ts"
+import {
+  addPending,
+  applyObservation,
+  emptyPendingState,
+  observe,
+  PENDING_MAX_FAILED_FETCHES,
+  pendingIdOf,
+  pendingKey,
+  pendingStatus,
+  PendingTransaction,
+  type PendingState,
+} from "./pending.ts"
 
-const base = { account: "0:abc", createdAt: 1_000, actions: [{ type: "TonTransfer" as const, status: "pending" as const, amount: "100", currency: "TON", decimals: 9, recipient: "0:def" }] }
+const base = {
+  account: "0:abc",
+  createdAt: 1_000,
+  actions: [{ type: "TonTransfer" as const, status: "pending" as const, amount: "100", currency: "TON", decimals: 9, recipient: "0:def" }],
+}
 const withHash = (hash = "aa") => addPending(emptyPendingState, { ...base, id: { kind: "messageHash", hash } })
 
 const event = (over: Partial<AccountEvent>): AccountEvent => ({
@@ -78,13 +93,16 @@ describe("pending lifecycle (spec 2 §4)", () => {
     const run = (impl: Parameters<typeof Chain.layerTest>[0]) => Effect.runPromise(observe(tx).pipe(Effect.provide(Chain.layerTest(impl))))
     expect(await run({ getAccountEvent: () => Effect.succeed(event({ in_progress: true })) })).toEqual({ kind: "waiting" })
     expect(await run({ getAccountEvent: () => Effect.succeed(event({ event_id: "root" })) })).toEqual({ kind: "final", eventId: "root", failedActions: false })
-    expect(await run({ getAccountEvent: () => Effect.fail(new ChainError({ reason: "Status", status: 404, message: "event not found" })) })).toEqual({ kind: "fetchFailed" })
+    expect(await run({ getAccountEvent: () => Effect.fail(new ChainError({ reason: "Status", status: 404, message: "event not found" })) })).toEqual({
+      kind: "fetchFailed",
+    })
   })
 
   it("observe by seqno: waits until the account seqno passes it", async () => {
     const tx = addPending(emptyPendingState, { ...base, createdAt: 2_000, id: { kind: "seqno", seqno: 4 } }).pending[0]!
     const events = { events: [event({ event_id: "s4", timestamp: 2 })], next_from: 0 }
-    const run = (seqno: number) => Effect.runPromise(observe(tx).pipe(Effect.provide(Chain.layerTest({ getSeqno: () => Effect.succeed(seqno), getEvents: () => Effect.succeed(events) }))))
+    const run = (seqno: number) =>
+      Effect.runPromise(observe(tx).pipe(Effect.provide(Chain.layerTest({ getSeqno: () => Effect.succeed(seqno), getEvents: () => Effect.succeed(events) }))))
     expect(await run(4)).toEqual({ kind: "waiting" })
     expect(await run(5)).toEqual({ kind: "final", eventId: "s4", failedActions: false })
   })

@@ -115,7 +115,16 @@ export const applyObservation = (state: PendingState, key: string, observation: 
       const finalized: ReadonlyArray<FinalizedTransaction> =
         observation.eventId === undefined
           ? state.finalized
-          : [...state.finalized, { ...tx, actions: tx.actions.map((a) => ({ ...a, status })), eventId: observation.eventId, finalizedAt: now, isFailed: observation.failedActions }]
+          : [
+              ...state.finalized,
+              {
+                ...tx,
+                actions: tx.actions.map((a) => ({ ...a, status })),
+                eventId: observation.eventId,
+                finalizedAt: now,
+                isFailed: observation.failedActions,
+              },
+            ]
       return { state: { pending: without, finalized }, refresh: true, outcome: "finalized" }
     }
   }

@@ -96,7 +96,9 @@ describe("flows from the chain history", () => {
     event_id: `e${timestamp}`,
     account: addr(me),
     timestamp,
-    actions: [{ type: "TonTransfer", status, TonTransfer: { sender: addr(from), recipient: addr(to), amount }, simple_preview: preview, base_transactions: [] }],
+    actions: [
+      { type: "TonTransfer", status, TonTransfer: { sender: addr(from), recipient: addr(to), amount }, simple_preview: preview, base_transactions: [] },
+    ],
     is_scam: false,
     lt: timestamp,
     in_progress: inProgress,
@@ -104,7 +106,10 @@ describe("flows from the chain history", () => {
   })
 
   it("TON: in positive, out negative; failed and in-progress transfers left out", () => {
-    const flows = tonFlows([tonEvent(1, other, me, 5n), tonEvent(2, me, other, 2n), tonEvent(3, other, me, 9n, "failed"), tonEvent(4, other, me, 7n, "ok", true)], me)
+    const flows = tonFlows(
+      [tonEvent(1, other, me, 5n), tonEvent(2, me, other, 2n), tonEvent(3, other, me, 9n, "failed"), tonEvent(4, other, me, 7n, "ok", true)],
+      me,
+    )
     expect(flows).toEqual([
       { time: 1, amount: 5n },
       { time: 2, amount: -2n },
@@ -113,7 +118,13 @@ describe("flows from the chain history", () => {
 
   it("jetton: transfers in and out, mints in, burns out", () => {
     const jetton = { address: "0:cc", name: "J", symbol: "J", decimals: 6, image: "", verification: "whitelist" as const }
-    const op = (operation: "transfer" | "mint" | "burn", utime: number, amount: bigint, source?: string, destination?: string): JettonOperations["operations"][number] => ({
+    const op = (
+      operation: "transfer" | "mint" | "burn",
+      utime: number,
+      amount: bigint,
+      source?: string,
+      destination?: string,
+    ): JettonOperations["operations"][number] => ({
       operation,
       utime,
       lt: utime,
@@ -125,7 +136,16 @@ describe("flows from the chain history", () => {
       trace_id: "",
       query_id: "0",
     })
-    const flows = jettonFlows([op("mint", 1, 100n, undefined, me), op("transfer", 2, 30n, me, other), op("transfer", 3, 5n, other, me), op("burn", 4, 10n, me), op("transfer", 5, 1n, other, "0:dd")], me)
+    const flows = jettonFlows(
+      [
+        op("mint", 1, 100n, undefined, me),
+        op("transfer", 2, 30n, me, other),
+        op("transfer", 3, 5n, other, me),
+        op("burn", 4, 10n, me),
+        op("transfer", 5, 1n, other, "0:dd"),
+      ],
+      me,
+    )
     expect(flows.map((f) => [f.time, f.amount])).toEqual([
       [1, 100n],
       [2, -30n],
@@ -139,7 +159,13 @@ describe("flows from the chain history", () => {
       { time: 10, price: 2 },
       { time: 20, price: 4 },
     ]
-    const priced = priceFlows([{ time: 15, amount: 1n }, { time: 25, amount: 1n }], chart)
+    const priced = priceFlows(
+      [
+        { time: 15, amount: 1n },
+        { time: 25, amount: 1n },
+      ],
+      chart,
+    )
     expect(priced.map((f) => f.rate)).toEqual([usd(2), usd(4)])
     expect(priceFlows([{ time: 1, amount: 1n }], [])[0]!.rate).toBeUndefined()
   })

@@ -63,8 +63,16 @@ export interface Pnl {
  * in minor units (what the history does not explain is reported as `untracked`, not guessed);
  * `currentRate` is today's fixed-point rate.
  */
-export const computePnl = (input: { readonly flows: ReadonlyArray<Flow>; readonly decimals: number; readonly balance: bigint; readonly currentRate: bigint | undefined }): Pnl => {
-  const flows = input.flows.filter((f) => f.amount !== 0n).slice().sort((a, b) => a.time - b.time)
+export const computePnl = (input: {
+  readonly flows: ReadonlyArray<Flow>
+  readonly decimals: number
+  readonly balance: bigint
+  readonly currentRate: bigint | undefined
+}): Pnl => {
+  const flows = input.flows
+    .filter((f) => f.amount !== 0n)
+    .slice()
+    .sort((a, b) => a.time - b.time)
   let held = 0n
   let cost = 0n
   let realised = 0n

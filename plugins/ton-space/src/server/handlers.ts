@@ -20,8 +20,7 @@ const rawOf = (input: string) => {
 }
 
 const notYours = (raw: string) => new TonSpaceNotFound({ code: "address_not_found", message: `Address ${raw} is not one of your wallets` })
-const ownedByAnother = (raw: string) =>
-  new TonSpaceConflict({ code: "address_owned_by_another_user", message: `Address ${raw} is tracked by another user` })
+const ownedByAnother = (raw: string) => new TonSpaceConflict({ code: "address_owned_by_another_user", message: `Address ${raw} is tracked by another user` })
 
 /** The user's key records with raw addresses, newest first (records with an unparsable address are skipped). */
 const backupsOf = (user: number) =>
@@ -92,4 +91,5 @@ export const AddressesLive = HttpApiBuilder.group(TonSpaceApi, "tonSpaceAddresse
     ),
 )
 
-export const makeTonSpaceHandlers = (backupKeys: Layer.Layer<BackupKeys, never, SqlClient.SqlClient> = BackupKeys.fromPasscode) => AddressesLive.pipe(Layer.provide(backupKeys))
+export const makeTonSpaceHandlers = (backupKeys: Layer.Layer<BackupKeys, never, SqlClient.SqlClient> = BackupKeys.fromPasscode) =>
+  AddressesLive.pipe(Layer.provide(backupKeys))

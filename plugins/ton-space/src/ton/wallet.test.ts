@@ -43,7 +43,14 @@ describe("TON wallet (W5R1 on the devnet)", () => {
     const friend = walletContract((await keysOf(await newMnemonic())).publicKey, "v5r1", "mainnet")
     await dn.faucet({ address: me.address.toRawString(), ton: 3_000_000_000n })
     await dn.stepBlock()
-    const signed = signTransfer({ keys, walletClass: "v5r1", network: "mainnet", seqno: 0, deployed: false, messages: [{ to: friend.address, value: 1_000_000_000n, bounce: false, body: commentBody("hi") }] })
+    const signed = signTransfer({
+      keys,
+      walletClass: "v5r1",
+      network: "mainnet",
+      seqno: 0,
+      deployed: false,
+      messages: [{ to: friend.address, value: 1_000_000_000n, bounce: false, body: commentBody("hi") }],
+    })
     const emulated = await Effect.runPromise(chain.emulate(signed.boc))
     expect(emulationReject(emulated, { expectedActions: 1 })).toBeNull()
     await Effect.runPromise(chain.sendBoc(signed.boc))

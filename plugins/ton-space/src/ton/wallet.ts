@@ -124,7 +124,12 @@ export const jettonTransferBody = (args: {
   return body.storeBit(false).endCell()
 }
 
-export const nftTransferBody = (args: { readonly queryId: bigint; readonly newOwner: Address; readonly responseDestination: Address; readonly forwardAmount?: bigint }): Cell =>
+export const nftTransferBody = (args: {
+  readonly queryId: bigint
+  readonly newOwner: Address
+  readonly responseDestination: Address
+  readonly forwardAmount?: bigint
+}): Cell =>
   beginCell()
     .storeUint(NFT_TRANSFER_OP, 32)
     .storeUint(args.queryId, 64)
@@ -169,7 +174,13 @@ export const signTransfer = (args: {
   const wallet = walletContract(args.keys.publicKey, args.walletClass, args.network)
   const validUntil = Math.floor((args.now ?? Date.now()) / 1000) + MESSAGE_VALIDITY_SECONDS
   const messages: Array<MessageRelaxed> = args.messages.map((m) =>
-    internal({ to: m.to, value: m.value, bounce: m.bounce, ...(m.body ? { body: m.body } : {}), ...(m.extraCurrency ? { extracurrency: { ...m.extraCurrency } } : {}) }),
+    internal({
+      to: m.to,
+      value: m.value,
+      bounce: m.bounce,
+      ...(m.body ? { body: m.body } : {}),
+      ...(m.extraCurrency ? { extracurrency: { ...m.extraCurrency } } : {}),
+    }),
   )
   const body = (wallet as WalletContractV4).createTransfer({
     seqno: args.seqno,

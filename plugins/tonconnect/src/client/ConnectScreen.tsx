@@ -116,7 +116,21 @@ export default function ConnectScreen() {
             icon={<Icon name="alert" size={48} />}
             title={t("connect.error.title")}
             description={t(`connect.error.${state.key}`)}
-            {...(state.retry ? { action: <Button look="secondary" onClick={() => { setState({ kind: "loading" }); setAttempt((n) => n + 1) }}>{t("connect.error.retry")}</Button> } : {})}
+            {...(state.retry
+              ? {
+                  action: (
+                    <Button
+                      look="secondary"
+                      onClick={() => {
+                        setState({ kind: "loading" })
+                        setAttempt((n) => n + 1)
+                      }}
+                    >
+                      {t("connect.error.retry")}
+                    </Button>
+                  ),
+                }
+              : {})}
           />
           <MainButton text={t("connect.done")} onClick={leave} />
         </main>
@@ -124,7 +138,13 @@ export default function ConnectScreen() {
     case "unavailable":
       return (
         <main className={styles.screen}>
-          <Placeholder kind="error" headingLevel={1} icon={<Icon name="alert" size={48} />} title={t("connect.unavailable.title")} description={t(`connect.unavailable.${state.reason}`)} />
+          <Placeholder
+            kind="error"
+            headingLevel={1}
+            icon={<Icon name="alert" size={48} />}
+            title={t("connect.unavailable.title")}
+            description={t(`connect.unavailable.${state.reason}`)}
+          />
           <MainButton text={t("connect.done")} onClick={leave} />
         </main>
       )
@@ -138,14 +158,25 @@ export default function ConnectScreen() {
     case "unsupportedVersion":
       return (
         <main className={styles.screen}>
-          <Placeholder kind="error" headingLevel={1} icon={<Icon name="alert" size={48} />} title={t("connect.unsupportedVersion.title")} description={t("connect.unsupportedVersion.text")} />
+          <Placeholder
+            kind="error"
+            headingLevel={1}
+            icon={<Icon name="alert" size={48} />}
+            title={t("connect.unsupportedVersion.title")}
+            description={t("connect.unsupportedVersion.text")}
+          />
           <MainButton text={t("connect.done")} onClick={leave} />
         </main>
       )
     case "declined":
       return (
         <main className={styles.screen}>
-          <Placeholder headingLevel={1} icon={<Icon name="alert" size={48} />} title={t("connect.declined")} description={t("connect.declinedText", { name: state.name })} />
+          <Placeholder
+            headingLevel={1}
+            icon={<Icon name="alert" size={48} />}
+            title={t("connect.declined")}
+            description={t("connect.declinedText", { name: state.name })}
+          />
           <MainButton text={t("connect.done")} onClick={leave} />
         </main>
       )
@@ -159,7 +190,15 @@ export default function ConnectScreen() {
             icon={<Icon name="check" size={48} />}
             title={t("connect.connected", { name: app.name })}
             description={t("connect.connectedText", { host: app.shortHost })}
-            {...(returnUrl ? { action: <Button look="secondary" onClick={() => kernel.telegram.openLink(returnUrl)}>{t("connect.backToApp")}</Button> } : {})}
+            {...(returnUrl
+              ? {
+                  action: (
+                    <Button look="secondary" onClick={() => kernel.telegram.openLink(returnUrl)}>
+                      {t("connect.backToApp")}
+                    </Button>
+                  ),
+                }
+              : {})}
           />
           <MainButton text={t("connect.done")} onClick={leave} />
         </main>
@@ -183,7 +222,11 @@ export default function ConnectScreen() {
                 before={<Icon name="wallet" />}
                 title={t("connect.walletLabel")}
                 subtitle={wallet.network === "-3" ? t("connect.networkTestnet") : t("connect.networkMainnet")}
-                after={<span aria-label={wallet.friendly}>{t("connect.walletValue", { address: shortAddress(wallet.friendly), version: versionLabel(wallet.version) })}</span>}
+                after={
+                  <span aria-label={wallet.friendly}>
+                    {t("connect.walletValue", { address: shortAddress(wallet.friendly), version: versionLabel(wallet.version) })}
+                  </span>
+                }
               />
             </Section>
           </List>

@@ -133,7 +133,13 @@ function PendingView({ pending, onDone }: { readonly pending: PendingRequest; re
   const expiredOpen = expired && state.kind === "open"
   useEffect(() => {
     if (!expiredOpen) return
-    void tonConnect(kernel).then((runtime) => runtime && Effect.runPromise(Effect.result(runtime.engine.reject(pending, SEND_TRANSACTION_ERROR_CODES.BAD_REQUEST_ERROR, "the request expired (valid_until has passed)"))))
+    void tonConnect(kernel).then(
+      (runtime) =>
+        runtime &&
+        Effect.runPromise(
+          Effect.result(runtime.engine.reject(pending, SEND_TRANSACTION_ERROR_CODES.BAD_REQUEST_ERROR, "the request expired (valid_until has passed)")),
+        ),
+    )
   }, [expiredOpen, kernel, pending])
 
   const approve = async () => {
@@ -154,7 +160,8 @@ function PendingView({ pending, onDone }: { readonly pending: PendingRequest; re
     if (failure._tag === "SignerError" && failure.cancelled) return setOutcome({ kind: "declined" })
     const key = requestErrorKey(failure)
     // A transport failure or a key problem leaves the request open: the user may try again.
-    const retry = failure._tag === "BridgeError" || (failure._tag === "ChainError" && key !== "refused") || (failure._tag === "SignerError" && !failure.cancelled)
+    const retry =
+      failure._tag === "BridgeError" || (failure._tag === "ChainError" && key !== "refused") || (failure._tag === "SignerError" && !failure.cancelled)
     setOutcome({ kind: "error", key, retry })
   }
 
@@ -169,7 +176,12 @@ function PendingView({ pending, onDone }: { readonly pending: PendingRequest; re
   const name = pending.session.app.name
   if (outcome.kind === "sent" || outcome.kind === "signed" || outcome.kind === "declined") {
     const title = outcome.kind === "sent" ? t("request.sent") : outcome.kind === "signed" ? t("request.signed") : t("request.declined")
-    const text = outcome.kind === "sent" ? t("request.sentText", { name }) : outcome.kind === "signed" ? t("request.signedText", { name }) : t("request.declinedText", { name })
+    const text =
+      outcome.kind === "sent"
+        ? t("request.sentText", { name })
+        : outcome.kind === "signed"
+          ? t("request.signedText", { name })
+          : t("request.declinedText", { name })
     return (
       <main className={styles.screen}>
         <Placeholder headingLevel={1} icon={<Icon name={outcome.kind === "declined" ? "alert" : "check"} size={48} />} title={title} description={text} />
@@ -179,8 +191,7 @@ function PendingView({ pending, onDone }: { readonly pending: PendingRequest; re
   }
 
   const busy = outcome.kind === "busy"
-  const errorBanner =
-    outcome.kind === "error" ? <Banner tone="error" title={t("request.error.title")} description={t(`request.error.${outcome.key}`)} /> : null
+  const errorBanner = outcome.kind === "error" ? <Banner tone="error" title={t("request.error.title")} description={t(`request.error.${outcome.key}`)} /> : null
   const buttons =
     outcome.kind === "error" && !outcome.retry ? (
       <MainButton text={t("request.done")} onClick={onDone} />
@@ -203,7 +214,15 @@ function PendingView({ pending, onDone }: { readonly pending: PendingRequest; re
         <AppHeader pending={pending} title={t("request.signTitle")} />
         {errorBanner && <div className={styles.actions}>{errorBanner}</div>}
         <List>
-          <Section header={view.kind === "text" ? t("request.signText") : view.kind === "binary" ? t("request.signBinary", { count: view.bytes }) : t("request.signCell", { schema: view.schema, count: view.bytes })}>
+          <Section
+            header={
+              view.kind === "text"
+                ? t("request.signText")
+                : view.kind === "binary"
+                  ? t("request.signBinary", { count: view.bytes })
+                  : t("request.signCell", { schema: view.schema, count: view.bytes })
+            }
+          >
             {view.kind === "text" && <p className={styles.text}>{view.text}</p>}
             {view.kind === "binary" && <p className={`${styles.text} ${styles.mono}`}>{view.preview}</p>}
             {view.kind === "cell" && <p className={`${styles.text} ${styles.mono}`}>{view.schema}</p>}
@@ -231,12 +250,28 @@ function PendingView({ pending, onDone }: { readonly pending: PendingRequest; re
           {emulation === undefined ? (
             <SkeletonList rows={1} label={t("request.loading")} />
           ) : emulation.failed !== undefined || !view.outflow ? (
-            <Cell before={<Icon name="alert" />} multiline title={t("request.emulationFailed", { reason: emulation.failed ?? "" })} after={<span className={styles.amountOut}>−{formatTon(view.attachedTon)}</span>} />
+            <Cell
+              before={<Icon name="alert" />}
+              multiline
+              title={t("request.emulationFailed", { reason: emulation.failed ?? "" })}
+              after={<span className={styles.amountOut}>−{formatTon(view.attachedTon)}</span>}
+            />
           ) : (
             <>
-              {view.outflow.ton > 0n && <Cell before={<Icon name="ton" />} title="TON" after={<span className={styles.amountOut}>−{formatTon(view.outflow.ton)}</span>} />}
+              {view.outflow.ton > 0n && (
+                <Cell before={<Icon name="ton" />} title="TON" after={<span className={styles.amountOut}>−{formatTon(view.outflow.ton)}</span>} />
+              )}
               {view.outflow.jettons.map((j, i) => (
-                <Cell key={`j${i}`} before={<Icon name="currency" />} title={j.symbol} after={<span className={styles.amountOut}>−{j.amount} {j.symbol}</span>} />
+                <Cell
+                  key={`j${i}`}
+                  before={<Icon name="currency" />}
+                  title={j.symbol}
+                  after={
+                    <span className={styles.amountOut}>
+                      −{j.amount} {j.symbol}
+                    </span>
+                  }
+                />
               ))}
               {view.outflow.nfts.map((n) => (
                 <Cell key={n.address} before={<Icon name="wallet" />} title={n.name} after={<span className={styles.amountOut}>NFT</span>} />
@@ -272,7 +307,11 @@ function MessageCell({ row }: { readonly row: MessageRow }) {
           before={<Icon name="ton" />}
           title={t("request.sendTon", { amount: row.amount })}
           subtitle={<span aria-label={row.to}>{t("request.to", { address: shortAddress(row.to, 4, 4) })}</span>}
-          {...(row.comment !== undefined ? { description: t("request.comment", { comment: row.comment }) } : row.encrypted ? { description: t("request.encrypted") } : {})}
+          {...(row.comment !== undefined
+            ? { description: t("request.comment", { comment: row.comment }) }
+            : row.encrypted
+              ? { description: t("request.encrypted") }
+              : {})}
         />
       )
     case "jetton":
@@ -282,7 +321,10 @@ function MessageCell({ row }: { readonly row: MessageRow }) {
           before={<Icon name="currency" />}
           title={row.amount !== undefined ? t("request.sendTon", { amount: row.amount }) : t("request.sendJetton", { amount: formatUnits(row.units, 0) })}
           subtitle={<span aria-label={row.to}>{t("request.to", { address: shortAddress(row.to, 4, 4) })}</span>}
-          description={[t("request.attached", { amount: row.attached }), ...(row.comment !== undefined ? [t("request.comment", { comment: row.comment })] : [])].join(" · ")}
+          description={[
+            t("request.attached", { amount: row.attached }),
+            ...(row.comment !== undefined ? [t("request.comment", { comment: row.comment })] : []),
+          ].join(" · ")}
         />
       )
     case "nft":

@@ -26,7 +26,10 @@ import en from "../i18n/en.json"
 import ru from "../i18n/ru.json"
 
 const clientId = "ab".repeat(32)
-const request = JSON.stringify({ manifestUrl: "https://dapp.example/tonconnect-manifest.json", items: [{ name: "ton_addr" }, { name: "ton_proof", payload: "p-1" }] })
+const request = JSON.stringify({
+  manifestUrl: "https://dapp.example/tonconnect-manifest.json",
+  items: [{ name: "ton_addr" }, { name: "ton_proof", payload: "p-1" }],
+})
 const query = new URLSearchParams({ v: "2", id: clientId, r: request, ret: "none" }).toString()
 const ios = { platform: "ios", version: "8.0" }
 
@@ -84,10 +87,14 @@ const other = Address.parseRaw(`0:${"22".repeat(32)}`)
 const jettonWallet = Address.parseRaw(`0:${"33".repeat(32)}`)
 const now = 1_800_000_000
 const decode = (payload: object, version?: "v4r2") =>
-  Effect.runPromise(Effect.result(decodeTransaction(JSON.stringify(payload), { address: me.toRawString(), network: "-239", ...(version ? { version } : {}) }, now)))
+  Effect.runPromise(
+    Effect.result(decodeTransaction(JSON.stringify(payload), { address: me.toRawString(), network: "-239", ...(version ? { version } : {}) }, now)),
+  )
 
 const account = (address: string) => ({ address, is_scam: false, is_wallet: true })
-const consequences = (overrides: { gram?: bigint; extra?: bigint; status?: "ok" | "failed"; jettonVerification?: "whitelist" | "blacklist" } = {}): MessageConsequences =>
+const consequences = (
+  overrides: { gram?: bigint; extra?: bigint; status?: "ok" | "failed"; jettonVerification?: "whitelist" | "blacklist" } = {},
+): MessageConsequences =>
   ({
     trace: { transaction: { hash: "h", lt: 1, success: true, account: account(me.toRawString()) }, interfaces: [] },
     risk: {
@@ -129,7 +136,11 @@ describe("request -> view model", () => {
     const decoded = await decode({
       valid_until: now + 120,
       messages: [
-        { address: other.toString({ bounceable: false }), amount: "1500000000", payload: beginCell().storeUint(0, 32).storeStringTail("for lunch").endCell().toBoc().toString("base64") },
+        {
+          address: other.toString({ bounceable: false }),
+          amount: "1500000000",
+          payload: beginCell().storeUint(0, 32).storeStringTail("for lunch").endCell().toBoc().toString("base64"),
+        },
         { address: jettonWallet.toString(), amount: "50000000", payload: jetton.toBoc().toString("base64") },
       ],
     })
@@ -141,7 +152,13 @@ describe("request -> view model", () => {
     ])
     expect(view.attachedTon).toBe(1_550_000_000n)
     expect(view.validUntil).toBe(now + 120)
-    expect(view.outflow).toEqual({ ton: 1_500_000_000n, jettons: [{ symbol: "USDT", amount: "2.5", verified: true }], nfts: [], fee: 3_000_000n, allRemainingBalance: false })
+    expect(view.outflow).toEqual({
+      ton: 1_500_000_000n,
+      jettons: [{ symbol: "USDT", amount: "2.5", verified: true }],
+      nfts: [],
+      fee: 3_000_000n,
+      allRemainingBalance: false,
+    })
     expect(view.risk).toBe("none")
     // Before the emulation answers: the rows only (the jetton not named yet).
     const early = transactionView(decoded.success, undefined)
@@ -175,7 +192,9 @@ describe("request -> view model", () => {
   it("summarises signData payloads", () => {
     expect(signDataView({ type: "text", text: "I agree" })).toEqual({ kind: "text", text: "I agree" })
     expect(signDataView({ type: "binary", bytes: btoa("\x01\x02\xff") })).toEqual({ kind: "binary", bytes: 3, preview: "01 02 ff" })
-    expect(signDataView({ type: "cell", schema: "message#_ text:^Cell = Message;", cell: beginCell().storeUint(1, 8).endCell().toBoc().toString("base64") }).kind).toBe("cell")
+    expect(
+      signDataView({ type: "cell", schema: "message#_ text:^Cell = Message;", cell: beginCell().storeUint(1, 8).endCell().toBoc().toString("base64") }).kind,
+    ).toBe("cell")
   })
 })
 

@@ -50,7 +50,11 @@ export type ConnectErrorKey = "missingParams" | "badLink" | "manifestNotFound" |
 export const linkErrorKey = (reason: string): ConnectErrorKey => (reason === "MissingParams" ? "missingParams" : "badLink")
 
 export const manifestErrorKey = (code: number): ConnectErrorKey =>
-  code === CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR ? "manifestNotFound" : code === CONNECT_EVENT_ERROR_CODES.MANIFEST_CONTENT_ERROR ? "manifestContent" : "unknown"
+  code === CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR
+    ? "manifestNotFound"
+    : code === CONNECT_EVENT_ERROR_CODES.MANIFEST_CONTENT_ERROR
+      ? "manifestContent"
+      : "unknown"
 
 /** Any failure of prepare / approve, by its tag and fields. */
 export const connectErrorKey = (error: unknown): ConnectErrorKey => {
@@ -88,8 +92,6 @@ export const connectStart = (search: ConnectSearch, client: { readonly platform:
 
 /** The wallet versions the engine signs for; others cannot connect (yet). */
 export const engineVersionOf = (walletClass: string): "v5r1" | "v4r2" | null => (walletClass === "v5r1" || walletClass === "v4r2" ? walletClass : null)
-
-
 
 /** Display amounts and short addresses: the kernel's (decision 0130). */
 export { formatUnits, shortAddress } from "@wallet/kernel"
@@ -143,14 +145,24 @@ export interface TransactionView {
 /** Addresses are shown in their friendly form when the caller can convert (the TON chunk), else short raw. */
 export type AddressFormatter = (raw: string, bounceable: boolean) => string
 
-export const transactionView = (request: TransactionRequest, consequences: MessageConsequences | undefined, format: AddressFormatter = (a) => a): TransactionView => {
+export const transactionView = (
+  request: TransactionRequest,
+  consequences: MessageConsequences | undefined,
+  format: AddressFormatter = (a) => a,
+): TransactionView => {
   const rows: Array<MessageRow> = request.messages.map((m) => {
     // Shown as the dApp flagged it: a non-bounceable address stays UQ… (a new wallet, a user).
     const to = format(m.to, m.bounce)
     const amount = formatTon(m.amount)
     switch (m.action.kind) {
       case "ton":
-        return { kind: "ton", to, amount, ...(m.action.comment !== undefined ? { comment: m.action.comment } : {}), ...(m.action.encryptedComment ? { encrypted: true } : {}) }
+        return {
+          kind: "ton",
+          to,
+          amount,
+          ...(m.action.comment !== undefined ? { comment: m.action.comment } : {}),
+          ...(m.action.encryptedComment ? { encrypted: true } : {}),
+        }
       case "jetton":
         return {
           kind: "jetton",
@@ -194,7 +206,8 @@ export const transactionView = (request: TransactionRequest, consequences: Messa
   return { ...view, outflow, risk: level }
 }
 
-const nftName = (metadata: Readonly<Record<string, unknown>>): string | undefined => (typeof metadata.name === "string" && metadata.name !== "" ? metadata.name : undefined)
+const nftName = (metadata: Readonly<Record<string, unknown>>): string | undefined =>
+  typeof metadata.name === "string" && metadata.name !== "" ? metadata.name : undefined
 
 /** signData: what the screen shows of the payload. */
 export type SignDataView =
@@ -217,7 +230,12 @@ const hexPreview = (b64: string, max = 16): string => {
   }
 }
 
-export const signDataView = (payload: { readonly type: "text"; readonly text: string } | { readonly type: "binary"; readonly bytes: string } | { readonly type: "cell"; readonly schema: string; readonly cell: string }): SignDataView => {
+export const signDataView = (
+  payload:
+    | { readonly type: "text"; readonly text: string }
+    | { readonly type: "binary"; readonly bytes: string }
+    | { readonly type: "cell"; readonly schema: string; readonly cell: string },
+): SignDataView => {
   switch (payload.type) {
     case "text":
       return { kind: "text", text: payload.text }

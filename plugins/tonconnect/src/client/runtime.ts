@@ -86,13 +86,22 @@ const signerFor = (kernel: Kernel, wallet: CurrentWallet, version: "v5r1" | "v4r
   version,
   signRaw: (bytes) =>
     Effect.tryPromise({
-      try: async () => (await loadAccess()).signBytes(kernel, kernel.passcode ?? Passcode.unavailable, bytes, { operation: "tonconnect_sign", expectedPublicKey: wallet.publicKey }),
+      try: async () =>
+        (await loadAccess()).signBytes(kernel, kernel.passcode ?? Passcode.unavailable, bytes, {
+          operation: "tonconnect_sign",
+          expectedPublicKey: wallet.publicKey,
+        }),
       catch: () => new SignerError({ cancelled: false, message: "signing failed" }),
     }).pipe(
       Effect.flatMap((outcome) =>
         outcome.ok
           ? Effect.succeed(outcome.signature)
-          : Effect.fail(new SignerError({ cancelled: outcome.reason === "cancelled", message: outcome.reason === "cancelled" ? "the user cancelled" : `the wallet's key is ${outcome.reason}` })),
+          : Effect.fail(
+              new SignerError({
+                cancelled: outcome.reason === "cancelled",
+                message: outcome.reason === "cancelled" ? "the user cancelled" : `the wallet's key is ${outcome.reason}`,
+              }),
+            ),
       ),
     ),
 })

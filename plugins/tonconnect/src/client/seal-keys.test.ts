@@ -21,7 +21,8 @@ const client = (version: string, secure: "ok" | "unsupported" | "silent" = "ok",
           stored.set(String(params?.key), String(params?.value))
           recorder.emit("secure_storage_key_saved", { req_id: reqId })
         }
-        if (method === "web_app_secure_storage_get_key") recorder.emit("secure_storage_key_received", { req_id: reqId, value: stored.get(String(params?.key)) ?? null })
+        if (method === "web_app_secure_storage_get_key")
+          recorder.emit("secure_storage_key_received", { req_id: reqId, value: stored.get(String(params?.key)) ?? null })
       })
     },
   }
@@ -48,7 +49,17 @@ const state = () => {
   const s = newSessionKeys()
   return {
     version: 1 as const,
-    sessions: [{ id: s.id, secretKey: s.secretKey, dappClientId: "cd".repeat(32), app: { manifestUrl: "https://d/m", url: "https://d", name: "D", iconUrl: "https://d/i", shortHost: "d", domain: "d" }, nextEventId: 1, lastRequestId: -1, connectedAt: 1 }],
+    sessions: [
+      {
+        id: s.id,
+        secretKey: s.secretKey,
+        dappClientId: "cd".repeat(32),
+        app: { manifestUrl: "https://d/m", url: "https://d", name: "D", iconUrl: "https://d/i", shortHost: "d", domain: "d" },
+        nextEventId: 1,
+        lastRequestId: -1,
+        connectedAt: 1,
+      },
+    ],
   }
 }
 

@@ -33,7 +33,13 @@ const AES = { name: "AES-GCM", length: 256 } as const
 let requestCounter = 0
 
 /** A SecureStorage request: resolves with the answer event's payload, or null (failed, timed out). */
-const secureRequest = (telegram: TelegramPort, method: string, params: Record<string, unknown>, answer: string, timeoutMs: number): Promise<Record<string, unknown> | null> =>
+const secureRequest = (
+  telegram: TelegramPort,
+  method: string,
+  params: Record<string, unknown>,
+  answer: string,
+  timeoutMs: number,
+): Promise<Record<string, unknown> | null> =>
   new Promise((resolve) => {
     const reqId = `tc-seal-${Date.now()}-${++requestCounter}`
     const stops: Array<() => void> = []
@@ -84,7 +90,13 @@ export const secureStorageKeys = (telegram: TelegramPort, timeoutMs = TELEGRAM_T
     create: async () => {
       if (!supported || !globalThis.crypto?.subtle) return null
       const raw = crypto.getRandomValues(new Uint8Array(32))
-      const saved = await secureRequest(telegram, "web_app_secure_storage_save_key", { key: SECURE_STORAGE_KEY, value: toBase64(raw) }, "secure_storage_key_saved", timeoutMs)
+      const saved = await secureRequest(
+        telegram,
+        "web_app_secure_storage_save_key",
+        { key: SECURE_STORAGE_KEY, value: toBase64(raw) },
+        "secure_storage_key_saved",
+        timeoutMs,
+      )
       if (saved === null) {
         raw.fill(0)
         return null

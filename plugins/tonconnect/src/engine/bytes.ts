@@ -20,8 +20,7 @@ export const concat = (...parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   return out
 }
 
-export const isHex = (text: string, bytes?: number): boolean =>
-  /^(?:[0-9a-fA-F]{2})*$/.test(text) && (bytes === undefined || text.length === bytes * 2)
+export const isHex = (text: string, bytes?: number): boolean => /^(?:[0-9a-fA-F]{2})*$/.test(text) && (bytes === undefined || text.length === bytes * 2)
 
 /**
  * Base64 from dApps into bytes through the protocol package's `Base64`: standard or url-safe,

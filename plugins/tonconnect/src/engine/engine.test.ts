@@ -60,7 +60,14 @@ afterEach(() => {
 })
 
 const setup = (
-  options: { net?: ReturnType<typeof fakeNet>; storage?: KeyValueStore; network?: TonNetwork; signer?: WalletSigner; chain?: Partial<ChainShape>; onProblem?: (message: string) => void } = {},
+  options: {
+    net?: ReturnType<typeof fakeNet>
+    storage?: KeyValueStore
+    network?: TonNetwork
+    signer?: WalletSigner
+    chain?: Partial<ChainShape>
+    onProblem?: (message: string) => void
+  } = {},
 ) => {
   const net = options.net ?? fakeNet()
   const dapp = new SessionCrypto()
@@ -87,7 +94,9 @@ const setup = (
   })
   /** Everything posted to the dApp, decrypted. */
   const received = () =>
-    net.posts.filter((p) => p.to === dapp.sessionId).map((p) => JSON.parse(dapp.decrypt(fromBase64(p.body), Buffer.from(p.from, "hex"))) as Record<string, unknown>)
+    net.posts
+      .filter((p) => p.to === dapp.sessionId)
+      .map((p) => JSON.parse(dapp.decrypt(fromBase64(p.body), Buffer.from(p.from, "hex"))) as Record<string, unknown>)
   let eventId = 100
   const send = (walletId: string, message: object) => {
     const stream = net.streams.at(-1)!
@@ -148,7 +157,11 @@ describe("connect", () => {
           { name: "ton_addr", address, network: "-239", publicKey: Buffer.from(keys.publicKey).toString("hex"), walletStateInit: "te6ccgEBAQEAAgAAAA==" },
           { name: "future_item", error: { code: 400 } },
         ],
-        device: { platform: "iphone", maxProtocolVersion: 2, features: expect.arrayContaining([{ name: "SendTransaction", maxMessages: 255, extraCurrencySupported: false }]) },
+        device: {
+          platform: "iphone",
+          maxProtocolVersion: 2,
+          features: expect.arrayContaining([{ name: "SendTransaction", maxMessages: 255, extraCurrencySupported: false }]),
+        },
       },
     })
     expect(session.app).toMatchObject({ name: "Demo", shortHost: "dapp.example" })
@@ -161,7 +174,10 @@ describe("connect", () => {
   it("answers a proposal once: a double approve makes one session, a decline after it is refused", async () => {
     const t = setup()
     const proposal = await Effect.runPromise(t.engine.prepareConnect(t.link()))
-    const [a, b] = await Promise.all([Effect.runPromise(Effect.result(t.engine.approveConnect(proposal))), Effect.runPromise(Effect.result(t.engine.approveConnect(proposal)))])
+    const [a, b] = await Promise.all([
+      Effect.runPromise(Effect.result(t.engine.approveConnect(proposal))),
+      Effect.runPromise(Effect.result(t.engine.approveConnect(proposal))),
+    ])
     expect([a._tag, b._tag].sort()).toEqual(["Failure", "Success"])
     expect(await failure(t.engine.declineConnect(proposal))).toMatchObject({ _tag: "RequestError" })
     expect(await Effect.runPromise(t.engine.sessions())).toHaveLength(1)
@@ -227,7 +243,9 @@ describe("requests over the bridge", () => {
   it("answers 300 when the signer is cancelled on signData", async () => {
     const base = keyPairSigner({ secretKey: keys.secretKey, address, stateInit: "", network: "-239" })
     let cancel = false
-    const t = setup({ signer: { ...base, signRaw: (bytes) => (cancel ? Effect.fail(new SignerError({ cancelled: true, message: "closed" })) : base.signRaw(bytes)) } })
+    const t = setup({
+      signer: { ...base, signRaw: (bytes) => (cancel ? Effect.fail(new SignerError({ cancelled: true, message: "closed" })) : base.signRaw(bytes)) },
+    })
     const session = await t.connect()
     cancel = true
     t.send(session.id, { method: "signData", params: [JSON.stringify({ type: "text", text: "hi" })], id: "3" })
@@ -280,7 +298,9 @@ describe("approving", () => {
         getAccount: () => Effect.succeed(account as never),
         getSeqno: () => Effect.succeed(5),
         sendBoc: (boc) =>
-          refuse ? Effect.fail(new ChainError({ reason: "Status", status: 400, message: "seqno mismatch", code: 133 })) : Effect.sync(() => void sent.push(boc)),
+          refuse
+            ? Effect.fail(new ChainError({ reason: "Status", status: 400, message: "seqno mismatch", code: 133 }))
+            : Effect.sync(() => void sent.push(boc)),
       },
     })
     const session = await t.connect()
@@ -289,7 +309,10 @@ describe("approving", () => {
     t.send(session.id, tx("2"))
     await waitFor(() => (t.requests.length === 2 ? true : undefined), "two requests")
     const [first, second] = t.requests as [PendingRequest & { kind: "sendTransaction" }, PendingRequest & { kind: "sendTransaction" }]
-    const [a, b] = await Promise.all([Effect.runPromise(Effect.result(t.engine.approveTransaction(first))), Effect.runPromise(Effect.result(t.engine.approveTransaction(first)))])
+    const [a, b] = await Promise.all([
+      Effect.runPromise(Effect.result(t.engine.approveTransaction(first))),
+      Effect.runPromise(Effect.result(t.engine.approveTransaction(first))),
+    ])
     expect([a._tag, b._tag].sort()).toEqual(["Failure", "Success"])
     expect(sent).toHaveLength(1)
     expect(t.received().filter((m) => m.id === "1")).toEqual([{ result: sent[0], id: "1" }])
@@ -349,7 +372,14 @@ describe("disconnect and the bridge cursor", () => {
 /** Every way a secret key could be written: hex (both cases), base64 (both alphabets), and the decimal list `Uint8Array#toString` gives. */
 export const keyForms = (secretHex: string): Array<string> => {
   const bytes = Buffer.from(secretHex, "hex")
-  return [secretHex, secretHex.toUpperCase(), bytes.toString("base64"), bytes.toString("base64url"), Array.from(bytes).join(","), Array.from(bytes.subarray(0, 8)).join(",")]
+  return [
+    secretHex,
+    secretHex.toUpperCase(),
+    bytes.toString("base64"),
+    bytes.toString("base64url"),
+    Array.from(bytes).join(","),
+    Array.from(bytes.subarray(0, 8)).join(","),
+  ]
 }
 
 describe("issue 13: SessionCrypto's decrypt error carries the secret key; none of it leaves the engine", () => {
@@ -358,7 +388,11 @@ describe("issue 13: SessionCrypto's decrypt error carries the secret key; none o
     const problems: Array<string> = []
     const logged: Array<string> = []
     const spies = (["log", "info", "warn", "error", "debug", "trace"] as const).map((level) =>
-      vi.spyOn(console, level).mockImplementation((...args: Array<unknown>) => void logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" "))),
+      vi
+        .spyOn(console, level)
+        .mockImplementation(
+          (...args: Array<unknown>) => void logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" ")),
+        ),
     )
     const reported: Array<string> = []
     const report = (e: unknown) => void reported.push(e instanceof Error ? `${e.message} ${e.stack}` : String(e))

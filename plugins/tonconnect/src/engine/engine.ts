@@ -7,19 +7,22 @@ import { Address, Cell } from "@ton/core"
 import { Buffer } from "buffer"
 import type { ChainError, ChainShape, MessageConsequences } from "@wallet/kernel/chain"
 import { Effect, Schedule, Schema, Semaphore } from "effect"
-import {
-  Base64,
-  CONNECT_EVENT_ERROR_CODES,
-  CONNECT_ITEM_ERROR_CODES,
-  SEND_TRANSACTION_ERROR_CODES as RPC,
-  toHexString,
-} from "@tonconnect/protocol"
+import { Base64, CONNECT_EVENT_ERROR_CODES, CONNECT_ITEM_ERROR_CODES, SEND_TRANSACTION_ERROR_CODES as RPC, toHexString } from "@tonconnect/protocol"
 import { base64Bytes, utf8 } from "./bytes.ts"
 import { type BridgeClient, BridgeError, makeBridgeClient } from "./bridge.ts"
 import type { ConnectLink } from "./links.ts"
 import { type AppInfo, fetchManifest, ManifestError } from "./manifest.ts"
 import { tonProofDigest, signDataDigest } from "./proof.ts"
-import { AppRequestFromJson, BridgeIncomingFromJson, type ConnectItemReply, type DeviceInfoReply, PROTOCOL_VERSION, type SignDataPayload, SignDataPayloadFromJson, type WalletMessage } from "./protocol.ts"
+import {
+  AppRequestFromJson,
+  BridgeIncomingFromJson,
+  type ConnectItemReply,
+  type DeviceInfoReply,
+  PROTOCOL_VERSION,
+  type SignDataPayload,
+  SignDataPayloadFromJson,
+  type WalletMessage,
+} from "./protocol.ts"
 import {
   decryptFrom,
   encryptFor,
@@ -146,7 +149,14 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
   let listener: { close(): void; ids: string } | undefined
   let started = false
 
-  const load = Effect.suspend(() => (state ? Effect.succeed(state) : loadState(storage, key).pipe(Effect.tap((s) => Effect.sync(() => void (state ??= s))), Effect.map(() => state!))))
+  const load = Effect.suspend(() =>
+    state
+      ? Effect.succeed(state)
+      : loadState(storage, key).pipe(
+          Effect.tap((s) => Effect.sync(() => void (state ??= s))),
+          Effect.map(() => state!),
+        ),
+  )
 
   // Writes go one at a time and always carry the newest state, so an async store never ends up
   // holding an older state than memory.
@@ -234,7 +244,10 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
     })
 
   const approveConnect: TonConnectEngine["approveConnect"] = (proposal) =>
-    claimProposal(proposal).pipe(Effect.andThen(approveConnectOnce(proposal)), Effect.tapError((e) => (e instanceof RequestError && e.message === ALREADY_ANSWERED ? Effect.void : reopenOn(proposal)(e))))
+    claimProposal(proposal).pipe(
+      Effect.andThen(approveConnectOnce(proposal)),
+      Effect.tapError((e) => (e instanceof RequestError && e.message === ALREADY_ANSWERED ? Effect.void : reopenOn(proposal)(e))),
+    )
 
   const approveConnectOnce = (proposal: ConnectProposal): Effect.Effect<SessionInfo, ConnectError> =>
     Effect.gen(function* () {
@@ -257,9 +270,15 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
         const digest = yield* Effect.promise(() =>
           tonProofDigest({ address: signer.address, domain: proposal.app.domain, timestamp, payload: proposal.proofPayload! }),
         )
-        const signature = yield* signer.signRaw(digest).pipe(
-          Effect.tapError((e) => (e.cancelled ? connectError(proposal.link.clientId, CONNECT_EVENT_ERROR_CODES.USER_REJECTS_ERROR, "User declined the connection").pipe(Effect.ignore) : Effect.void)),
-        )
+        const signature = yield* signer
+          .signRaw(digest)
+          .pipe(
+            Effect.tapError((e) =>
+              e.cancelled
+                ? connectError(proposal.link.clientId, CONNECT_EVENT_ERROR_CODES.USER_REJECTS_ERROR, "User declined the connection").pipe(Effect.ignore)
+                : Effect.void,
+            ),
+          )
         items.push({
           name: "ton_proof",
           proof: {
@@ -356,7 +375,8 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
       Effect.tapError((e) => {
         if (e instanceof RequestError) return e.message === ALREADY_ANSWERED ? Effect.void : reject(request, e.code, e.message).pipe(Effect.ignore)
         if (e instanceof SignerError && e.cancelled) return reject(request).pipe(Effect.ignore)
-        if (isChainRefusal(e)) return reject(request, RPC.UNKNOWN_ERROR, `the chain refused the message: ${(e as { message: string }).message}`).pipe(Effect.ignore)
+        if (isChainRefusal(e))
+          return reject(request, RPC.UNKNOWN_ERROR, `the chain refused the message: ${(e as { message: string }).message}`).pipe(Effect.ignore)
         return unclaim(request)
       }),
     )
@@ -388,7 +408,9 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
         const { boc } = yield* buildSignedTransfer(input)
         yield* chain.sendBoc(boc)
         // Sent: from here on the request is done even if the dApp cannot be told (it finds the transaction on chain).
-        yield* reply(pending, { result: boc, id: pending.id }).pipe(Effect.catch((e) => Effect.sync(() => onProblem(`transaction sent, answer not delivered: ${e.message}`))))
+        yield* reply(pending, { result: boc, id: pending.id }).pipe(
+          Effect.catch((e) => Effect.sync(() => onProblem(`transaction sent, answer not delivered: ${e.message}`))),
+        )
         return { boc }
       }),
     )
@@ -405,7 +427,9 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
         })
         const signature = yield* signer.signRaw(digest)
         const result: SignDataResult = { signature: Base64.encode(signature), address: signer.address, timestamp, domain, payload: pending.payload }
-        yield* reply(pending, { result, id: pending.id }).pipe(Effect.catch((e) => Effect.sync(() => onProblem(`data signed, answer not delivered: ${e.message}`))))
+        yield* reply(pending, { result, id: pending.id }).pipe(
+          Effect.catch((e) => Effect.sync(() => onProblem(`data signed, answer not delivered: ${e.message}`))),
+        )
         return result
       }),
     )
@@ -449,7 +473,9 @@ export const makeEngine = (options: EngineOptions): TonConnectEngine => {
       const info = sessionInfo(session)
       const answer = (message: WalletMessage) => post(session, session.dappClientId, message).pipe(Effect.catch((e) => Effect.sync(() => onProblem(e.message))))
       const fail = (code: RpcErrorCode, message: string) =>
-        answer({ error: { code, message }, id }).pipe(Effect.tap(() => Effect.sync(() => options.onRefused?.({ id, method: request.method, session: info, code, message }))))
+        answer({ error: { code, message }, id }).pipe(
+          Effect.tap(() => Effect.sync(() => options.onRefused?.({ id, method: request.method, session: info, code, message }))),
+        )
       switch (request.method) {
         case "disconnect": {
           yield* answer({ result: {}, id })
@@ -552,7 +578,11 @@ const checkSignDataContent = (payload: SignDataPayload): RequestError | undefine
 }
 
 const isChainRefusal = (e: unknown): boolean =>
-  typeof e === "object" && e !== null && (e as { _tag?: string })._tag === "ChainError" && (e as { reason?: string }).reason === "Status" &&
-  ((e as { status?: number }).status ?? 0) >= 400 && ((e as { status?: number }).status ?? 0) < 500
+  typeof e === "object" &&
+  e !== null &&
+  (e as { _tag?: string })._tag === "ChainError" &&
+  (e as { reason?: string }).reason === "Status" &&
+  ((e as { status?: number }).status ?? 0) >= 400 &&
+  ((e as { status?: number }).status ?? 0) < 500
 
 const addressEquals = (a: string, b: string): boolean => Address.parse(a).equals(Address.parse(b))

@@ -2,7 +2,16 @@
 // (`await import("@wallet/plugin-tonconnect/engine")`): it pulls @tonconnect/protocol, @ton/ton and @ton/core.
 // The Buffer shim comes first: ESM evaluates it before the modules below load @ton/core.
 export { BUFFER_INSTALLED } from "./buffer-shim.ts"
-export { makeEngine, type ConnectProposal, type DeviceInfo, type EngineOptions, type PendingRequest, type RefusedRequest, type SignDataResult, type TonConnectEngine } from "./engine.ts"
+export {
+  makeEngine,
+  type ConnectProposal,
+  type DeviceInfo,
+  type EngineOptions,
+  type PendingRequest,
+  type RefusedRequest,
+  type SignDataResult,
+  type TonConnectEngine,
+} from "./engine.ts"
 export { BridgeError, makeBridgeClient, type BridgeClient, type BridgeClientOptions, type BridgeEvent } from "./bridge.ts"
 export {
   ConnectLinkError,

@@ -39,7 +39,12 @@ describe("connect links", () => {
   })
 
   it("needs r, v and id, with the spec's message", async () => {
-    const cases: Array<Record<string, string>> = [{ id, r: JSON.stringify(request) }, { v: "2", r: JSON.stringify(request) }, { v: "2", id }, { v: "x", id, r: "{}" }]
+    const cases: Array<Record<string, string>> = [
+      { id, r: JSON.stringify(request) },
+      { v: "2", r: JSON.stringify(request) },
+      { v: "2", id },
+      { v: "x", id, r: "{}" },
+    ]
     for (const params of cases) {
       const error = await failure(`tc://?${query(params)}`)
       expect(error).toMatchObject({ reason: "MissingParams", message: MISSING_PARAMS_MESSAGE })

@@ -41,23 +41,11 @@ export interface ConnectParams {
 
 /** Telegram start param text back to a query string (inverse of the dApp SDK's packing). */
 export const decodeStartParam = (encoded: string): string =>
-  encoded
-    .replaceAll("--", "%")
-    .replaceAll("__", "=")
-    .replaceAll("-", "&")
-    .replaceAll("%5F", "_")
-    .replaceAll("%2D", "-")
-    .replaceAll("%2E", ".")
+  encoded.replaceAll("--", "%").replaceAll("__", "=").replaceAll("-", "&").replaceAll("%5F", "_").replaceAll("%2D", "-").replaceAll("%2E", ".")
 
 /** A query string into the Telegram start param alphabet (what a dApp SDK does; used by tests and the QR flow). */
 export const encodeStartParam = (query: string): string =>
-  query
-    .replaceAll(".", "%2E")
-    .replaceAll("-", "%2D")
-    .replaceAll("_", "%5F")
-    .replaceAll("&", "-")
-    .replaceAll("=", "__")
-    .replaceAll("%", "--")
+  query.replaceAll(".", "%2E").replaceAll("-", "%2D").replaceAll("_", "%5F").replaceAll("&", "-").replaceAll("=", "__").replaceAll("%", "--")
 
 const parseReturn = (ret: string | undefined): ReturnStrategy => {
   if (ret === undefined || ret === "" || ret === "back") return "back"

@@ -10,7 +10,12 @@ const run = (f: typeof fetch) => Effect.runPromise(Effect.result(fetchManifest("
 
 describe("dApp manifest", () => {
   it("reads name, icon, short host and the domain to sign", async () => {
-    const manifest = { url: "https://www.dapp.example:8443/app", name: " Demo ", iconUrl: "https://dapp.example/icon.png", termsOfUseUrl: "https://dapp.example/terms" }
+    const manifest = {
+      url: "https://www.dapp.example:8443/app",
+      name: " Demo ",
+      iconUrl: "https://dapp.example/icon.png",
+      termsOfUseUrl: "https://dapp.example/terms",
+    }
     const result = await run(answering(200, JSON.stringify(manifest)))
     if (result._tag !== "Success") throw new Error(result.failure.message)
     expect(result.success).toEqual({

@@ -74,16 +74,22 @@ export const fetchManifest = (
 ): Effect.Effect<AppInfo, ManifestError> =>
   Effect.gen(function* () {
     const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
-    if (!httpUrl(manifestUrl)) return yield* new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, message: "manifestUrl is not an http(s) URL" })
+    if (!httpUrl(manifestUrl))
+      return yield* new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, message: "manifestUrl is not an http(s) URL" })
     const response = yield* Effect.tryPromise({
       try: (signal) =>
         doFetch(manifestUrl, {
           headers: { accept: "application/json" },
           signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs ?? 10_000)]),
         }),
-      catch: (e) => new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, message: `manifest not found: ${e instanceof Error ? e.message : "network error"}` }),
+      catch: (e) =>
+        new ManifestError({
+          code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR,
+          message: `manifest not found: ${e instanceof Error ? e.message : "network error"}`,
+        }),
     })
-    if (!response.ok) return yield* new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, message: `manifest not found: HTTP ${response.status}` })
+    if (!response.ok)
+      return yield* new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, message: `manifest not found: HTTP ${response.status}` })
     const text = yield* Effect.tryPromise({
       try: () => response.text(),
       catch: () => new ManifestError({ code: CONNECT_EVENT_ERROR_CODES.MANIFEST_NOT_FOUND_ERROR, message: "manifest not found: the body could not be read" }),

@@ -47,7 +47,12 @@ describe("signed messages", () => {
     expect(crc32(utf8("123456789"))).toBe(0xcbf43926)
     expect(dnsEncodeDomain("app.ston.fi")).toBe("fi\0ston\0app\0")
     const payload = beginCell().storeUint(5, 8).endCell()
-    const cell = signDataCell({ address, domain: "ston.fi", timestamp: 7, payload: { type: "cell", schema: "x#_ v:uint8 = X;", cell: payload.toBoc().toString("base64") } })
+    const cell = signDataCell({
+      address,
+      domain: "ston.fi",
+      timestamp: 7,
+      payload: { type: "cell", schema: "x#_ v:uint8 = X;", cell: payload.toBoc().toString("base64") },
+    })
     const slice = cell.beginParse()
     expect(slice.loadUint(32)).toBe(0x75569022)
     expect(slice.loadUint(32)).toBe(crc32(utf8("x#_ v:uint8 = X;")))
@@ -55,7 +60,12 @@ describe("signed messages", () => {
     expect(slice.loadAddress().equals(Address.parse(address))).toBe(true)
     expect(slice.loadRef().beginParse().loadStringTail()).toBe("fi\0ston\0")
     expect(slice.loadRef().hash().equals(payload.hash())).toBe(true)
-    const digest = await signDataDigest({ address, domain: "ston.fi", timestamp: 7, payload: { type: "cell", schema: "x#_ v:uint8 = X;", cell: payload.toBoc().toString("base64") } })
+    const digest = await signDataDigest({
+      address,
+      domain: "ston.fi",
+      timestamp: 7,
+      payload: { type: "cell", schema: "x#_ v:uint8 = X;", cell: payload.toBoc().toString("base64") },
+    })
     expect(toHex(digest)).toBe(cell.hash().toString("hex"))
   })
 

@@ -22,7 +22,13 @@ const memoryKeys = async (id: SealKeyId = "idb") => {
 const localStorageLike = () => {
   const items = new Map<string, string>()
   const store = keyValueStoreFrom({ getItem: (k) => items.get(k) ?? null, setItem: (k, v) => void items.set(k, v), removeItem: (k) => void items.delete(k) })
-  const storage = { get length() { return items.size }, key: (i: number) => [...items.keys()][i] ?? null, getItem: (k: string) => items.get(k) ?? null }
+  const storage = {
+    get length() {
+      return items.size
+    },
+    key: (i: number) => [...items.keys()][i] ?? null,
+    getItem: (k: string) => items.get(k) ?? null,
+  }
   return { items, store, storage }
 }
 
@@ -34,7 +40,14 @@ const stateWith = (secretKey: string, id: string): StoredState => ({
       id,
       secretKey,
       dappClientId: "ab".repeat(32),
-      app: { manifestUrl: "https://d.example/m.json", url: "https://d.example", name: "Demo dApp", iconUrl: "https://d.example/i.png", shortHost: "d.example", domain: "d.example" },
+      app: {
+        manifestUrl: "https://d.example/m.json",
+        url: "https://d.example",
+        name: "Demo dApp",
+        iconUrl: "https://d.example/i.png",
+        shortHost: "d.example",
+        domain: "d.example",
+      },
       nextEventId: 3,
       lastRequestId: 7,
       connectedAt: 1,
@@ -43,7 +56,12 @@ const stateWith = (secretKey: string, id: string): StoredState => ({
 })
 
 /** Every form a leaked secret key could take in a dump. */
-const forms = (hex: string) => [hex, hex.toUpperCase(), Base64.encode(hexToByteArray(hex)), Base64.encode(hexToByteArray(hex)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")]
+const forms = (hex: string) => [
+  hex,
+  hex.toUpperCase(),
+  Base64.encode(hexToByteArray(hex)),
+  Base64.encode(hexToByteArray(hex)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
+]
 
 const KEY = sessionsKey("-239", `0:${"5a".repeat(32)}`)
 const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect)

@@ -152,7 +152,11 @@ export const sealedStore = (inner: KeyValueStore, keys: SealingKeys, options: Se
       return null
     }
     try {
-      const plain = await crypto.decrypt({ name: "AES-GCM", iv: fromB64url(envelope.iv), additionalData: aadFor(envelope.k, storageKey) }, key, fromB64url(envelope.ct))
+      const plain = await crypto.decrypt(
+        { name: "AES-GCM", iv: fromB64url(envelope.iv), additionalData: aadFor(envelope.k, storageKey) },
+        key,
+        fromB64url(envelope.ct),
+      )
       return new TextDecoder("utf-8", { fatal: true }).decode(plain)
     } catch {
       onProblem("tonconnect: stored sessions did not open (altered or sealed for another wallet)")

@@ -2,7 +2,18 @@ import { hexToByteArray, SessionCrypto } from "@tonconnect/protocol"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { Base64 } from "@tonconnect/protocol"
-import { decryptFrom, encryptFor, keyValueStoreFrom, loadState, memoryStore, newSessionKeys, openMessage, saveState, sessionsKey, UndecryptableMessage } from "./session.ts"
+import {
+  decryptFrom,
+  encryptFor,
+  keyValueStoreFrom,
+  loadState,
+  memoryStore,
+  newSessionKeys,
+  openMessage,
+  saveState,
+  sessionsKey,
+  UndecryptableMessage,
+} from "./session.ts"
 
 const toBase64 = (bytes: Uint8Array): string => Base64.encode(bytes)
 const fromBase64 = (text: string): Uint8Array => Base64.decode(text).toUint8Array()
@@ -36,7 +47,14 @@ describe("issue 13: decrypt errors carry no key material", () => {
   }
   const everythingOf = (e: unknown): string => {
     const error = e as Error & { cause?: unknown }
-    return [String(error), error.message, error.stack ?? "", JSON.stringify(error), JSON.stringify(Object.getOwnPropertyDescriptors(error)), String(error.cause ?? "")].join("\n")
+    return [
+      String(error),
+      error.message,
+      error.stack ?? "",
+      JSON.stringify(error),
+      JSON.stringify(Object.getOwnPropertyDescriptors(error)),
+      String(error.cause ?? ""),
+    ].join("\n")
   }
 
   it("the library's own error would leak it (why the one call site replaces it)", () => {

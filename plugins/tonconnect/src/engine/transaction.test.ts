@@ -13,7 +13,11 @@ const me = wallet.address.toRawString()
 const now = 1_800_000_000
 const other = Address.parseRaw(`0:${"22".repeat(32)}`)
 const run = (payload: object, ctx: { network?: TonNetwork; version?: "v5r1" | "v4r2" } = {}) =>
-  Effect.runPromise(Effect.result(decodeTransaction(JSON.stringify(payload), { address: me, network: ctx.network ?? "-239", ...(ctx.version ? { version: ctx.version } : {}) }, now)))
+  Effect.runPromise(
+    Effect.result(
+      decodeTransaction(JSON.stringify(payload), { address: me, network: ctx.network ?? "-239", ...(ctx.version ? { version: ctx.version } : {}) }, now),
+    ),
+  )
 const codeOf = async (payload: object, ctx?: { network?: TonNetwork; version?: "v5r1" | "v4r2" }) => {
   const result = await run(payload, ctx)
   return result._tag === "Failure" ? { code: result.failure.code, message: result.failure.message } : undefined
@@ -46,7 +50,15 @@ describe("sendTransaction decoding", () => {
       forwardTonAmount: 1n,
       comment: "rent",
     })
-    const nft = beginCell().storeUint(0x5fcc3d14, 32).storeUint(1, 64).storeAddress(other).storeAddress(null).storeMaybeRef(null).storeCoins(0n).storeBit(0).endCell()
+    const nft = beginCell()
+      .storeUint(0x5fcc3d14, 32)
+      .storeUint(1, 64)
+      .storeAddress(other)
+      .storeAddress(null)
+      .storeMaybeRef(null)
+      .storeCoins(0n)
+      .storeBit(0)
+      .endCell()
     expect(decodeBody(nft)).toEqual({ kind: "nft", queryId: 1n, newOwner: other.toRawString(), responseDestination: null, forwardAmount: 0n })
     expect(decodeBody(beginCell().storeUint(0x47d54391, 32).storeUint(0, 64).endCell())).toEqual({ kind: "call", op: 0x47d54391 })
     expect(decodeBody(beginCell().storeUint(0x0f8a7ea5, 32).endCell())).toEqual({ kind: "call", op: 0x0f8a7ea5 })
@@ -76,7 +88,10 @@ describe("sendTransaction decoding", () => {
     expect(await codeOf({ messages: [] })).toMatchObject({ code: 1 })
     expect(await codeOf({ messages: [{ address: "nope", amount: "1" }] })).toMatchObject({ code: 1, message: expect.stringMatching(/address/) })
     expect(await codeOf({ messages: [{ address: other.toString(), amount: "-1" }] })).toMatchObject({ code: 1 })
-    expect(await codeOf({ messages: [{ address: other.toString(), amount: "1", payload: "!!" }] })).toMatchObject({ code: 1, message: expect.stringMatching(/payload/) })
+    expect(await codeOf({ messages: [{ address: other.toString(), amount: "1", payload: "!!" }] })).toMatchObject({
+      code: 1,
+      message: expect.stringMatching(/payload/),
+    })
     expect(await codeOf({ messages: [{ address: other.toString(), amount: "1", extra_currency: { 100: "1" } }] })).toMatchObject({ code: 1 })
     expect(await codeOf({ messages: "x" })).toMatchObject({ code: 1 })
     // The wallet's own address in friendly form is the same wallet.
@@ -120,7 +135,10 @@ describe("the signed external message", () => {
   )
 
   it("is byte for byte what @ton/ton builds for W5R1 (both networks) and v4R2", async () => {
-    for (const [network, globalId] of [["-239", -239], ["-3", -3]] as const) {
+    for (const [network, globalId] of [
+      ["-239", -239],
+      ["-3", -3],
+    ] as const) {
       const contract = w5(globalId)
       const signer = keyPairSigner({ secretKey: keys.secretKey, address: contract.address.toRawString(), stateInit: "", network })
       const ours = await Effect.runPromise(buildSignedTransfer({ signer, seqno: 3, deploy: false, request, nowSeconds: now }))

@@ -128,7 +128,13 @@ export function App({ config }: { readonly config: DemoConfig }) {
             <dd>{wallet?.account.chain === CHAIN.TESTNET ? "testnet" : "mainnet"}</dd>
             <dt>Proof</dt>
             <dd data-testid="proof" role="status">
-              {proof.kind === "none" ? "No proof (restored session)" : proof.kind === "checking" ? "Checking…" : proof.check.valid ? "Proof verified" : `Proof rejected: ${proof.check.reason}`}
+              {proof.kind === "none"
+                ? "No proof (restored session)"
+                : proof.kind === "checking"
+                  ? "Checking…"
+                  : proof.check.valid
+                    ? "Proof verified"
+                    : `Proof rejected: ${proof.check.reason}`}
             </dd>
           </dl>
         )}

@@ -1,52 +1,50 @@
 // Development gallery of the kit (for a /trade/ui-gallery style route): every component in its
 // states, in the current theme. Load it lazily: `const { UiGallery } = await loadUiGallery()`.
 // Texts here are demo content, not product copy.
-import { useState } from "react";
-import { Avatar } from "../Avatar.tsx";
-import { Badge, Banner } from "../Badge.tsx";
-import { BottomSheet } from "../BottomSheet.tsx";
-import { Button } from "../Button.tsx";
-import { Cell } from "../Cell.tsx";
-import { IconButton } from "../IconButton.tsx";
-import { List, Section } from "../List.tsx";
-import { AmountInput } from "../AmountInput.tsx";
-import { Placeholder } from "../Placeholder.tsx";
-import { Skeleton } from "../Skeleton.tsx";
-import { SkeletonList } from "../SkeletonList.tsx";
-import { useSnackbar } from "../Snackbar.tsx";
-import { SegmentedControl } from "../SegmentedControl.tsx";
-import { Spinner } from "../Spinner.tsx";
-import { Switch } from "../Switch.tsx";
-import { SearchInput, TextField } from "../TextField.tsx";
-import { TabBar } from "../TabBar.tsx";
-import type { PlatformStyle } from "../tabBarLayout.ts";
+import { useState } from "react"
+import { Avatar } from "../Avatar.tsx"
+import { Badge, Banner } from "../Badge.tsx"
+import { BottomSheet } from "../BottomSheet.tsx"
+import { Button } from "../Button.tsx"
+import { Cell } from "../Cell.tsx"
+import { IconButton } from "../IconButton.tsx"
+import { List, Section } from "../List.tsx"
+import { AmountInput } from "../AmountInput.tsx"
+import { Placeholder } from "../Placeholder.tsx"
+import { Skeleton } from "../Skeleton.tsx"
+import { SkeletonList } from "../SkeletonList.tsx"
+import { useSnackbar } from "../Snackbar.tsx"
+import { SegmentedControl } from "../SegmentedControl.tsx"
+import { Spinner } from "../Spinner.tsx"
+import { Switch } from "../Switch.tsx"
+import { SearchInput, TextField } from "../TextField.tsx"
+import { TabBar } from "../TabBar.tsx"
+import type { PlatformStyle } from "../tabBarLayout.ts"
 
 const Icon = ({ d }: { d: string }) => (
   <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
     <path d={d} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
   </svg>
-);
-const WALLET = "M3 7h18v12H3zM3 7l3-4h12l3 4M16 13h2";
-const TRADE = "M4 17l6-6 4 4 6-8";
-const P2P = "M7 10a3 3 0 100-6 3 3 0 000 6zM17 20a3 3 0 100-6 3 3 0 000 6zM10 7h7v4M14 17H7v-4";
-const HISTORY = "M12 7v5l3 3M21 12a9 9 0 11-3-6.7";
+)
+const WALLET = "M3 7h18v12H3zM3 7l3-4h12l3 4M16 13h2"
+const TRADE = "M4 17l6-6 4 4 6-8"
+const P2P = "M7 10a3 3 0 100-6 3 3 0 000 6zM17 20a3 3 0 100-6 3 3 0 000 6zM10 7h7v4M14 17H7v-4"
+const HISTORY = "M12 7v5l3 3M21 12a9 9 0 11-3-6.7"
 
-const renderStrip = ({ compact }: { compact: boolean }) => (
-  <span>{compact ? "2 orders" : "You have 2 active P2P orders"}</span>
-);
+const renderStrip = ({ compact }: { compact: boolean }) => <span>{compact ? "2 orders" : "You have 2 active P2P orders"}</span>
 
 export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean }) {
-  const [sheet, setSheet] = useState(false);
-  const [amount, setAmount] = useState("");
-  const [tab, setTab] = useState("wallet");
-  const [platform, setPlatform] = useState<PlatformStyle>("apple");
-  const [strip, setStrip] = useState(true);
-  const [loading, setLoading] = useState(false);
-  const [space, setSpace] = useState<"crypto" | "ton">("crypto");
-  const [notify, setNotify] = useState(true);
-  const [tip, setTip] = useState(true);
-  const [query, setQuery] = useState("");
-  const [address, setAddress] = useState("");
+  const [sheet, setSheet] = useState(false)
+  const [amount, setAmount] = useState("")
+  const [tab, setTab] = useState("wallet")
+  const [platform, setPlatform] = useState<PlatformStyle>("apple")
+  const [strip, setStrip] = useState(true)
+  const [loading, setLoading] = useState(false)
+  const [space, setSpace] = useState<"crypto" | "ton">("crypto")
+  const [notify, setNotify] = useState(true)
+  const [tip, setTip] = useState(true)
+  const [query, setQuery] = useState("")
+  const [address, setAddress] = useState("")
   return (
     <div style={{ paddingBottom: "calc(var(--wk-tab-bar-height) + var(--wk-safe-area-bottom) + 16px)" }}>
       <List>
@@ -60,10 +58,36 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
             { value: "ton", label: "TON" },
           ]}
         />
-        <Banner tone="warning" title="TON space is temporarily unavailable" description="Your funds are safe. We are working on it." closeLabel="Hide" onClose={() => {}} />
+        <Banner
+          tone="warning"
+          title="TON space is temporarily unavailable"
+          description="Your funds are safe. We are working on it."
+          closeLabel="Hide"
+          onClose={() => {}}
+        />
         <Section header="Assets" footer="Rates update every minute.">
-          <Cell before={<Avatar name="Toncoin" colorSeed={1} />} title="Toncoin" subtitle="$3.12 · +2.4%" after="12.5 TON" afterSubtitle="$39.00" chevron onClick={() => {}} />
-          <Cell before={<Avatar name="Tether USD" colorSeed={5} />} title={<>Tether <Badge>NEW</Badge></>} subtitle="$1.00" after="250 USDT" afterSubtitle="$250.00" chevron onClick={() => {}} />
+          <Cell
+            before={<Avatar name="Toncoin" colorSeed={1} />}
+            title="Toncoin"
+            subtitle="$3.12 · +2.4%"
+            after="12.5 TON"
+            afterSubtitle="$39.00"
+            chevron
+            onClick={() => {}}
+          />
+          <Cell
+            before={<Avatar name="Tether USD" colorSeed={5} />}
+            title={
+              <>
+                Tether <Badge>NEW</Badge>
+              </>
+            }
+            subtitle="$1.00"
+            after="250 USDT"
+            afterSubtitle="$250.00"
+            chevron
+            onClick={() => {}}
+          />
           <Cell before={<Avatar name="Bitcoin" colorSeed={2} />} title="Bitcoin" subtitle="Temporarily unavailable" after="0 BTC" onClick={() => {}} disabled />
         </Section>
         <Section header="Loading">
@@ -72,7 +96,11 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
         <Section header="Settings">
           <Cell title="Language" after="English" chevron onClick={() => {}} />
           <Cell id="gallery-notify" title="Market trends" after={<Switch aria-labelledby="gallery-notify" checked={notify} onChange={setNotify} />} />
-          <Cell title="A very long explanation that wraps over several lines because multiline is set on this cell" multiline description="Description line, caption size, also wrapping when multiline is on." />
+          <Cell
+            title="A very long explanation that wraps over several lines because multiline is set on this cell"
+            multiline
+            description="Description line, caption size, also wrapping when multiline is on."
+          />
           <Cell title="Log out" tone="destructive" onClick={() => {}} />
         </Section>
         <Section header="Amount">
@@ -81,7 +109,14 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
             <div style={{ marginTop: 8, color: "var(--wk-color-hint)", fontSize: 13 }}>value: {JSON.stringify(amount)}</div>
           </div>
         </Section>
-        <SearchInput aria-label="Search" placeholder="Search" clearLabel="Clear" value={query} onChange={setQuery} icon={<Icon d="M11 18a7 7 0 100-14 7 7 0 000 14zM20 20l-4-4" />} />
+        <SearchInput
+          aria-label="Search"
+          placeholder="Search"
+          clearLabel="Clear"
+          value={query}
+          onChange={setQuery}
+          icon={<Icon d="M11 18a7 7 0 100-14 7 7 0 000 14zM20 20l-4-4" />}
+        />
         <TextField
           label="Address"
           placeholder="TON address"
@@ -134,10 +169,24 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
           icon={<Icon d={HISTORY} />}
           title="No transactions yet"
           description="Your transactions will appear here."
-          action={<Button look="secondary" size="m">Receive</Button>}
+          action={
+            <Button look="secondary" size="m">
+              Receive
+            </Button>
+          }
         />
       </List>
-      <BottomSheet open={sheet} onClose={() => setSheet(false)} title="Choose network" closeLabel="Close" footer={<Button stretched onClick={() => setSheet(false)}>Done</Button>}>
+      <BottomSheet
+        open={sheet}
+        onClose={() => setSheet(false)}
+        title="Choose network"
+        closeLabel="Close"
+        footer={
+          <Button stretched onClick={() => setSheet(false)}>
+            Done
+          </Button>
+        }
+      >
         <Cell title="TON" subtitle="The Open Network" onClick={() => setSheet(false)} />
         <Cell title="TRC20" subtitle="Tron" onClick={() => setSheet(false)} />
       </BottomSheet>
@@ -157,11 +206,11 @@ export function UiGallery({ withSnackbars = true }: { withSnackbars?: boolean })
         ]}
       />
     </div>
-  );
+  )
 }
 
 function SnackbarCells() {
-  const snackbar = useSnackbar();
+  const snackbar = useSnackbar()
   return (
     <>
       <Cell title="Show snackbar" onClick={() => snackbar.show({ text: "Address copied", icon: "✓" })} />
@@ -172,5 +221,5 @@ function SnackbarCells() {
         }
       />
     </>
-  );
+  )
 }

@@ -18,7 +18,9 @@ type ActionName = keyof AccountsData["assets"][number]["actions"]
 /** One button over all assets; stocks and ETFs have actions of their own (trade), not these. */
 const availability = (action: { readonly id: string }, context: SlotAvailabilityContext<MainLoaded>): SlotAvailability =>
   mainActionAvailability(
-    context.main.accounts.assets.filter((asset) => asset.category !== "stock" && asset.category !== "etf").map((asset) => asset.actions[action.id as ActionName]),
+    context.main.accounts.assets
+      .filter((asset) => asset.category !== "stock" && asset.category !== "etf")
+      .map((asset) => asset.actions[action.id as ActionName]),
     undefined,
     context.now,
   )
@@ -32,11 +34,22 @@ export const explain = async (action: { readonly id: string; readonly label: str
     const language = kernel.i18n.language()
     const date = new Intl.DateTimeFormat(language, { dateStyle: "long" }).format(state.at)
     const time = new Intl.DateTimeFormat(language, { timeStyle: "short" }).format(state.at)
-    await kernel.telegram.popup({ title: t("scheduledTitle"), message: t("scheduledText", { action: action.label, date, time }), buttons: [{ id: "ok", type: "ok" }] })
+    await kernel.telegram.popup({
+      title: t("scheduledTitle"),
+      message: t("scheduledText", { action: action.label, date, time }),
+      buttons: [{ id: "ok", type: "ok" }],
+    })
   } else if (state.kind === "restricted") {
     await kernel.telegram.popup({ title: t("restrictedTitle"), message: t("restrictedText"), buttons: [{ id: "ok", type: "ok" }] })
   } else if (action.id === "buy") {
-    const choice = await kernel.telegram.popup({ title: t("neverTitle"), message: t("mainBuyNeverText"), buttons: [{ id: "cancel", type: "cancel" }, { id: "ok", type: "ok" }] })
+    const choice = await kernel.telegram.popup({
+      title: t("neverTitle"),
+      message: t("mainBuyNeverText"),
+      buttons: [
+        { id: "cancel", type: "cancel" },
+        { id: "ok", type: "ok" },
+      ],
+    })
     if (choice === "ok") await host.navigate({ to: "/choose-asset/receive" })
   } else if (state.kind === "never") {
     await kernel.telegram.popup({ title: t("neverTitle"), message: t("mainNeverText", { action: action.label }), buttons: [{ id: "ok", type: "ok" }] })

@@ -43,7 +43,14 @@ export default function ConfirmScreen() {
   const info = currency ? currencyInfo(currency) : undefined
   const network = search.assetNetwork ?? info?.networks[0]
   const amount = info && search.value ? toMinor(search.value, info.decimals) : undefined
-  const complete = currency !== undefined && info !== undefined && network !== undefined && info.networks.includes(network) && search.address !== undefined && amount !== undefined && amount > 0n
+  const complete =
+    currency !== undefined &&
+    info !== undefined &&
+    network !== undefined &&
+    info.networks.includes(network) &&
+    search.address !== undefined &&
+    amount !== undefined &&
+    amount > 0n
   const maxValue = search.maxBalanceUsedAmount !== undefined && search.maxBalanceUsedAmount === search.value
 
   const details = asLoad(
@@ -62,8 +69,7 @@ export default function ConfirmScreen() {
     }),
   )
 
-  const backToForm = (withQr: boolean) =>
-    go(sendRoute, { search: cleanSearch({ ...search, qr: withQr ? true : undefined }), replace: true })
+  const backToForm = (withQr: boolean) => go(sendRoute, { search: cleanSearch({ ...search, qr: withQr ? true : undefined }), replace: true })
 
   const failureText = (error: unknown): string => {
     const refused = operationTokenErrorKey(errorTag(error), errorCode(error))

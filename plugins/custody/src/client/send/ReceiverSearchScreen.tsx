@@ -92,7 +92,11 @@ export default function ReceiverSearchScreen() {
         receiver={receiver}
         initialCurrency={search.assetCurrency}
         onSent={async (sent) => {
-          const next = pushRecent(recent.map((r) => ({ ...r, id: r.userId })), { ...sent, id: sent.userId }, RECENT_RECEIVERS_MAX).map(({ id: _id, ...r }) => r)
+          const next = pushRecent(
+            recent.map((r) => ({ ...r, id: r.userId })),
+            { ...sent, id: sent.userId },
+            RECENT_RECEIVERS_MAX,
+          ).map(({ id: _id, ...r }) => r)
           await runEffect(kernel, kernel.storage.save(RecentReceiversStore, next)).catch(() => undefined)
         }}
       />
@@ -101,7 +105,15 @@ export default function ReceiverSearchScreen() {
   return <SearchStep recent={recent} onChoose={choose} t={t} />
 }
 
-function SearchStep({ recent, onChoose, t }: { readonly recent: ReadonlyArray<Receiver>; readonly onChoose: (r: Receiver) => void; readonly t: (key: string, options?: Record<string, unknown>) => string }) {
+function SearchStep({
+  recent,
+  onChoose,
+  t,
+}: {
+  readonly recent: ReadonlyArray<Receiver>
+  readonly onChoose: (r: Receiver) => void
+  readonly t: (key: string, options?: Record<string, unknown>) => string
+}) {
   const kernel = useKernel()
   const [query, setQuery] = useState("")
   const trimmed = query.trim().replace(/^@/, "")
@@ -171,7 +183,15 @@ function SearchStep({ recent, onChoose, t }: { readonly recent: ReadonlyArray<Re
   )
 }
 
-function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver: Receiver; readonly initialCurrency: string | undefined; readonly onSent: (r: Receiver) => Promise<void> }) {
+function TransferForm({
+  receiver,
+  initialCurrency,
+  onSent,
+}: {
+  readonly receiver: Receiver
+  readonly initialCurrency: string | undefined
+  readonly onSent: (r: Receiver) => Promise<void>
+}) {
   const t = useT("custody")
   const kernel = useKernel()
   const go = useGo()
@@ -201,7 +221,13 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
     if (amountMinor === undefined || !asset || sending) return
     setSending(true)
     try {
-      const payload = { idempotencyKey: key, receiverId: receiver.userId, currency: asset.currency, amount: toDecimal(amountMinor, decimals), ...(comment.trim() ? { comment: comment.trim() } : {}) }
+      const payload = {
+        idempotencyKey: key,
+        receiverId: receiver.userId,
+        currency: asset.currency,
+        amount: toDecimal(amountMinor, decimals),
+        ...(comment.trim() ? { comment: comment.trim() } : {}),
+      }
       // The operation token for exactly this transfer (decision 0550); the gate fails closed.
       const gate = await operationGate(kernel, transferOperation(payload))
       if (gate.kind === "cancelled") return
@@ -249,8 +275,7 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
     )
   }
 
-  const amountError =
-    problem === "insufficient" ? t("send.amount.insufficient", { currency }) : undefined
+  const amountError = problem === "insufficient" ? t("send.amount.insufficient", { currency }) : undefined
 
   if (confirming && asset && amountMinor !== undefined) {
     return (
@@ -272,7 +297,11 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
             </Button>
           </div>
         </List>
-        <MainButton text={t("send.transfer.send", { amount: formatAmount(amountMinor, decimals, asset.currency, language) })} progress={sending} onClick={() => void send()} />
+        <MainButton
+          text={t("send.transfer.send", { amount: formatAmount(amountMinor, decimals, asset.currency, language) })}
+          progress={sending}
+          onClick={() => void send()}
+        />
       </main>
     )
   }
@@ -295,7 +324,11 @@ function TransferForm({ receiver, initialCurrency, onSent }: { readonly receiver
               aria-haspopup="dialog"
             />
           ) : (
-            <Cell before={<Skeleton shape="circle" width={40} height={40} />} title={<Skeleton shape="text" width={120} />} subtitle={<Skeleton shape="text" width={80} />} />
+            <Cell
+              before={<Skeleton shape="circle" width={40} height={40} />}
+              title={<Skeleton shape="text" width={120} />}
+              subtitle={<Skeleton shape="text" width={80} />}
+            />
           )}
         </Section>
       </List>

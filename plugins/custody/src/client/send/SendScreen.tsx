@@ -187,7 +187,9 @@ function SendScreen({ search }: { readonly search: SendParams }) {
       </List>
       {info.networks.length > 1 && (
         <div className={styles.field}>
-          <p className={styles.fieldLabel} id="send-network-label">{t("send.network")}</p>
+          <p className={styles.fieldLabel} id="send-network-label">
+            {t("send.network")}
+          </p>
           <SegmentedControl
             aria-labelledby="send-network-label"
             stretched

@@ -76,9 +76,7 @@ export default function StatusScreen() {
   return (
     <main className={styles.screen}>
       <div className={styles.hero} role="status" aria-live="polite">
-        <div className={iconClass}>
-          {shown === "pending" ? <Spinner size="l" /> : <Icon name={shown === "accepted" ? "check" : "alert"} size={44} />}
-        </div>
+        <div className={iconClass}>{shown === "pending" ? <Spinner size="l" /> : <Icon name={shown === "accepted" ? "check" : "alert"} size={44} />}</div>
         {tx ? (
           <>
             <p className={styles.heroAmount}>{formatAmount(tx.amount, decimals, tx.currency, language)}</p>

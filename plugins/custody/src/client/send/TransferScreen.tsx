@@ -156,8 +156,7 @@ export default function TransferScreen() {
     }
   }
 
-  const heading =
-    transfer.role === "receiver" ? t("send.transferPage.fromTitle", { name: other.name }) : t("send.transferPage.toTitle", { name: other.name })
+  const heading = transfer.role === "receiver" ? t("send.transferPage.fromTitle", { name: other.name }) : t("send.transferPage.toTitle", { name: other.name })
 
   return (
     <main className={styles.screen}>
@@ -174,8 +173,14 @@ export default function TransferScreen() {
       </div>
       <List>
         <Section>
-          <Cell title={transfer.role === "receiver" ? t("send.transferPage.from") : t("send.transferPage.to")} after={other.username ? `@${other.username}` : other.name} />
-          <Cell title={t("send.transferPage.created")} after={new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(transfer.created_at))} />
+          <Cell
+            title={transfer.role === "receiver" ? t("send.transferPage.from") : t("send.transferPage.to")}
+            after={other.username ? `@${other.username}` : other.name}
+          />
+          <Cell
+            title={t("send.transferPage.created")}
+            after={new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(transfer.created_at))}
+          />
           {status === "pending" && <Cell title={t("send.transferPage.expires")} after={expires} />}
           {transfer.comment && <Cell multiline title={t("send.comment.label")} description={transfer.comment} />}
         </Section>
@@ -185,7 +190,10 @@ export default function TransferScreen() {
               (() => {
                 const asset = balance.load.value.assets.find((a) => a.currency === transfer.currency)
                 return asset ? (
-                  <Cell title={t("send.transferPage.balance")} after={formatAmount(parseAmount(asset.balance, asset.decimals) ?? 0n, asset.decimals, asset.currency, language)} />
+                  <Cell
+                    title={t("send.transferPage.balance")}
+                    after={formatAmount(parseAmount(asset.balance, asset.decimals) ?? 0n, asset.decimals, asset.currency, language)}
+                  />
                 ) : null
               })()
             ) : balance.load.state === "loading" ? (

@@ -30,7 +30,9 @@ export const call = async <A, E>(kernel: Kernel, effect: Effect.Effect<A, E, any
 
 /** A client-made idempotency key (8-64 of [A-Za-z0-9_-]). */
 export const idempotencyKey = (): string =>
-  typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID().replace(/-/g, "") : `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`
+  typeof crypto !== "undefined" && "randomUUID" in crypto
+    ? crypto.randomUUID().replace(/-/g, "")
+    : `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`
 
 /** The server's error code of a failed call: a tagged contract error's `code`, or the HTTP body's code. */
 export const errorCode = (error: unknown): string | undefined => {

@@ -14,7 +14,11 @@ describe("the custody send gate (decision 0550)", () => {
   it("asks for a token bound to the operation and its params, and answers the headers with the device serial", async () => {
     const asked: Array<OperationTokenOptions> = []
     const gate = await operationGate(
-      kernelWith(shape((options) => Effect.sync(() => (asked.push(options), { operationToken: "tok", expiresAt: "2026-01-01T00:00:00Z", deviceSerial: "d".repeat(36) })))),
+      kernelWith(
+        shape((options) =>
+          Effect.sync(() => (asked.push(options), { operationToken: "tok", expiresAt: "2026-01-01T00:00:00Z", deviceSerial: "d".repeat(36) })),
+        ),
+      ),
       transfer,
     )
     expect(asked).toEqual([{ operation: "custody_transfer", params: { currency: "USDT", amount: "10.5", receiver: "42" } }])
@@ -35,7 +39,10 @@ describe("the custody send gate (decision 0550)", () => {
   it("without a passcode provider sends without a token and lets the server decide", async () => {
     expect(await operationGate(kernelWith(undefined), transfer)).toEqual({ kind: "go", headers: {} })
     expect(await operationGate(kernelWith(Passcode.unavailable), transfer)).toEqual({ kind: "go", headers: {} })
-    expect(await operationGate(kernelWith(shape(() => Effect.fail(new PasscodeUnavailable({ reason: "no-provider" })))), transfer)).toEqual({ kind: "go", headers: {} })
+    expect(await operationGate(kernelWith(shape(() => Effect.fail(new PasscodeUnavailable({ reason: "no-provider" })))), transfer)).toEqual({
+      kind: "go",
+      headers: {},
+    })
   })
 
   it("binds a withdrawal to its amount, destination and memo (max sends bind 'max')", () => {

@@ -20,10 +20,7 @@ export interface OperationHeaders {
   readonly "x-wallet-device-serial"?: string
 }
 
-export type OperationGate =
-  | { readonly kind: "go"; readonly headers: OperationHeaders }
-  | { readonly kind: "cancelled" }
-  | { readonly kind: "unavailable" }
+export type OperationGate = { readonly kind: "go"; readonly headers: OperationHeaders } | { readonly kind: "cancelled" } | { readonly kind: "unavailable" }
 
 type Outcome = OperationGate
 

@@ -12,8 +12,7 @@ export function useDebounced<A>(value: A, ms: number): A {
 }
 
 /** The network's display name (TRC20, ERC20, …); bitcoin has none and shows the currency's name. */
-export const networkLabel = (network: NetworkCode, currency: string): string =>
-  NETWORK_DISPLAY_NAMES[network] ?? currencyInfo(currency)?.name ?? network
+export const networkLabel = (network: NetworkCode, currency: string): string => NETWORK_DISPLAY_NAMES[network] ?? currencyInfo(currency)?.name ?? network
 
 /** Currencies that can leave the wallet on some network (stock tokens have none). */
 export const sendableCurrencies = <C extends { readonly networks: ReadonlyArray<NetworkCode> }>(all: ReadonlyArray<C>): ReadonlyArray<C> =>

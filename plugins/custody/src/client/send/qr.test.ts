@@ -58,7 +58,13 @@ describe("parseQr: plain addresses", () => {
   })
   it("a plain address with a decimal amount and a text", () => {
     expect(parseQr(`${TRON}?amount=12.5&text=rent`)).toEqual({
-      kind: "address", source: "plain", address: TRON, network: "tron", currency: "USDT", amount: "12.5", text: "rent",
+      kind: "address",
+      source: "plain",
+      address: TRON,
+      network: "tron",
+      currency: "USDT",
+      amount: "12.5",
+      text: "rent",
     })
   })
   it("unknown text is the default error", () => {
@@ -72,7 +78,13 @@ describe("parseQr: plain addresses", () => {
 describe("parseQr: ton-transfer links (nano amounts)", () => {
   it("ton://transfer with amount in nano units and a text", () => {
     expect(parseQr(`ton://transfer/${TON}?amount=2500000000&text=for%20coffee`)).toEqual({
-      kind: "address", source: "ton-transfer", address: TON, network: "ton", currency: "TON", amount: "2.5", text: "for coffee",
+      kind: "address",
+      source: "ton-transfer",
+      address: TON,
+      network: "ton",
+      currency: "TON",
+      amount: "2.5",
+      text: "for coffee",
     })
   })
   it("the prefix is matched case-insensitively and a trailing slash is dropped", () => {
@@ -109,7 +121,12 @@ describe("parseQr: ton: and bitcoin: prefixes (decimal amounts)", () => {
   })
   it("bitcoin: with a BIP-21 amount in BTC", () => {
     expect(parseQr(`bitcoin:${BTC}?amount=0.00100000&label=shop`)).toEqual({
-      kind: "address", source: "bitcoin", address: BTC, network: "bitcoin", currency: "BTC", amount: "0.001",
+      kind: "address",
+      source: "bitcoin",
+      address: BTC,
+      network: "bitcoin",
+      currency: "BTC",
+      amount: "0.001",
     })
   })
   it("BIP-21 required params (req-*) are refused", () => {

@@ -37,7 +37,11 @@ function fake(options: { scanner?: boolean; popupAnswer?: string } = {}): Fake {
         popups.push(params)
         return options.popupAnswer ?? ""
       },
-      scanQr: options.scanner === false ? () => null : (params: { onText: (text: string) => boolean }) => new Promise<string | null>((resolve) => (resolveScan = (text) => resolve(text !== null && params.onText(text) ? text : null))),
+      scanQr:
+        options.scanner === false
+          ? () => null
+          : (params: { onText: (text: string) => boolean }) =>
+              new Promise<string | null>((resolve) => (resolveScan = (text) => resolve(text !== null && params.onText(text) ? text : null))),
       openLink: (url: string) => opened.push(url),
     },
   } as unknown as Kernel

@@ -103,7 +103,13 @@ export async function scanAndRoute(kernel: Kernel, go: Go, snackbarOrOptions?: S
         action: { label: t("qr.update"), onClick: () => kernel.telegram.openLink(TELEGRAM_UPDATE_URL) },
       })
     } else {
-      const answer = await kernel.telegram.popup({ message: text, buttons: [{ id: "update", type: "default", text: t("qr.update") }, { id: "cancel", type: "cancel" }] })
+      const answer = await kernel.telegram.popup({
+        message: text,
+        buttons: [
+          { id: "update", type: "default", text: t("qr.update") },
+          { id: "cancel", type: "cancel" },
+        ],
+      })
       if (answer === "update") kernel.telegram.openLink(TELEGRAM_UPDATE_URL)
     }
     return

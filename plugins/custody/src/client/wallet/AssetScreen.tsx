@@ -33,8 +33,13 @@ export const useAssetPage = (currency: string): { readonly loaded: Loaded<AssetP
   const accounts = loadedOf(query)
   const loaded: Loaded<AssetPageData> =
     accounts.state !== "ok" || fiat === undefined
-      ? accounts.state === "error" ? accounts : { state: "loading" }
-      : { state: "ok", value: { fiat, accounts: accounts.value, asset: accounts.value.assets.find((a) => a.currency.toLowerCase() === currency.toLowerCase()) } }
+      ? accounts.state === "error"
+        ? accounts
+        : { state: "loading" }
+      : {
+          state: "ok",
+          value: { fiat, accounts: accounts.value, asset: accounts.value.assets.find((a) => a.currency.toLowerCase() === currency.toLowerCase()) },
+        }
   return { loaded, reload: () => void query.refetch() }
 }
 
@@ -54,13 +59,28 @@ export default function AssetScreen() {
   const asset = loaded.state === "ok" ? loaded.value.asset : undefined
   // Opening the asset page counts as seeing a new currency (its 'new' badge goes away).
   useEffect(() => {
-    if (asset?.isNewCurrency) void callWallet(kernel, (c) => c.custody.custodyAccounts.setNewCurrencySeen({ query: { currency: asset.currency } }).pipe(Effect.ignore))
+    if (asset?.isNewCurrency)
+      void callWallet(kernel, (c) => c.custody.custodyAccounts.setNewCurrencySeen({ query: { currency: asset.currency } }).pipe(Effect.ignore))
   }, [kernel, asset])
 
   if (loaded.state === "loading") return <AssetSkeleton />
-  if (loaded.state === "error") return <Screen><LoadError onRetry={reload} /></Screen>
+  if (loaded.state === "error")
+    return (
+      <Screen>
+        <LoadError onRetry={reload} />
+      </Screen>
+    )
   const { accounts, fiat } = loaded.value
-  if (!asset) return <Screen><Placeholder icon={<Icon name="search" size={48} />} title={t("asset.unknownTitle")} description={t("asset.unknownText", { currency: assetCurrency })} /></Screen>
+  if (!asset)
+    return (
+      <Screen>
+        <Placeholder
+          icon={<Icon name="search" size={48} />}
+          title={t("asset.unknownTitle")}
+          description={t("asset.unknownText", { currency: assetCurrency })}
+        />
+      </Screen>
+    )
 
   const paths = new Set(kernel.composition.routes.map((r) => r.fullPath))
   const flags = accounts.accessFlags as Readonly<Record<string, boolean>>
@@ -79,7 +99,9 @@ export default function AssetScreen() {
       <section className={styles.hero} aria-live="polite">
         <AssetAvatar currency={asset.currency} size={64} />
         <p className={styles.heroName}>{nameOf(asset)}</p>
-        <p className={styles.heroValue} data-testid="asset-balance">{formatCryptoAmount(asset.balance, asset.decimals, asset.currency, language)}</p>
+        <p className={styles.heroValue} data-testid="asset-balance">
+          {formatCryptoAmount(asset.balance, asset.decimals, asset.currency, language)}
+        </p>
         <p className={styles.heroSub}>{formatFiatValue(asset.fiatBalance, asset.fiatCurrency, language)}</p>
       </section>
       <ActionButtons items={items} onDeposit={receive} />
@@ -88,7 +110,9 @@ export default function AssetScreen() {
         <Section header={t("asset.price")}>
           <div className={styles.description}>
             {formatPrice(asset.rate, asset.fiatCurrency, language)}{" "}
-            <span className={asset.percentChange > 0 ? styles.up : asset.percentChange < 0 ? styles.down : undefined}>{formatPercent(asset.percentChange, language)}</span>
+            <span className={asset.percentChange > 0 ? styles.up : asset.percentChange < 0 ? styles.down : undefined}>
+              {formatPercent(asset.percentChange, language)}
+            </span>
           </div>
         </Section>
         <LastTransactions currency={asset.currency} />
@@ -118,7 +142,9 @@ function LastTransactions({ currency }: { readonly currency: string }) {
         <Placeholder title={t("asset.noTransactions", { currency })} />
       ) : (
         <>
-          {loaded.value.items.map((tx) => <TransactionRow key={tx.id} tx={tx} onOpen={open} />)}
+          {loaded.value.items.map((tx) => (
+            <TransactionRow key={tx.id} tx={tx} onOpen={open} />
+          ))}
           <Button look="plain" stretched onClick={() => void go(transactionsListRoute, { search: { assetCurrency: currency } })}>
             {t("asset.allTransactions")}
           </Button>

@@ -25,11 +25,20 @@ export default function ChooseAssetScreen() {
   const reload = () => void accounts.refetch()
 
   const q = query.trim().toLowerCase()
-  const assets = loaded.state === "ok" ? loaded.value.assets.filter((a) => a.networks.length > 0 && (q === "" || a.currency.toLowerCase().includes(q) || nameOf(a).toLowerCase().includes(q))) : []
+  const assets =
+    loaded.state === "ok"
+      ? loaded.value.assets.filter((a) => a.networks.length > 0 && (q === "" || a.currency.toLowerCase().includes(q) || nameOf(a).toLowerCase().includes(q)))
+      : []
   return (
     <Screen title={t("receive.chooseAsset")}>
       <div className={styles.search}>
-        <SearchInput value={query} onChange={setQuery} aria-label={t("receive.searchAsset")} placeholder={t("receive.searchAsset")} clearLabel={t("common.clear")} />
+        <SearchInput
+          value={query}
+          onChange={setQuery}
+          aria-label={t("receive.searchAsset")}
+          placeholder={t("receive.searchAsset")}
+          clearLabel={t("common.clear")}
+        />
       </div>
       {loaded.state === "loading" ? (
         <SkeletonList />

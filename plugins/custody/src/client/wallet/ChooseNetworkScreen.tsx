@@ -12,15 +12,30 @@ export default function ChooseNetworkScreen() {
   const go = useGo()
   const { type = "receive", assetCurrency = "" } = useParams({ strict: false }) as { type?: string; assetCurrency?: string }
   const info = currencyInfo(assetCurrency) ?? currencyInfo(assetCurrency.toUpperCase())
-  if (!info || info.networks.length === 0) return <Screen><Placeholder title={t("receive.unavailable", { currency: assetCurrency })} /></Screen>
+  if (!info || info.networks.length === 0)
+    return (
+      <Screen>
+        <Placeholder title={t("receive.unavailable", { currency: assetCurrency })} />
+      </Screen>
+    )
   const choose = (network: NetworkCode) =>
-    void (type === "send" ? go(sendRoute, { search: { assetCurrency: info.code, assetNetwork: network } }) : go(receiveRoute, { search: { assetCurrency: info.code, assetNetwork: network } }))
+    void (type === "send"
+      ? go(sendRoute, { search: { assetCurrency: info.code, assetNetwork: network } })
+      : go(receiveRoute, { search: { assetCurrency: info.code, assetNetwork: network } }))
   return (
     <Screen title={t("receive.chooseNetwork")}>
       <List>
         <Section footer={t("receive.networkChooseHint")}>
           {info.networks.map((network) => (
-            <Cell key={network} data-network={network} before={<AssetAvatar currency={network.toUpperCase()} size={36} />} title={networkName(network)} subtitle={info.code} chevron onClick={() => choose(network)} />
+            <Cell
+              key={network}
+              data-network={network}
+              before={<AssetAvatar currency={network.toUpperCase()} size={36} />}
+              title={networkName(network)}
+              subtitle={info.code}
+              chevron
+              onClick={() => choose(network)}
+            />
           ))}
         </Section>
       </List>

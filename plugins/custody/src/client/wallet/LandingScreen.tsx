@@ -12,5 +12,9 @@ export default function LandingScreen() {
   useEffect(() => {
     void (kernel.user()?.isNew ? go(walletOnboardingRoute, { replace: true }) : go(transactionsRoute, { replace: true }))
   }, [kernel, go])
-  return <Screen><Spinner size="l" label={t("landing.text")} /></Screen>
+  return (
+    <Screen>
+      <Spinner size="l" label={t("landing.text")} />
+    </Screen>
+  )
 }

@@ -17,13 +17,21 @@ function Slide({ icon, title, text, step }: { readonly icon: string; readonly ti
   const t = useT(NS)
   return (
     <main className={styles.onboarding}>
-      {step !== undefined && <p className={styles.stepHint} aria-live="polite">{t("onboarding.step", { current: step + 1, total: STEPS + 1 })}</p>}
-      <div className={styles.onboardingIcon} aria-hidden="true"><Icon name={icon} size={64} /></div>
+      {step !== undefined && (
+        <p className={styles.stepHint} aria-live="polite">
+          {t("onboarding.step", { current: step + 1, total: STEPS + 1 })}
+        </p>
+      )}
+      <div className={styles.onboardingIcon} aria-hidden="true">
+        <Icon name={icon} size={64} />
+      </div>
       <h1 className={styles.onboardingTitle}>{title}</h1>
       <p className={styles.onboardingText}>{text}</p>
       {step !== undefined && (
         <ol className={styles.dots} aria-hidden="true">
-          {Array.from({ length: STEPS + 1 }, (_, i) => <li key={i} className={i === step ? styles.dotActive : styles.dot} />)}
+          {Array.from({ length: STEPS + 1 }, (_, i) => (
+            <li key={i} className={i === step ? styles.dotActive : styles.dot} />
+          ))}
         </ol>
       )}
     </main>

@@ -29,7 +29,13 @@ export function PriceChart({ crypto, fiat }: { readonly crypto: string; readonly
 
   const chart = loaded.state === "ok" ? loaded.value : undefined
   // Prices are only drawn here; the labels below are formatted from the exact strings.
-  const geometry = chart ? chartGeometry(chart.points.map((p) => ({ time: Date.parse(p.time), price: Number(p.price) })), WIDTH, HEIGHT) : undefined
+  const geometry = chart
+    ? chartGeometry(
+        chart.points.map((p) => ({ time: Date.parse(p.time), price: Number(p.price) })),
+        WIDTH,
+        HEIGHT,
+      )
+    : undefined
   const last = chart?.points[chart.points.length - 1]
 
   return (
@@ -40,7 +46,14 @@ export function PriceChart({ crypto, fiat }: { readonly crypto: string; readonly
         ) : !geometry || geometry.line === "" ? (
           <p className={styles.chartEmpty}>{t("asset.chartUnavailable")}</p>
         ) : (
-          <LineChart className={styles.chartSvg} geometry={geometry} width={WIDTH} height={HEIGHT} aria-label={`${t("asset.chart")}: ${t(`asset.periods.${period}`)}, ${formatPercent(chart!.percentChange, language)}`} data-testid="price-chart" />
+          <LineChart
+            className={styles.chartSvg}
+            geometry={geometry}
+            width={WIDTH}
+            height={HEIGHT}
+            aria-label={`${t("asset.chart")}: ${t(`asset.periods.${period}`)}, ${formatPercent(chart!.percentChange, language)}`}
+            data-testid="price-chart"
+          />
         )}
       </div>
       <div className={styles.chartMeta}>

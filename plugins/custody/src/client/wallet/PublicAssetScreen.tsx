@@ -19,9 +19,23 @@ export default function PublicAssetScreen() {
   const language = kernel.i18n.language()
 
   if (loaded.state === "loading") return <AssetSkeleton />
-  if (loaded.state === "error") return <Screen><LoadError onRetry={reload} /></Screen>
+  if (loaded.state === "error")
+    return (
+      <Screen>
+        <LoadError onRetry={reload} />
+      </Screen>
+    )
   const { asset, fiat, accounts } = loaded.value
-  if (!asset) return <Screen><Placeholder icon={<Icon name="search" size={48} />} title={t("asset.unknownTitle")} description={t("asset.unknownText", { currency: assetCurrency })} /></Screen>
+  if (!asset)
+    return (
+      <Screen>
+        <Placeholder
+          icon={<Icon name="search" size={48} />}
+          title={t("asset.unknownTitle")}
+          description={t("asset.unknownText", { currency: assetCurrency })}
+        />
+      </Screen>
+    )
   const canReceive = asset.networks.length > 0 && asset.actions.receive.isEnabled && accounts.accessFlags.accessToCreateAddress
 
   return (
@@ -29,8 +43,12 @@ export default function PublicAssetScreen() {
       <section className={styles.hero}>
         <AssetAvatar currency={asset.currency} size={64} />
         <p className={styles.heroName}>{nameOf(asset)}</p>
-        <p className={styles.heroValue} data-testid="asset-price">{formatPrice(asset.rate, asset.fiatCurrency, language)}</p>
-        <p className={`${styles.heroSub} ${asset.percentChange > 0 ? styles.up : asset.percentChange < 0 ? styles.down : ""}`}>{formatPercent(asset.percentChange, language)}</p>
+        <p className={styles.heroValue} data-testid="asset-price">
+          {formatPrice(asset.rate, asset.fiatCurrency, language)}
+        </p>
+        <p className={`${styles.heroSub} ${asset.percentChange > 0 ? styles.up : asset.percentChange < 0 ? styles.down : ""}`}>
+          {formatPercent(asset.percentChange, language)}
+        </p>
       </section>
       {accounts.accessFlags.accessToAssetCharts && <PriceChart crypto={asset.currency} fiat={fiat} />}
       <List>

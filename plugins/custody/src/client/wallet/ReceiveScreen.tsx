@@ -37,7 +37,8 @@ export default function ReceiveScreen() {
 
   useEffect(() => {
     if (needsChoice === "asset" && !search.assetCurrency) void go(chooseAssetRoute, { params: { type: "receive" }, replace: true })
-    if (needsChoice === "network" && info && info.networks.length > 1) void go(chooseNetworkRoute, { params: { type: "receive", assetCurrency: info.code }, replace: true })
+    if (needsChoice === "network" && info && info.networks.length > 1)
+      void go(chooseNetworkRoute, { params: { type: "receive", assetCurrency: info.code }, replace: true })
   }, [needsChoice, info, search.assetCurrency, go])
 
   const currency = info?.code ?? ""
@@ -56,9 +57,13 @@ export default function ReceiveScreen() {
 
   if (needsChoice || !info || !network) {
     return search.assetCurrency && (!info || info.networks.length === 0) ? (
-      <Screen><Banner tone="error" title={t("receive.unavailable", { currency: search.assetCurrency })} /></Screen>
+      <Screen>
+        <Banner tone="error" title={t("receive.unavailable", { currency: search.assetCurrency })} />
+      </Screen>
     ) : (
-      <Screen><Spinner size="l" label={t("common.loading")} /></Screen>
+      <Screen>
+        <Spinner size="l" label={t("common.loading")} />
+      </Screen>
     )
   }
 
@@ -102,10 +107,16 @@ export default function ReceiveScreen() {
           <LoadError title={t("receive.addressError")} onRetry={reload} />
         ) : (
           <>
-            <p className={styles.address} data-testid="deposit-address">{address}</p>
+            <p className={styles.address} data-testid="deposit-address">
+              {address}
+            </p>
             <div className={styles.buttonsRow}>
-              <Button look="primary" onClick={() => void copy()}>{t("common.copy")}</Button>
-              <Button look="secondary" onClick={share}>{t("common.share")}</Button>
+              <Button look="primary" onClick={() => void copy()}>
+                {t("common.copy")}
+              </Button>
+              <Button look="secondary" onClick={share}>
+                {t("common.share")}
+              </Button>
             </div>
           </>
         )}

@@ -36,15 +36,23 @@ export function TransactionDetails({ transactionId }: { readonly transactionId: 
           <Skeleton shape="circle" width={56} height={56} />
           <Skeleton shape="text" width={180} height={30} />
         </section>
-        <List><Section><SkeletonList rows={4} /></Section></List>
+        <List>
+          <Section>
+            <SkeletonList rows={4} />
+          </Section>
+        </List>
       </Screen>
     )
   }
   if (loaded.state === "error") {
     return errorTag(loaded.error) === "CustodyNotFound" || errorTag(loaded.error) === "HttpApiDecodeError" ? (
-      <Screen><Placeholder icon={<Icon name="search" size={48} />} title={t("details.notFound")} /></Screen>
+      <Screen>
+        <Placeholder icon={<Icon name="search" size={48} />} title={t("details.notFound")} />
+      </Screen>
     ) : (
-      <Screen><LoadError onRetry={reload} /></Screen>
+      <Screen>
+        <LoadError onRetry={reload} />
+      </Screen>
     )
   }
   const tx = loaded.value
@@ -73,7 +81,9 @@ export function TransactionDetails({ transactionId }: { readonly transactionId: 
           {tx.type === "deposit" ? "+" : "\u2212"}
           {formatCryptoAmount(tx.amount, decimals, tx.currency, language, decimals)}
         </p>
-        <span className={`${styles.status} ${statusClass[status]}`} data-testid="details-status">{t(`history.status.${status}`)}</span>
+        <span className={`${styles.status} ${statusClass[status]}`} data-testid="details-status">
+          {t(`history.status.${status}`)}
+        </span>
       </section>
       <List>
         <Section header={t("details.title")}>

@@ -43,7 +43,9 @@ function TransactionsList({ currency, onRetry }: { readonly currency: string | u
   const fetchPage = useCallback(
     (cursor: string | null) =>
       callWallet(kernel, (c) =>
-        c.custody.custodyTransactions.list({ query: { limit: TRANSACTIONS_PAGE_SIZE, ...(cursor ? { cursor } : {}), ...(currency ? { currency: currency.toUpperCase() } : {}) } }),
+        c.custody.custodyTransactions.list({
+          query: { limit: TRANSACTIONS_PAGE_SIZE, ...(cursor ? { cursor } : {}), ...(currency ? { currency: currency.toUpperCase() } : {}) },
+        }),
       ),
     [kernel, currency],
   )
@@ -80,9 +82,12 @@ function TransactionsList({ currency, onRetry }: { readonly currency: string | u
     const el = sentinel.current
     const cursor = pages.nextCursor
     if (!el || cursor === null || pages.status !== "idle") return
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) loadMore(cursor)
-    }, { rootMargin: "200px" })
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) loadMore(cursor)
+      },
+      { rootMargin: "200px" },
+    )
     observer.observe(el)
     return () => observer.disconnect()
   }, [pages.nextCursor, pages.status, loadMore])
@@ -90,12 +95,20 @@ function TransactionsList({ currency, onRetry }: { readonly currency: string | u
   const open = (tx: Transaction) => void go(transactionsRoute, { search: { transactionId: tx.id, from: "history" } })
   const title = currency ? t("history.titleAsset", { currency: currency.toUpperCase() }) : t("history.title")
   const dayLabel = (key: string) =>
-    key === dayKey(now) ? t("history.today") : key === dayKey(new Date(now.getTime() - 86_400_000)) ? t("history.yesterday") : new Intl.DateTimeFormat(language, { dateStyle: "long" }).format(new Date(`${key}T12:00:00`))
+    key === dayKey(now)
+      ? t("history.today")
+      : key === dayKey(new Date(now.getTime() - 86_400_000))
+        ? t("history.yesterday")
+        : new Intl.DateTimeFormat(language, { dateStyle: "long" }).format(new Date(`${key}T12:00:00`))
 
   return (
     <Screen title={title}>
       {pages.status === "loading" ? (
-        <List><Section><SkeletonList label={t("common.loading")} /></Section></List>
+        <List>
+          <Section>
+            <SkeletonList label={t("common.loading")} />
+          </Section>
+        </List>
       ) : pages.status === "restricted" ? (
         <Placeholder icon={<Icon name="alert" size={48} />} title={t("actions.restrictedTitle")} description={t("history.restricted")} />
       ) : pages.status === "error" && pages.items.length === 0 ? (
@@ -107,7 +120,9 @@ function TransactionsList({ currency, onRetry }: { readonly currency: string | u
           <List>
             {groupByDay(pages.items, (tx) => new Date(tx.date)).map(([key, items]) => (
               <Section key={key} header={dayLabel(key)}>
-                {items.map((tx) => <TransactionRow key={tx.id} tx={tx} onOpen={open} />)}
+                {items.map((tx) => (
+                  <TransactionRow key={tx.id} tx={tx} onOpen={open} />
+                ))}
               </Section>
             ))}
           </List>

@@ -23,14 +23,25 @@ describe("getOrCreateAddress", () => {
 
   it("answers at once when the first reply has the address", async () => {
     const slept: number[] = []
-    const address = await getOrCreateAddress(async () => ({ addresses: [{ address: "0xabc", network_code: "ethereum", wallet_to_replace: "0xold" }] }), "ethereum", async (ms) => void slept.push(ms))
+    const address = await getOrCreateAddress(
+      async () => ({ addresses: [{ address: "0xabc", network_code: "ethereum", wallet_to_replace: "0xold" }] }),
+      "ethereum",
+      async (ms) => void slept.push(ms),
+    )
     expect(address).toEqual({ address: "0xabc", network_code: "ethereum", wallet_to_replace: "0xold" })
     expect(slept).toEqual([])
   })
 
   it("gives up after the last try", async () => {
     let calls = 0
-    await expect(getOrCreateAddress(async () => (calls++, { addresses: [] }), "ton", async () => undefined, 5)).rejects.toBeInstanceOf(AddressNotReady)
+    await expect(
+      getOrCreateAddress(
+        async () => (calls++, { addresses: [] }),
+        "ton",
+        async () => undefined,
+        5,
+      ),
+    ).rejects.toBeInstanceOf(AddressNotReady)
     expect(calls).toBe(5)
   })
 })

@@ -24,7 +24,9 @@ export const formatFiatValue = (decimal: string, currency: string, language: str
 
 /** A price: two digits, four significant ones under 1. */
 export const formatPrice = (decimal: string, currency: string, language: string): string =>
-  new Intl.NumberFormat(numberLocale(language), { style: "currency", currency, ...(/^0(\.|$)/.test(decimal) ? { maximumSignificantDigits: 4 } : {}) }).format(exact(decimal))
+  new Intl.NumberFormat(numberLocale(language), { style: "currency", currency, ...(/^0(\.|$)/.test(decimal) ? { maximumSignificantDigits: 4 } : {}) }).format(
+    exact(decimal),
+  )
 
 /** A change in percent (display ratio, e.g. -1.25), signed, two decimals. */
 export const formatPercent = (percent: number, language: string): string =>

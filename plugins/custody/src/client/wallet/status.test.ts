@@ -5,7 +5,14 @@ import { gatewayLabelKey, GATEWAYS, mapStatus, mapTransferStatus, rowAppearance 
 
 describe("status mapping (spec 1 §4)", () => {
   it("maps generic statuses", () => {
-    expect(["pending", "success", "canceled", "fail", "processing", "weird"].map(mapStatus)).toEqual(["pending", "accepted", "rejected", "failed", "failed", "failed"])
+    expect(["pending", "success", "canceled", "fail", "processing", "weird"].map(mapStatus)).toEqual([
+      "pending",
+      "accepted",
+      "rejected",
+      "failed",
+      "failed",
+      "failed",
+    ])
   })
 
   it("maps custody transfer statuses", () => {

@@ -42,5 +42,4 @@ export function rowAppearance(row: RowFacts): RowAppearance {
 export const GATEWAYS: ReadonlyArray<Gateway> = GatewaySchema.literals
 
 /** The i18n key of a gateway's label; an unknown gateway gets the generic one. */
-export const gatewayLabelKey = (gateway: string): string =>
-  (GATEWAYS as ReadonlyArray<string>).includes(gateway) ? `gateway.${gateway}` : "gateway.unknown"
+export const gatewayLabelKey = (gateway: string): string => ((GATEWAYS as ReadonlyArray<string>).includes(gateway) ? `gateway.${gateway}` : "gateway.unknown")

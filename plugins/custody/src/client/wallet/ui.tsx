@@ -31,7 +31,11 @@ export function LoadError({ onRetry, title }: { readonly onRetry: () => void; re
       icon={<Icon name="alert" size={48} />}
       title={title ?? t("common.loadErrorTitle")}
       description={t("common.loadError")}
-      action={<Button look="secondary" onClick={onRetry}>{t("common.retry")}</Button>}
+      action={
+        <Button look="secondary" onClick={onRetry}>
+          {t("common.retry")}
+        </Button>
+      }
     />
   )
 }
@@ -70,11 +74,22 @@ export function ActionButtons({ items, onDeposit }: { readonly items: ReadonlyAr
       const language = kernel.i18n.language()
       const date = new Intl.DateTimeFormat(language, { dateStyle: "long" }).format(a.at)
       const time = new Intl.DateTimeFormat(language, { timeStyle: "short" }).format(a.at)
-      await kernel.telegram.popup({ title: t("actions.scheduledTitle"), message: t("actions.scheduledText", { action: label, date, time }), buttons: [{ id: "ok", type: "ok" }] })
+      await kernel.telegram.popup({
+        title: t("actions.scheduledTitle"),
+        message: t("actions.scheduledText", { action: label, date, time }),
+        buttons: [{ id: "ok", type: "ok" }],
+      })
     } else if (a.kind === "restricted") {
       await kernel.telegram.popup({ title: t("actions.restrictedTitle"), message: t("actions.restrictedText"), buttons: [{ id: "ok", type: "ok" }] })
     } else if (item.name === "buy") {
-      const choice = await kernel.telegram.popup({ title: t("actions.neverTitle"), message: t("actions.buyNeverText"), buttons: [{ id: "cancel", type: "cancel" }, { id: "ok", type: "ok" }] })
+      const choice = await kernel.telegram.popup({
+        title: t("actions.neverTitle"),
+        message: t("actions.buyNeverText"),
+        buttons: [
+          { id: "cancel", type: "cancel" },
+          { id: "ok", type: "ok" },
+        ],
+      })
       if (choice === "ok") onDeposit()
     } else {
       await kernel.telegram.popup({ title: t("actions.neverTitle"), message: t("actions.neverText", { action: label }), buttons: [{ id: "ok", type: "ok" }] })
@@ -91,7 +106,9 @@ export function ActionButtons({ items, onDeposit }: { readonly items: ReadonlyAr
           onClick={() => (item.availability.kind === "available" ? item.onRun() : void explain(item))}
         >
           <span className={styles.actionIcon} aria-hidden="true">
-            <svg width="24" height="24" viewBox="0 0 24 24" fill="currentColor" focusable="false">{glyphs[item.name]}</svg>
+            <svg width="24" height="24" viewBox="0 0 24 24" fill="currentColor" focusable="false">
+              {glyphs[item.name]}
+            </svg>
           </span>
           <span className={styles.actionLabel}>{t(`actions.${item.name}`)}</span>
         </button>

@@ -80,13 +80,18 @@ export interface NetworkAdapter {
   /** The user's deposit address (deterministic: the same user always gets the same address). */
   readonly deriveDepositAddress: (userId: number) => Effect.Effect<string, ChainUnavailable>
   /** Checks (and resolves names in) what the user typed; answers the destination address. */
-  readonly validateAddress: (input: string) => Effect.Effect<{ readonly address: string; readonly domain: string | null }, AddressCheckError | ChainRequestError>
+  readonly validateAddress: (
+    input: string,
+  ) => Effect.Effect<{ readonly address: string; readonly domain: string | null }, AddressCheckError | ChainRequestError>
   /** The comparable form of an address of this network. */
   readonly canonical: (address: string) => string
   /** Platform addresses nobody may withdraw to (hot wallets ...), canonical. */
   readonly systemAddresses: Effect.Effect<ReadonlyArray<string>, ChainUnavailable>
   /** Scans the watched addresses; answers only final deposits (never in-progress ones). */
-  readonly watchDeposits: (input: { readonly addresses: ReadonlyArray<WatchedAddress>; readonly cursor: string | null }) => Effect.Effect<WatchResult, ChainUnavailable>
+  readonly watchDeposits: (input: {
+    readonly addresses: ReadonlyArray<WatchedAddress>
+    readonly cursor: string | null
+  }) => Effect.Effect<WatchResult, ChainUnavailable>
   /**
    * Builds (signs) one batch; the answer is a reference the processor stores before it broadcasts,
    * so a crash between the two can re-broadcast the same thing. Fails with `HotWalletLow` when the
@@ -100,4 +105,6 @@ export interface NetworkAdapter {
 }
 
 /** The adapters by network code; a network without one has no deposits or withdrawals. */
-export class NetworkAdapters extends Context.Service<NetworkAdapters, Readonly<Partial<Record<NetworkCode, NetworkAdapter>>>>()("wallet/custody/NetworkAdapters") {}
+export class NetworkAdapters extends Context.Service<NetworkAdapters, Readonly<Partial<Record<NetworkCode, NetworkAdapter>>>>()(
+  "wallet/custody/NetworkAdapters",
+) {}

@@ -7,7 +7,11 @@ const seed = new Uint8Array(32).fill(7)
 
 describe("address formats", () => {
   it("ethereum: 42 characters, EIP-55 enforced only on mixed case", () => {
-    for (const good of ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB"]) {
+    for (const good of [
+      "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+      "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+      "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
+    ]) {
       expect(checkEthereum(good)).toEqual({ ok: true, address: good })
       expect(code(checkEthereum(good.toLowerCase()))).toBe("ok")
     }

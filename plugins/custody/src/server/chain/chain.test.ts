@@ -62,7 +62,10 @@ describe("custody on chain (devnet + server)", { timeout: 60_000 }, () => {
 
   const signIn = async () => {
     const id = nextUser++
-    const initData = signInitData({ user: { id, first_name: "Chain", username: `chain_${id}`, language_code: "en" }, authDate: new Date(), queryId: randomUUID(), chatType: "sender" }, DEV_BOT_TOKEN)
+    const initData = signInitData(
+      { user: { id, first_name: "Chain", username: `chain_${id}`, language_code: "en" }, authDate: new Date(), queryId: randomUUID(), chatType: "sender" },
+      DEV_BOT_TOKEN,
+    )
     const auth = await fetch(`${server.url}/api/auth/init`, { method: "POST", headers: { authorization: `tma ${initData}` } })
     expect(auth.status).toBe(200)
     const { access_token: token } = (await auth.json()) as { access_token: string }
@@ -119,7 +122,14 @@ describe("custody on chain (devnet + server)", { timeout: 60_000 }, () => {
     await server.sql("update kernel_users set restriction_code = 'FUNCTIONALITY_RESTRICTION' where id = $1", [bob.id])
     const refused = await bob.post("/api/custody/wallets/USDT?network=ton")
     expect([refused.status, refused.body.code]).toEqual([403, "user_restricted"])
-    const refusedWithdrawal = await bob.post("/api/custody/withdrawals", { amount: "1", currency: "TON", max_value: false, address: a, network: "ton", idempotency_key: randomUUID() })
+    const refusedWithdrawal = await bob.post("/api/custody/withdrawals", {
+      amount: "1",
+      currency: "TON",
+      max_value: false,
+      address: a,
+      network: "ton",
+      idempotency_key: randomUUID(),
+    })
     expect([refusedWithdrawal.status, refusedWithdrawal.body.code]).toEqual([403, "user_restricted"])
     expect((await alice.post("/api/custody/wallets/TSLAx?network=ton")).body.code).toBe("unsupported_currency")
   })
@@ -163,7 +173,9 @@ describe("custody on chain (devnet + server)", { timeout: 60_000 }, () => {
     const outside = outsideWallet(41).toString({ bounceable: false })
     expect(await check("TON", "ton", outside)).toBe("ok")
     expect(await check("TON", "ton", own)).toBe("withdraw_to_yourself_is_forbidden")
-    expect(await check("TON", "ton", tonHotWalletAddress({ masterSeed: Redacted.make(new TextEncoder().encode(DEV_MASTER_SEED)), globalId: -239 } as never))).toBe("address_forbidden")
+    expect(
+      await check("TON", "ton", tonHotWalletAddress({ masterSeed: Redacted.make(new TextEncoder().encode(DEV_MASTER_SEED)), globalId: -239 } as never)),
+    ).toBe("address_forbidden")
     expect(await check("TON", "ton", outside.slice(0, 30))).toBe("invalid_number_of_characters")
     expect(await check("TON", "ton", `${outside.slice(0, 47)}${outside.endsWith("A") ? "B" : "A"}`)).toBe("invalid_address")
     expect(await check("TON", "ton", "faucet.ton")).toBe("ok")
@@ -177,7 +189,9 @@ describe("custody on chain (devnet + server)", { timeout: 60_000 }, () => {
     expect(await check("SOL", "solana", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")).toBe("ok")
     expect(await check("BTC", "bitcoin", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq")).toBe("ok")
     expect(await check("BTC", "bitcoin", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdp")).toBe("invalid_address")
-    expect(await check("BTC", "bitcoin", simHotAddress("bitcoin", { masterSeed: Redacted.make(new TextEncoder().encode(DEV_MASTER_SEED)) } as never))).toBe("address_forbidden")
+    expect(await check("BTC", "bitcoin", simHotAddress("bitcoin", { masterSeed: Redacted.make(new TextEncoder().encode(DEV_MASTER_SEED)) } as never))).toBe(
+      "address_forbidden",
+    )
   })
 
   it("withdraws TON and USD₮ from the hot wallet, posts when final, voids a bounced one", async () => {
@@ -192,12 +206,25 @@ describe("custody on chain (devnet + server)", { timeout: 60_000 }, () => {
 
     const receiver = outsideWallet(51)
     const key = randomUUID()
-    const body = { amount: String(2n * TON), currency: "TON", address: receiver.toString({ bounceable: false }), comment: "to savings", network: "ton", idempotency_key: key }
+    const body = {
+      amount: String(2n * TON),
+      currency: "TON",
+      address: receiver.toString({ bounceable: false }),
+      comment: "to savings",
+      network: "ton",
+      idempotency_key: key,
+    }
     const created = await withdraw(user, body)
     expect(created.status, JSON.stringify(created.body)).toBe(200)
     expect(created.body.kind).toBe("transaction")
     const id = created.body.transaction.id as string
-    expect(created.body.transaction).toMatchObject({ status: "pending", amount: "2000000000", fee: "10000000", total: "2010000000", gateway: "withdraw_onchain" })
+    expect(created.body.transaction).toMatchObject({
+      status: "pending",
+      amount: "2000000000",
+      fee: "10000000",
+      total: "2010000000",
+      gateway: "withdraw_onchain",
+    })
     expect(await balance(user, "TON")).toEqual({ available: 10n * TON - 2_010_000_000n, held: 2_010_000_000n })
     // A retry answers the same withdrawal; another body under the key is a conflict.
     expect((await withdraw(user, body)).body.transaction.id).toBe(id)
@@ -228,7 +255,9 @@ describe("custody on chain (devnet + server)", { timeout: 60_000 }, () => {
     expect((await withdrawal(user, bouncedId)).failure_reason).toMatch(/bounced/)
     expect(await balance(user, "TON")).toEqual(before)
 
-    expect((await withdraw(user, { amount: String(100n * TON), currency: "TON", address: receiver.toString(), network: "ton" })).body.code).toBe("insufficient_funds")
+    expect((await withdraw(user, { amount: String(100n * TON), currency: "TON", address: receiver.toString(), network: "ton" })).body.code).toBe(
+      "insufficient_funds",
+    )
     expect((await withdraw(user, { amount: "1", currency: "TON", address: receiver.toString(), network: "ton" })).body.code).toBe("amount_too_small")
     expect((await withdraw(user, { amount: "1", currency: "TON", address: address, network: "ton" })).body.code).toBe("withdraw_to_yourself_is_forbidden")
     expect((await audit()).ok).toBe(true)

@@ -100,7 +100,12 @@ export const readChainSettings = Effect.gen(function* () {
   }))
   const seedText = plugin.masterSeed ?? Option.getOrUndefined(Option.map(fromEnv.masterSeed, Redacted.value)) ?? (server.dev ? DEV_MASTER_SEED : undefined)
   const globalId = plugin.globalId ?? Option.getOrUndefined(fromEnv.globalId) ?? -239
-  const suspended = plugin.withdrawalsSuspended ?? Option.getOrElse(Option.map(fromEnv.suspended, (s) => s.split(",")), () => [] as ReadonlyArray<string>)
+  const suspended =
+    plugin.withdrawalsSuspended ??
+    Option.getOrElse(
+      Option.map(fromEnv.suspended, (s) => s.split(",")),
+      () => [] as ReadonlyArray<string>,
+    )
   return ChainSettings.of({
     enabled: seedText !== undefined,
     masterSeed: Redacted.make(new TextEncoder().encode(seedText ?? "")),

@@ -20,10 +20,12 @@ const call = (settings: ChainSettingsShape, method: "GET" | "POST", path: string
       })
       const text = await response.text()
       const json = text ? (JSON.parse(text) as unknown) : undefined
-      if (!response.ok) throw new DevnetStatus({ status: response.status, message: (json as { error?: string } | undefined)?.error ?? `HTTP ${response.status}` })
+      if (!response.ok)
+        throw new DevnetStatus({ status: response.status, message: (json as { error?: string } | undefined)?.error ?? `HTTP ${response.status}` })
       return json
     },
-    catch: (error) => (error instanceof DevnetStatus ? error : new ChainUnavailable({ network, message: error instanceof Error ? error.message : "network error" })),
+    catch: (error) =>
+      error instanceof DevnetStatus ? error : new ChainUnavailable({ network, message: error instanceof Error ? error.message : "network error" }),
   })
 
 /** GET; a 4xx answer fails with `DevnetStatus`, anything else unexpected with `ChainUnavailable`. */

@@ -10,7 +10,16 @@ import { runMigrations } from "@wallet/kernel-server"
 import { Ledger, System, userOwner } from "@wallet/kernel-server/ledger"
 import { startTestLedger, type TestLedger } from "@wallet/kernel-server/ledger"
 import { testDatabases } from "@wallet/kernel-server/testing"
-import { ChainUnavailable, HotWalletLow, NetworkAdapters, type BatchStatus, type BroadcastResult, type FinalDeposit, type NetworkAdapter, type OrderResult } from "./adapter.ts"
+import {
+  ChainUnavailable,
+  HotWalletLow,
+  NetworkAdapters,
+  type BatchStatus,
+  type BroadcastResult,
+  type FinalDeposit,
+  type NetworkAdapter,
+  type OrderResult,
+} from "./adapter.ts"
 import { ChainSettings, DEFAULT_FEES, type ChainSettingsShape } from "./config.ts"
 import { createWithdraw, ensureDepositAddress, processNetworkOnce, watchNetworkOnce } from "./service.ts"
 import { custodyMigrations } from "../migrations.ts"
@@ -103,7 +112,10 @@ describe.each(testDatabases)("custody chain service on %s", (kind) => {
   const selectStatus = (id: string) =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ status: string; failure_reason: string | null }>`select status, failure_reason from custody_chain_withdrawals where id = ${id}::bigint`
+      const rows = yield* sql<{
+        status: string
+        failure_reason: string | null
+      }>`select status, failure_reason from custody_chain_withdrawals where id = ${id}::bigint`
       return rows[0]!
     })
   const fundedUser = async (amount: bigint) => {
@@ -201,17 +213,47 @@ describe.each(testDatabases)("custody chain service on %s", (kind) => {
     const ids = new Set(replies.map((reply) => (reply.kind === "transaction" ? reply.transaction.id : "banner")))
     expect(ids.size).toBe(1)
     expect(await balance(userId)).toMatchObject({ held: 5n * USDT + FEE })
-    const conflict = await run(Effect.flip(createWithdraw(userId, { amount: 4n * USDT, currency: "USDT", max_value: false, address: "T-receiver", network: "tron", idempotency_key: "key-same" })))
+    const conflict = await run(
+      Effect.flip(
+        createWithdraw(userId, { amount: 4n * USDT, currency: "USDT", max_value: false, address: "T-receiver", network: "tron", idempotency_key: "key-same" }),
+      ),
+    )
     expect(conflict).toMatchObject({ _tag: "ChainRequestError", code: "idempotency_conflict" })
-    const tooMuch = await run(Effect.flip(createWithdraw(userId, { amount: 9n * USDT, currency: "USDT", max_value: false, address: "T-receiver", network: "tron", idempotency_key: "key-big" })))
+    const tooMuch = await run(
+      Effect.flip(
+        createWithdraw(userId, { amount: 9n * USDT, currency: "USDT", max_value: false, address: "T-receiver", network: "tron", idempotency_key: "key-big" }),
+      ),
+    )
     expect(tooMuch).toMatchObject({ code: "insufficient_funds" })
-    const own = await run(Effect.flip(createWithdraw(userId, { amount: USDT * 5n, currency: "USDT", max_value: false, address: `T-user-${userId}`, network: "tron", idempotency_key: "key-own" })))
+    const own = await run(
+      Effect.flip(
+        createWithdraw(userId, {
+          amount: USDT * 5n,
+          currency: "USDT",
+          max_value: false,
+          address: `T-user-${userId}`,
+          network: "tron",
+          idempotency_key: "key-own",
+        }),
+      ),
+    )
     expect(own).toMatchObject({ _tag: "AddressCheckError", code: "withdraw_to_yourself_is_forbidden" })
-    const hot = await run(Effect.flip(createWithdraw(userId, { amount: USDT * 5n, currency: "USDT", max_value: false, address: "T-hot", network: "tron", idempotency_key: "key-hot" })))
+    const hot = await run(
+      Effect.flip(
+        createWithdraw(userId, { amount: USDT * 5n, currency: "USDT", max_value: false, address: "T-hot", network: "tron", idempotency_key: "key-hot" }),
+      ),
+    )
     expect(hot).toMatchObject({ code: "address_forbidden" })
     const paused = await db.run(
       Effect.provide(
-        createWithdraw(userId, { amount: 5n * USDT, currency: "USDT", max_value: false, address: "T-receiver", network: "tron", idempotency_key: "key-paused" }),
+        createWithdraw(userId, {
+          amount: 5n * USDT,
+          currency: "USDT",
+          max_value: false,
+          address: "T-receiver",
+          network: "tron",
+          idempotency_key: "key-paused",
+        }),
         Layer.mergeAll(Layer.succeed(NetworkAdapters, { tron: adapter }), Layer.succeed(ChainSettings, settings({ withdrawalsSuspended: ["tron"] }))),
       ) as Effect.Effect<unknown, unknown, never>,
     )

@@ -35,10 +35,12 @@ const route = (currency: string, network: NetworkCodeValue) =>
     const settings = yield* ChainSettings
     if (!settings.enabled) return yield* requestError("chain_unavailable", "On-chain operations are not configured on this server")
     const info = currencyInfo(currency)
-    if (info === undefined || info.networks.length === 0) return yield* requestError("unsupported_currency", `${currency} has no on-chain deposits or withdrawals`)
+    if (info === undefined || info.networks.length === 0)
+      return yield* requestError("unsupported_currency", `${currency} has no on-chain deposits or withdrawals`)
     if (!info.networks.includes(network)) return yield* requestError("unsupported_network", `${currency} does not run on ${network}`)
     const adapter = (yield* NetworkAdapters)[network]
-    if (adapter === undefined || !adapter.currencies.includes(info.code)) return yield* requestError("unsupported_network", `${currency} on ${network} is not available`)
+    if (adapter === undefined || !adapter.currencies.includes(info.code))
+      return yield* requestError("unsupported_network", `${currency} on ${network} is not available`)
     return { info, adapter, settings }
   })
 
@@ -86,7 +88,8 @@ export const getOrCreateWallet = (userId: number, currency: string, network: Net
   })
 
 /** Every deposit address of a user (for the accounts data of the custody module). */
-export const depositAddressesOf = (userId: number) => Effect.map(userAddresses(userId), (rows) => rows.map((row) => ({ network: row.network, address: row.address })))
+export const depositAddressesOf = (userId: number) =>
+  Effect.map(userAddresses(userId), (rows) => rows.map((row) => ({ network: row.network, address: row.address })))
 
 // --- address check -----------------------------------------------------------------------------
 
@@ -149,7 +152,10 @@ const existingAnswer = (row: WithdrawalRow, hash: string) =>
  * a retry that replays the first answer, which needs no second operation token (decision 0550).
  */
 export const isWithdrawReplay = (userId: number, request: CreateWithdrawRequest) =>
-  Effect.map(Effect.orDie(selectWithdrawals("user_id = $1 and idempotency_key = $2", [userId, request.idempotency_key])), ([row]) => row !== undefined && row.requestHash === requestHash(request))
+  Effect.map(
+    Effect.orDie(selectWithdrawals("user_id = $1 and idempotency_key = $2", [userId, request.idempotency_key])),
+    ([row]) => row !== undefined && row.requestHash === requestHash(request),
+  )
 
 export const createWithdraw = (userId: number, request: CreateWithdrawRequest) =>
   Effect.gen(function* () {
@@ -206,7 +212,15 @@ export const createWithdraw = (userId: number, request: CreateWithdrawRequest) =
             metadata: { ...metadata, comment },
           })
           const feeHold =
-            rule.fee > 0n ? yield* ledger.hold({ key: `custody:withdraw:${id}:fee`, from: user, to: { owner: System.fees, currency: info.code }, amount: rule.fee, metadata: { ...metadata, fee: true } }) : undefined
+            rule.fee > 0n
+              ? yield* ledger.hold({
+                  key: `custody:withdraw:${id}:fee`,
+                  from: user,
+                  to: { owner: System.fees, currency: info.code },
+                  amount: rule.fee,
+                  metadata: { ...metadata, fee: true },
+                })
+              : undefined
           yield* sql`update custody_chain_withdrawals set amount_hold_id = ${amountHold.holdId}, fee_hold_id = ${feeHold?.holdId ?? null} where id = ${id}::bigint`
           return id
         }),
@@ -386,21 +400,25 @@ export const processNetworkOnce = (adapter: NetworkAdapter) =>
       })
       .slice(0, adapter.maxBatch)
     const orders = batch.map(orderOf)
-    const prepared = yield* adapter.prepareWithdrawals(orders).pipe(
-      Effect.catchTag("HotWalletLow", (low) =>
-        adapter.fundHotWallet === undefined
-          ? Effect.logWarning(`custody ${network}: ${low.message}; withdrawals wait`).pipe(Effect.as(undefined))
-          : adapter.fundHotWallet(orders).pipe(Effect.as(undefined)),
-      ),
-    )
+    const prepared = yield* adapter
+      .prepareWithdrawals(orders)
+      .pipe(
+        Effect.catchTag("HotWalletLow", (low) =>
+          adapter.fundHotWallet === undefined
+            ? Effect.logWarning(`custody ${network}: ${low.message}; withdrawals wait`).pipe(Effect.as(undefined))
+            : adapter.fundHotWallet(orders).pipe(Effect.as(undefined)),
+        ),
+      )
     if (prepared === undefined) return
     const created = yield* sql.withTransaction(
       Effect.gen(function* () {
-        const [row] = yield* sql<{ id: string }>`insert into custody_chain_batches (network, ref, status) values (${network}, ${prepared}, 'prepared') returning id::text as id`
-        yield* sql.unsafe(`update custody_chain_withdrawals set batch_id = $1::bigint, updated_at = now() where id = any($2::bigint[]) and status = 'pending' and batch_id is null`, [
-          row!.id,
-          batch.map((w) => w.id),
-        ])
+        const [row] = yield* sql<{
+          id: string
+        }>`insert into custody_chain_batches (network, ref, status) values (${network}, ${prepared}, 'prepared') returning id::text as id`
+        yield* sql.unsafe(
+          `update custody_chain_withdrawals set batch_id = $1::bigint, updated_at = now() where id = any($2::bigint[]) and status = 'pending' and batch_id is null`,
+          [row!.id, batch.map((w) => w.id)],
+        )
         return row!.id
       }),
     )
@@ -431,7 +449,8 @@ export const chainRound = Effect.gen(function* () {
   const adapters = Object.values(yield* NetworkAdapters).filter((adapter): adapter is NetworkAdapter => adapter !== undefined)
   yield* Effect.forEach(
     adapters,
-    (adapter) => Effect.andThen(quietly("watcher", adapter.network, watchNetworkOnce(adapter)), quietly("withdrawals", adapter.network, processNetworkOnce(adapter))),
+    (adapter) =>
+      Effect.andThen(quietly("watcher", adapter.network, watchNetworkOnce(adapter)), quietly("withdrawals", adapter.network, processNetworkOnce(adapter))),
     { concurrency: "unbounded", discard: true },
   )
 })

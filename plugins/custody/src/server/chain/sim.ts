@@ -73,9 +73,11 @@ export const makeSimAdapter = (network: SimNetworkCode, settings: ChainSettingsS
       let after = cursor === null ? 0 : Number(cursor)
       const deposits: Array<FinalDeposit> = []
       for (;;) {
-        const page = yield* devnetGet<{ transfers: ReadonlyArray<SimTransferJson> }>(settings, `${base}/transfers?after_seq=${after}&limit=${PAGE}`, network).pipe(
-          Effect.mapError(notNow("transfers")),
-        )
+        const page = yield* devnetGet<{ transfers: ReadonlyArray<SimTransferJson> }>(
+          settings,
+          `${base}/transfers?after_seq=${after}&limit=${PAGE}`,
+          network,
+        ).pipe(Effect.mapError(notNow("transfers")))
         let stop = false
         for (const transfer of page.transfers) {
           // Blocks confirm in order: stop at the first one still pending and read it again next time.
@@ -127,11 +129,16 @@ export const makeSimAdapter = (network: SimNetworkCode, settings: ChainSettingsS
       const orders = JSON.parse(refText) as ReadonlyArray<SimOrder>
       const rejected = new Map<string, string>()
       for (const order of orders) {
-        yield* devnetPostRaw(settings, `${base}/transfers`, { from: hot, to: order.to, asset: order.asset, amount: order.amount, memo: order.memo ?? undefined, key: order.key }, network).pipe(
-          Effect.catchTag("DevnetStatus", (error) => Effect.sync(() => rejected.set(order.id, error.message))),
-        )
+        yield* devnetPostRaw(
+          settings,
+          `${base}/transfers`,
+          { from: hot, to: order.to, asset: order.asset, amount: order.amount, memo: order.memo ?? undefined, key: order.key },
+          network,
+        ).pipe(Effect.catchTag("DevnetStatus", (error) => Effect.sync(() => rejected.set(order.id, error.message))))
       }
-      return rejected.size === orders.length ? { _tag: "Rejected" as const, reason: [...rejected.values()][0] ?? "rejected" } : { _tag: "Accepted" as const, rejected }
+      return rejected.size === orders.length
+        ? { _tag: "Rejected" as const, reason: [...rejected.values()][0] ?? "rejected" }
+        : { _tag: "Accepted" as const, rejected }
     })
 
   const withdrawalStatus: NetworkAdapter["withdrawalStatus"] = (refText) =>
@@ -141,14 +148,20 @@ export const makeSimAdapter = (network: SimNetworkCode, settings: ChainSettingsS
       for (const order of orders) {
         const transfer = yield* devnetGet<SimTransferJson>(settings, `${base}/keys/${encodeURIComponent(order.key)}`, network).pipe(
           Effect.map((t): SimTransferJson | undefined => t),
-          Effect.catchTag("DevnetStatus", (error) => (error.status === 404 ? Effect.succeed(undefined) : Effect.fail(new ChainUnavailable({ network, message: error.message })))),
+          Effect.catchTag("DevnetStatus", (error) =>
+            error.status === 404 ? Effect.succeed(undefined) : Effect.fail(new ChainUnavailable({ network, message: error.message })),
+          ),
         )
         if (transfer === undefined) {
           results.set(order.id, { ok: false, txHash: null, reason: "the network has no such transfer" })
           continue
         }
         if (transfer.status === "pending") return { _tag: "Pending" } satisfies BatchStatus
-        results.set(order.id, { ok: transfer.status === "confirmed", txHash: transfer.id, reason: transfer.status === "confirmed" ? null : (transfer.reason ?? "failed") })
+        results.set(order.id, {
+          ok: transfer.status === "confirmed",
+          txHash: transfer.id,
+          reason: transfer.status === "confirmed" ? null : (transfer.reason ?? "failed"),
+        })
       }
       return { _tag: "Final", results } satisfies BatchStatus
     })
@@ -183,4 +196,5 @@ export const makeSimAdapter = (network: SimNetworkCode, settings: ChainSettingsS
 }
 
 /** The hot address of a simulated network (tests fund it; tools show it). */
-export const simHotAddress = (network: SimNetworkCode, settings: ChainSettingsShape): string => simDepositAddress(network, Redacted.value(settings.masterSeed), "hot:0")
+export const simHotAddress = (network: SimNetworkCode, settings: ChainSettingsShape): string =>
+  simDepositAddress(network, Redacted.value(settings.masterSeed), "hot:0")

@@ -7,7 +7,6 @@ import { SqlClient } from "effect/sql"
 import type { NetworkCode } from "../../currencies.ts"
 import type { WithdrawStatus, WithdrawTransaction } from "../../api.ts"
 
-
 // --- rows --------------------------------------------------------------------------------------
 
 export interface WithdrawalRow {
@@ -105,7 +104,8 @@ export const withdrawalJson = (row: WithdrawalRow): WithdrawTransaction => ({
 export const selectWithdrawals = (where: string, params: ReadonlyArray<unknown>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql.unsafe<RawWithdrawal>(`select ${withdrawalColumns} from custody_chain_withdrawals where ${where}`, params as Array<unknown>).unprepared
+    const rows = yield* sql.unsafe<RawWithdrawal>(`select ${withdrawalColumns} from custody_chain_withdrawals where ${where}`, params as Array<unknown>)
+      .unprepared
     return rows.map(withdrawalRow)
   })
 

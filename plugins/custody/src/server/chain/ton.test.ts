@@ -39,7 +39,15 @@ const event = (lt: number, to: string, options: { inProgress?: boolean; actions?
   is_scam: false,
   in_progress: options.inProgress ?? false,
   extra: 0n,
-  actions: options.actions ?? [{ type: "TonTransfer", status: "ok", TonTransfer: { sender: who(SENDER), recipient: who(to), amount: BigInt(lt) }, simple_preview: preview, base_transactions: [] }],
+  actions: options.actions ?? [
+    {
+      type: "TonTransfer",
+      status: "ok",
+      TonTransfer: { sender: who(SENDER), recipient: who(to), amount: BigInt(lt) },
+      simple_preview: preview,
+      base_transactions: [],
+    },
+  ],
 })
 
 /** A chain whose events for one account are `events` (newest first), paged like tonapi. */
@@ -58,7 +66,10 @@ describe("TON deposit scan", () => {
   it("credits final ok transfers to the address, pages back to the cursor, never passes an in-progress event", async () => {
     let events: Array<AccountEvent> = []
     const calls = { pages: 0 }
-    const adapter = makeTonAdapter(chainWith(() => events, calls), settings)
+    const adapter = makeTonAdapter(
+      chainWith(() => events, calls),
+      settings,
+    )
     const address = await Effect.runPromise(adapter.deriveDepositAddress(1))
     const raw = Address.parse(address).toRawString()
     // 25 final events (pages of 10 then 100), one in progress at lt 30, one final above it.
@@ -80,13 +91,23 @@ describe("TON deposit scan", () => {
   it("skips failed actions, other recipients and unknown jettons", async () => {
     const calls = { pages: 0 }
     let events: Array<AccountEvent> = []
-    const adapter = makeTonAdapter(chainWith(() => events, calls), settings)
+    const adapter = makeTonAdapter(
+      chainWith(() => events, calls),
+      settings,
+    )
     const address = await Effect.runPromise(adapter.deriveDepositAddress(2))
     const raw = Address.parse(address).toRawString()
     const jettonAction = (master: string, status: "ok" | "failed", recipient = raw) => ({
       type: "JettonTransfer",
       status,
-      JettonTransfer: { sender: who(SENDER), recipient: who(recipient), senders_wallet: "0:1", recipients_wallet: "0:2", amount: 5_000_000n, jetton: jetton(master) },
+      JettonTransfer: {
+        sender: who(SENDER),
+        recipient: who(recipient),
+        senders_wallet: "0:1",
+        recipients_wallet: "0:2",
+        amount: 5_000_000n,
+        jetton: jetton(master),
+      },
       simple_preview: preview,
       base_transactions: [],
     })
@@ -97,7 +118,13 @@ describe("TON deposit scan", () => {
           jettonAction(USDT_MASTER, "failed"),
           jettonAction(SCAM_MASTER, "ok"),
           jettonAction(USDT_MASTER, "ok", SENDER),
-          { type: "TonTransfer", status: "failed", TonTransfer: { sender: who(SENDER), recipient: who(raw), amount: 9n }, simple_preview: preview, base_transactions: [] },
+          {
+            type: "TonTransfer",
+            status: "failed",
+            TonTransfer: { sender: who(SENDER), recipient: who(raw), amount: 9n },
+            simple_preview: preview,
+            base_transactions: [],
+          },
         ],
       }),
     ]

@@ -17,7 +17,16 @@ import { Effect, Redacted } from "effect"
 import type { ChainError, ChainShape } from "@wallet/kernel/chain"
 import { AddressCheckError, ChainRequestError } from "../../api.ts"
 import { checkTon, deriveBytes, looksLikeDomain } from "./addresses.ts"
-import { ChainUnavailable, HotWalletLow, type BatchStatus, type BroadcastResult, type FinalDeposit, type NetworkAdapter, type OrderResult, type WithdrawalOrder } from "./adapter.ts"
+import {
+  ChainUnavailable,
+  HotWalletLow,
+  type BatchStatus,
+  type BroadcastResult,
+  type FinalDeposit,
+  type NetworkAdapter,
+  type OrderResult,
+  type WithdrawalOrder,
+} from "./adapter.ts"
 import type { ChainSettingsShape } from "./config.ts"
 import { devnetPost } from "./devnet-http.ts"
 
@@ -92,13 +101,15 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
       const input = rawInput.trim()
       if (input.toLowerCase().endsWith(".ton")) {
         const name = input.toLowerCase()
-        const record = yield* chain.resolveDns(name).pipe(
-          Effect.catchTag("ChainError", (error): Effect.Effect<never, AddressCheckError | ChainRequestError> =>
-            isNotFound(error) || (error.reason === "Status" && (error.status ?? 0) < 500)
-              ? Effect.fail(new AddressCheckError({ code: "invalid_domain", message: `${name} is not registered` }))
-              : Effect.fail(new ChainRequestError({ code: "chain_unavailable", message: "Name lookup failed; try again" })),
-          ),
-        )
+        const record = yield* chain
+          .resolveDns(name)
+          .pipe(
+            Effect.catchTag("ChainError", (error): Effect.Effect<never, AddressCheckError | ChainRequestError> =>
+              isNotFound(error) || (error.reason === "Status" && (error.status ?? 0) < 500)
+                ? Effect.fail(new AddressCheckError({ code: "invalid_domain", message: `${name} is not registered` }))
+                : Effect.fail(new ChainRequestError({ code: "chain_unavailable", message: "Name lookup failed; try again" })),
+            ),
+          )
         if (record.wallet === undefined) return yield* new AddressCheckError({ code: "invalid_domain", message: `${name} points to no wallet` })
         const address = Address.parse(record.wallet.address)
         return { address: friendly(address, !record.wallet.is_wallet), domain: name }
@@ -157,9 +168,13 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
   const watchDeposits: NetworkAdapter["watchDeposits"] = ({ addresses }) =>
     Effect.gen(function* () {
       yield* jettonMasters
-      const scans = yield* Effect.forEach(addresses, (watched) => Effect.map(scanAddress(watched.address, watched.cursor), (scan) => [watched.address, scan] as const), {
-        concurrency: 8,
-      })
+      const scans = yield* Effect.forEach(
+        addresses,
+        (watched) => Effect.map(scanAddress(watched.address, watched.cursor), (scan) => [watched.address, scan] as const),
+        {
+          concurrency: 8,
+        },
+      )
       const addressCursors = new Map<string, string>()
       const deposits: Array<FinalDeposit> = []
       for (const [address, scan] of scans) {
@@ -172,9 +187,9 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
   // --- withdrawals -----------------------------------------------------------------------------
 
   const hotState = Effect.gen(function* () {
-    const account = yield* chain.getAccount(hot.raw).pipe(
-      Effect.catchTag("ChainError", (error) => (isNotFound(error) ? Effect.succeed(undefined) : Effect.fail(unavailable(error, "hot wallet")))),
-    )
+    const account = yield* chain
+      .getAccount(hot.raw)
+      .pipe(Effect.catchTag("ChainError", (error) => (isNotFound(error) ? Effect.succeed(undefined) : Effect.fail(unavailable(error, "hot wallet")))))
     const active = account?.status === "active"
     const seqno = active ? yield* chain.getSeqno(hot.raw).pipe(Effect.mapError((e) => unavailable(e, "hot wallet seqno"))) : 0
     return { balance: account?.balance ?? 0n, active, seqno }
@@ -182,9 +197,9 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
 
   const jettonWalletOf = (master: string) =>
     Effect.gen(function* () {
-      const balance = yield* chain.getJettonBalance(hot.raw, master).pipe(
-        Effect.catchTag("ChainError", (error) => (isNotFound(error) ? Effect.succeed(undefined) : Effect.fail(unavailable(error, "hot jetton wallet")))),
-      )
+      const balance = yield* chain
+        .getJettonBalance(hot.raw, master)
+        .pipe(Effect.catchTag("ChainError", (error) => (isNotFound(error) ? Effect.succeed(undefined) : Effect.fail(unavailable(error, "hot jetton wallet")))))
       return balance === undefined ? undefined : { wallet: balance.wallet_address.address, balance: balance.balance }
     })
 
@@ -246,8 +261,18 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
       }
       const messages = orders.map((order) =>
         order.currency === "TON"
-          ? internal({ to: Address.parse(order.to), value: order.amount, bounce: bounceFlag(order.to), ...(order.comment !== null ? { body: order.comment } : {}) })
-          : internal({ to: Address.parse(jettonWallets.get(order.currency)!), value: JETTON_TRANSFER_TON, bounce: true, body: jettonTransferBody(order, BigInt(order.id)) }),
+          ? internal({
+              to: Address.parse(order.to),
+              value: order.amount,
+              bounce: bounceFlag(order.to),
+              ...(order.comment !== null ? { body: order.comment } : {}),
+            })
+          : internal({
+              to: Address.parse(jettonWallets.get(order.currency)!),
+              value: JETTON_TRANSFER_TON,
+              bounce: true,
+              body: jettonTransferBody(order, BigInt(order.id)),
+            }),
       )
       const validUntil = Math.floor(Date.now() / 1000) + VALID_SECONDS
       const body = hot.contract.createTransfer({
@@ -261,7 +286,9 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
         .store(storeMessage(external({ to: hot.contract.address, body, ...(state.active ? {} : { init: hot.contract.init }) })))
         .endCell()
       // TEP-467: src addr_none, import_fee 0, no state init, body as a reference.
-      const normalized = beginCell().store(storeMessage(external({ to: hot.contract.address, body }), { forceRef: true })).endCell()
+      const normalized = beginCell()
+        .store(storeMessage(external({ to: hot.contract.address, body }), { forceRef: true }))
+        .endCell()
       const ref: TonBatchRef = {
         seqno: state.seqno,
         hash: message.hash().toString("hex"),
@@ -278,7 +305,8 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
       return yield* chain.sendBoc(ref.boc).pipe(
         Effect.as({ _tag: "Accepted" as const, rejected: new Map<string, string>() }),
         Effect.catchTag("ChainError", (error): Effect.Effect<BroadcastResult, ChainUnavailable> => {
-          if (error.reason === "Status" && /duplicate/i.test(error.message)) return Effect.succeed({ _tag: "Accepted" as const, rejected: new Map<string, string>() })
+          if (error.reason === "Status" && /duplicate/i.test(error.message))
+            return Effect.succeed({ _tag: "Accepted" as const, rejected: new Map<string, string>() })
           if (error.reason === "Status" && error.status !== undefined && error.status >= 400 && error.status < 500) {
             return Effect.succeed({ _tag: "Rejected" as const, reason: error.message })
           }
@@ -307,9 +335,9 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
         if (recent.next_from === 0 || oldest === undefined || oldest.timestamp < signedAt) break
         beforeLt = recent.next_from
       }
-      return yield* chain.getEvent(ref.hash).pipe(
-        Effect.catchTag("ChainError", (error) => (isNotFound(error) ? Effect.succeed(undefined) : Effect.fail(unavailable(error, "event")))),
-      )
+      return yield* chain
+        .getEvent(ref.hash)
+        .pipe(Effect.catchTag("ChainError", (error) => (isNotFound(error) ? Effect.succeed(undefined) : Effect.fail(unavailable(error, "event")))))
     })
 
   const withdrawalStatus: NetworkAdapter["withdrawalStatus"] = (refText, orders) =>
@@ -322,7 +350,9 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
         const state = yield* hotState
         // The seqno moved on: the message was executed, its event is not indexed yet.
         if (state.seqno > ref.seqno) return { _tag: "Pending" } satisfies BatchStatus
-        const results = new Map<string, OrderResult>(orders.map((order) => [order.id, { ok: false, txHash: null, reason: "expired: the message never reached the chain" }]))
+        const results = new Map<string, OrderResult>(
+          orders.map((order) => [order.id, { ok: false, txHash: null, reason: "expired: the message never reached the chain" }]),
+        )
         return { _tag: "Final", results } satisfies BatchStatus
       }
       if (event.in_progress) return { _tag: "Pending" } satisfies BatchStatus
@@ -337,7 +367,13 @@ export const makeTonAdapter = (chain: ChainShape, settings: ChainSettingsShape):
             return t !== undefined && t.sender.address === hot.raw && t.recipient.address === to && t.amount === order.amount
           }
           const j = action.JettonTransfer
-          return j !== undefined && j.sender?.address === hot.raw && j.recipient?.address === to && j.amount === order.amount && canonical(j.jetton.address) === known.get(order.currency)
+          return (
+            j !== undefined &&
+            j.sender?.address === hot.raw &&
+            j.recipient?.address === to &&
+            j.amount === order.amount &&
+            canonical(j.jetton.address) === known.get(order.currency)
+          )
         })
         if (index < 0) {
           results.set(order.id, { ok: false, txHash: event.event_id, reason: "not sent: the hot wallet could not pay it" })

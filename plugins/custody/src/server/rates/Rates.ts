@@ -155,8 +155,7 @@ export interface SandboxOptions {
 export const makeSandboxRates = (options: SandboxOptions): RatesShape => {
   const known = new Set(CURRENCIES.map((currency) => currency.code))
   const usdBase = (code: string) => SANDBOX_USD[code] ?? 0.01 * Math.pow(1000, (hashUnit(`${options.seed}:base:${code}`) + 1) / 2)
-  const usdAt = (code: string, t: number) =>
-    usdBase(code) * drift(`${options.seed}:${code}`, t, STABLE.has(code) ? STABLE_SCALES : CRYPTO_SCALES)
+  const usdAt = (code: string, t: number) => usdBase(code) * drift(`${options.seed}:${code}`, t, STABLE.has(code) ? STABLE_SCALES : CRYPTO_SCALES)
   const fiatPerUsdAt = (fiat: string, t: number) => (fiat === "USD" ? 1 : FIAT_BASE_RATES.get(fiat)! * drift(`${options.seed}:fiat:${fiat}`, t, FIAT_SCALES))
   const priceAt = (code: string, fiat: string, t: number) => toScaled(usdAt(code, t) * fiatPerUsdAt(fiat, t))
   const isFiat = (code: string) => FIAT_BASE_RATES.has(code)
@@ -231,7 +230,9 @@ export const makeFeedRates = (options: FeedOptions): RatesShape => {
       catch: (error) => new RatesUnavailable({ message: `rates feed: ${String(error)}` }),
     }).pipe(
       Effect.flatMap((body) => Schema.decodeUnknownEffect(schema)(body)),
-      Effect.mapError((error) => (error instanceof RatesUnavailable ? error : new RatesUnavailable({ message: `rates feed: unexpected answer (${String(error)})` }))),
+      Effect.mapError((error) =>
+        error instanceof RatesUnavailable ? error : new RatesUnavailable({ message: `rates feed: unexpected answer (${String(error)})` }),
+      ),
     ) as Effect.Effect<S["Type"], RatesUnavailable>
 
   return {
@@ -251,7 +252,10 @@ export const makeFeedRates = (options: FeedOptions): RatesShape => {
         })
         if (missing.length > 0) {
           const tokens = missing.map(tokenOf)
-          const body = yield* getJson(`/v2/rates?tokens=${encodeURIComponent(tokens.join(","))}&currencies=${encodeURIComponent(fiat.toLowerCase())}`, FeedRates)
+          const body = yield* getJson(
+            `/v2/rates?tokens=${encodeURIComponent(tokens.join(","))}&currencies=${encodeURIComponent(fiat.toLowerCase())}`,
+            FeedRates,
+          )
           missing.forEach((code, index) => {
             const entry = body.rates[tokens[index]!]
             const price = entry?.prices?.[fiat] ?? entry?.prices?.[fiat.toLowerCase()]

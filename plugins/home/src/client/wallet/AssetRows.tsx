@@ -21,7 +21,15 @@ export function AssetAvatar({ currency, size = 40 }: { readonly currency: string
  * One asset row: name, price with 24h change (no rate line for USDT when the fiat is USD), the crypto
  * balance and its fiat value, a 'new' badge for a new currency with zero balance, then its frozen rows.
  */
-export function AssetRow({ asset, frozen, onOpen }: { readonly asset: Asset; readonly frozen: ReadonlyArray<FrozenBalance>; readonly onOpen: (asset: Asset) => void }) {
+export function AssetRow({
+  asset,
+  frozen,
+  onOpen,
+}: {
+  readonly asset: Asset
+  readonly frozen: ReadonlyArray<FrozenBalance>
+  readonly onOpen: (asset: Asset) => void
+}) {
   const t = useT("home")
   const tc = useT("custody")
   const kernel = useKernel()

@@ -21,13 +21,21 @@ const lookup = (full: string, options?: Record<string, unknown>) => {
 
 const screen = async () => ({ default: () => null })
 /** A plugin serving the exchange screen: custody's Exchange button shows only where a route serves it. */
-const exchangePlugin = definePlugin({ id: "exchange", version: "0.1.0", kernel: "^0.1.0", routes: [{ id: "index", parent: "wallet", path: "/exchange", component: screen }] })
+const exchangePlugin = definePlugin({
+  id: "exchange",
+  version: "0.1.0",
+  kernel: "^0.1.0",
+  routes: [{ id: "index", parent: "wallet", path: "/exchange", component: screen }],
+})
 
 /** Wallet main's actions as composed from the real custody and home manifests (plus `extra` plugins). */
 const makeKernel = (extra: ReadonlyArray<PluginManifest> = []) => {
   const popup = vi.fn(async (params: { title?: string; message: string }) => (params.message ? "ok" : ""))
   const installed = [custodyPlugin, homePlugin, ...extra]
-  const composition = composePlugins({ region: defineRegion({ id: "test", plugins: Object.fromEntries(installed.map((p) => [p.id, { enabled: true }])) }), installed })
+  const composition = composePlugins({
+    region: defineRegion({ id: "test", plugins: Object.fromEntries(installed.map((p) => [p.id, { enabled: true }])) }),
+    installed,
+  })
   const kernel = {
     composition,
     user: () => ({ isCustodyAvailable: true, permissions: {} }),
@@ -87,13 +95,32 @@ const accounts = (assets: ReadonlyArray<Asset>, accessFlags: Partial<typeof flag
   restrictionCode: null,
 })
 
-const hostOf = (kernel: Kernel, navigate = vi.fn(async () => undefined), go = vi.fn(async () => undefined)): MainSlotHost => ({ kernel, navigate, go, snackbar: { show: vi.fn() } as never })
+const hostOf = (kernel: Kernel, navigate = vi.fn(async () => undefined), go = vi.fn(async () => undefined)): MainSlotHost => ({
+  kernel,
+  navigate,
+  go,
+  snackbar: { show: vi.fn() } as never,
+})
 
-const show = (kernel: Kernel, data: AccountsData, frozen: ReadonlyArray<FrozenBalance> = [], expanded = false, go = vi.fn(async () => undefined), navigate = vi.fn(async () => undefined)) =>
+const show = (
+  kernel: Kernel,
+  data: AccountsData,
+  frozen: ReadonlyArray<FrozenBalance> = [],
+  expanded = false,
+  go = vi.fn(async () => undefined),
+  navigate = vi.fn(async () => undefined),
+) =>
   render(
     <KernelProvider kernel={kernel}>
       <Suspense fallback={<p>loading</p>}>
-        <MainContent data={{ accounts: data, frozen }} stale={false} onRetry={() => undefined} expanded={expanded} onToggle={() => undefined} host={hostOf(kernel, navigate, go)} />
+        <MainContent
+          data={{ accounts: data, frozen }}
+          stale={false}
+          onRetry={() => undefined}
+          expanded={expanded}
+          onToggle={() => undefined}
+          host={hostOf(kernel, navigate, go)}
+        />
       </Suspense>
     </KernelProvider>,
   )
@@ -107,7 +134,15 @@ beforeAll(async () => {
 describe("wallet main content", () => {
   it("hides the USDT rate line in USD, shows the 'new' badge only for a new currency without balance", async () => {
     const { kernel } = makeKernel()
-    const view = show(kernel, accounts([asset("TON", "1.5", "3.75"), asset("USDT", "10", "10.00"), asset("NOT", "0", "0.00", { isNewCurrency: true }), asset("DOGS", "5", "2.00", { isNewCurrency: true })]))
+    const view = show(
+      kernel,
+      accounts([
+        asset("TON", "1.5", "3.75"),
+        asset("USDT", "10", "10.00"),
+        asset("NOT", "0", "0.00", { isNewCurrency: true }),
+        asset("DOGS", "5", "2.00", { isNewCurrency: true }),
+      ]),
+    )
     await waitFor(() => expect(view.container.querySelector("[data-asset]")).not.toBeNull())
     const row = (code: string) => view.container.querySelector(`[data-asset="${code}"]`)!.textContent!
     expect(row("TON")).toContain("+1.25%")
@@ -155,7 +190,11 @@ describe("wallet main content", () => {
     const navigate = vi.fn(async () => undefined)
     const future = "2099-01-02T10:30:00Z"
     const data = accounts(
-      [asset("TON", "1", "2.50", { actions: { send: action(false, future), receive: action(true), exchange: action(true), buy: action(false), sell: action(false) } })],
+      [
+        asset("TON", "1", "2.50", {
+          actions: { send: action(false, future), receive: action(true), exchange: action(true), buy: action(false), sell: action(false) },
+        }),
+      ],
       { accessToExchanges: false },
     )
     const view = show(kernel, data, [], false, vi.fn(), navigate)
@@ -174,7 +213,12 @@ describe("wallet main content", () => {
   })
 
   it("shows no Exchange button where no plugin serves /exchange, and offers a deposit for buy when never available", async () => {
-    const purchase = definePlugin({ id: "purchase", version: "0.1.0", kernel: "^0.1.0", routes: [{ id: "options", parent: "wallet", path: "/purchase-options", component: screen }] })
+    const purchase = definePlugin({
+      id: "purchase",
+      version: "0.1.0",
+      kernel: "^0.1.0",
+      routes: [{ id: "options", parent: "wallet", path: "/purchase-options", component: screen }],
+    })
     const { kernel, popup } = makeKernel([purchase])
     const navigate = vi.fn(async () => undefined)
     const view = show(kernel, accounts([asset("TON", "1", "2.50")]), [], false, vi.fn(), navigate)

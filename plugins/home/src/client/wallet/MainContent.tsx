@@ -29,7 +29,17 @@ export default function MainContent(props: {
   const t = useT("home")
   return (
     <>
-      {props.stale && <Banner tone="warning" title={t("error.stale")} action={<Button size="s" look="plain" onClick={props.onRetry}>{t("error.retry")}</Button>} />}
+      {props.stale && (
+        <Banner
+          tone="warning"
+          title={t("error.stale")}
+          action={
+            <Button size="s" look="plain" onClick={props.onRetry}>
+              {t("error.retry")}
+            </Button>
+          }
+        />
+      )}
       <MainActions data={props.data} host={props.host} />
       <AssetList assets={props.data.accounts.assets} frozen={props.data.frozen} expanded={props.expanded} onToggle={props.onToggle} go={props.host.go} />
     </>
@@ -49,7 +59,9 @@ function MainActions({ data, host }: { readonly data: MainData; readonly host: M
     // `use` waits for the module only if it is not there yet (its load started with the screen).
     const module = entry.availability ? use(loadAvailability(entry.availability)) : undefined
     const availability: SlotAvailability =
-      flagOf(data.accounts, entry.accessFlag) === false ? { kind: "restricted" } : (module?.default({ id: entry.id }, { main: data, now }) ?? { kind: "available" })
+      flagOf(data.accounts, entry.accessFlag) === false
+        ? { kind: "restricted" }
+        : (module?.default({ id: entry.id }, { main: data, now }) ?? { kind: "available" })
     const label = kernel.i18n.t(`${namespaceOfPlugin(kernel, entry.pluginId)}:${entry.labelKey}`)
     return {
       id: entry.globalId,
@@ -76,8 +88,18 @@ function AssetList(props: {
   const t = useT("home")
   const { assets, frozen } = props
   const list = useMemo(() => {
-    const rows = assets.map((asset) => ({ asset, currency: asset.currency, category: asset.category, balance: minorOf(asset.balance, asset.decimals), usdBalance: minorOf(asset.usdBalance, 2), isAlwaysOnMain: asset.isAlwaysOnMain }))
-    const rules = { pinned: assets.filter((a) => a.isAlwaysOnMain).map((a) => a.currency), pinnedWithoutBalance: assets.filter((a) => a.isPinnedWithoutBalance).map((a) => a.currency) }
+    const rows = assets.map((asset) => ({
+      asset,
+      currency: asset.currency,
+      category: asset.category,
+      balance: minorOf(asset.balance, asset.decimals),
+      usdBalance: minorOf(asset.usdBalance, 2),
+      isAlwaysOnMain: asset.isAlwaysOnMain,
+    }))
+    const rules = {
+      pinned: assets.filter((a) => a.isAlwaysOnMain).map((a) => a.currency),
+      pinnedWithoutBalance: assets.filter((a) => a.isPinnedWithoutBalance).map((a) => a.currency),
+    }
     return splitMainList(rows, rules)
   }, [assets])
   // Spec 1 §5: an asset with a balance opens its screen, one without its public page.

@@ -31,7 +31,10 @@ const makeKernel = (extra: Partial<Kernel> = {}, answer: () => unknown = () => a
   }
   return {
     user: () => ({ id: 42 }),
-    runtime: { runPromise: (effect: Effect.Effect<unknown, unknown, any>) => Effect.runPromise(effect.pipe(Effect.provideService(Http, http as never)) as Effect.Effect<unknown>) },
+    runtime: {
+      runPromise: (effect: Effect.Effect<unknown, unknown, any>) =>
+        Effect.runPromise(effect.pipe(Effect.provideService(Http, http as never)) as Effect.Effect<unknown>),
+    },
     ...extra,
   } as unknown as Kernel
 }
@@ -69,7 +72,10 @@ describe("the persisted query cache", () => {
   })
 
   it("removes another user's persisted cache once this user's cache is restored", async () => {
-    localStorage.setItem(`${QUERY_CACHE_KEY_PREFIX}7`, JSON.stringify({ buster: QUERY_CACHE_BUSTER, timestamp: Date.now(), clientState: { queries: [], mutations: [] } }))
+    localStorage.setItem(
+      `${QUERY_CACHE_KEY_PREFIX}7`,
+      JSON.stringify({ buster: QUERY_CACHE_BUSTER, timestamp: Date.now(), clientState: { queries: [], mutations: [] } }),
+    )
     const view = render(
       <KernelProvider kernel={makeKernel()}>
         <Screen kernel={makeKernel()} />

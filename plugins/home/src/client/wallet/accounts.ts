@@ -21,7 +21,11 @@ export const fetchMainData = async (kernel: Kernel, fiat: string): Promise<MainD
   const contract = await import("@wallet/plugin-custody/api")
   const base = `${window.location.origin}${contract.CUSTODY_API_PREFIX}`
   const query = `?fiatCurrency=${encodeURIComponent(fiat)}`
-  const get = <A,>(schema: Schema.Codec<A, any, never, never>, path: string) => runEffect(kernel, Effect.flatMap(Http, (http) => http.json(schema, `${base}${path}${query}`)))
+  const get = <A>(schema: Schema.Codec<A, any, never, never>, path: string) =>
+    runEffect(
+      kernel,
+      Effect.flatMap(Http, (http) => http.json(schema, `${base}${path}${query}`)),
+    )
   const [accounts, frozen] = await Promise.all([
     get(contract.AccountsData, "/accounts"),
     // Frozen rows are extra: main still shows the balances when they fail.
@@ -71,7 +75,10 @@ export function useMainData(kernel: Kernel, fiat: string | null): { readonly ent
  * gets the accounts main already holds, so "Receive" and the asset pages open without a request.
  */
 export const prefetchNextScreens = (kernel: Kernel, client: QueryClient): Promise<void> => {
-  const [held] = client.getQueryCache().findAll({ queryKey: [...homeKeys.all, "main"] }).filter((query) => query.state.data !== undefined)
+  const [held] = client
+    .getQueryCache()
+    .findAll({ queryKey: [...homeKeys.all, "main"] })
+    .filter((query) => query.state.data !== undefined)
   const seed = held && { fiat: String(held.queryKey[2]), accounts: (held.state.data as MainData).accounts, updatedAt: held.state.dataUpdatedAt }
   return import("@wallet/plugin-custody/prefetch").then((custody) => custody.prefetchCustody(kernel, client, seed))
 }

@@ -54,7 +54,12 @@ export const formatPercentChange = (percent: number, language: string): string =
   const negative = fixed.startsWith("-")
   const [whole = "0", fraction = "00"] = fixed.replace("-", "").split(".")
   const ratio = `${negative ? "-" : ""}${minorToDecimal(BigInt(whole + fraction), 4)}`
-  return new Intl.NumberFormat(numberLocale(language), { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }).format(asIntlNumber(ratio))
+  return new Intl.NumberFormat(numberLocale(language), {
+    style: "percent",
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+    signDisplay: "exceptZero",
+  }).format(asIntlNumber(ratio))
 }
 
 /** The sign of a decimal string: -1, 0 or 1. */

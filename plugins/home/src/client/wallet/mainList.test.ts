@@ -13,7 +13,10 @@ const codes = (list: ReadonlyArray<ListAsset>) => list.map((a) => a.currency)
 
 describe("splitMainList", () => {
   it("pins the default set first, even empty, and BTC, ETH, XAUT while the user holds none", () => {
-    const list = splitMainList([asset("BTC", 0n), asset("ETH", 0n), asset("XAUT", 0n), asset("USDT", 0n), asset("TON", 0n), asset("SOL", 0n), asset("NOT", 0n)], rules)
+    const list = splitMainList(
+      [asset("BTC", 0n), asset("ETH", 0n), asset("XAUT", 0n), asset("USDT", 0n), asset("TON", 0n), asset("SOL", 0n), asset("NOT", 0n)],
+      rules,
+    )
     expect(codes(list.pinned)).toEqual(["TON", "USDT", "BTC", "ETH", "XAUT"])
     expect(codes(list.hidden)).toEqual(["SOL", "NOT"])
   })
@@ -37,7 +40,14 @@ describe("splitMainList", () => {
 
   it("leaves stock and ETF assets out of both lists", () => {
     const list = splitMainList(
-      [asset("TON", 0n), asset("USDT", 0n), asset("TSLAx", 50_000n, { category: "stock" }), asset("SPYx", 10n, { category: "etf" }), asset("NOT", 10n), asset("DOGS", 10n)],
+      [
+        asset("TON", 0n),
+        asset("USDT", 0n),
+        asset("TSLAx", 50_000n, { category: "stock" }),
+        asset("SPYx", 10n, { category: "etf" }),
+        asset("NOT", 10n),
+        asset("DOGS", 10n),
+      ],
       rules,
     )
     expect(codes(list.pinned)).toEqual(["TON", "USDT"])

@@ -49,8 +49,7 @@ export function splitMainList<A extends ListAsset>(assets: ReadonlyArray<A>, rul
     .filter(({ asset }) => !head.includes(asset))
     .sort((a, b) => (a.asset.usdBalance === b.asset.usdBalance ? a.index - b.index : a.asset.usdBalance > b.asset.usdBalance ? -1 : 1))
     .map(({ asset }) => asset)
-  const stays = (asset: A) =>
-    asset.usdBalance >= LOW_BALANCE_USD_CENTS || (asset.balance === 0n && rules.pinnedWithoutBalance.includes(asset.currency))
+  const stays = (asset: A) => asset.usdBalance >= LOW_BALANCE_USD_CENTS || (asset.balance === 0n && rules.pinnedWithoutBalance.includes(asset.currency))
   const shown = rest.filter(stays)
   const low = rest.filter((asset) => !stays(asset))
   if (low.length === 1) return { pinned: [...head, ...rest.filter((asset) => shown.includes(asset) || asset === low[0])], hidden: [] }

@@ -11,7 +11,17 @@ import { Loading } from "./email.tsx"
 import { CheckPasscode } from "./check.tsx"
 
 /** Reset: an email code (reason change-passcode) first, then a new passcode. */
-export function ResetFlow({ session, product, type, onDone }: { session: PasscodeSession; product: Product; type: PasscodeType; onDone: (passcode: string) => void }) {
+export function ResetFlow({
+  session,
+  product,
+  type,
+  onDone,
+}: {
+  session: PasscodeSession
+  product: Product
+  type: PasscodeType
+  onDone: (passcode: string) => void
+}) {
   const { t } = session
   const snackbar = useSnackbar()
   const [emailCode, setEmailCode] = useState<string>()
@@ -37,8 +47,12 @@ export function ResetFlow({ session, product, type, onDone }: { session: Passcod
         <div className={styles.icon} aria-hidden="true">
           <Icons.lock />
         </div>
-        <h2 className={styles.title} id="passcode-reset-sealed">{t("rekey.resetTitle")}</h2>
-        <p className={styles.text} role="note">{t("rekey.resetText")}</p>
+        <h2 className={styles.title} id="passcode-reset-sealed">
+          {t("rekey.resetTitle")}
+        </h2>
+        <p className={styles.text} role="note">
+          {t("rekey.resetText")}
+        </p>
         <div className={styles.actions}>
           <Button stretched onClick={() => setAcknowledged(true)} autoFocus>
             {t("continue")}
@@ -69,7 +83,10 @@ export function ResetFlow({ session, product, type, onDone }: { session: Passcod
       titles={{ set: t("reset.setTitle"), confirm: t("create.confirmTitle") }}
       onConfirmed={async (value) => {
         const updated = await session.call((c, deviceSerial) =>
-          c.passcode.update({ headers: { "x-wallet-device-serial": deviceSerial }, payload: { emailCode, newPasscode: value, newPasscodeType: newType, deviceSerial, product } }),
+          c.passcode.update({
+            headers: { "x-wallet-device-serial": deviceSerial },
+            payload: { emailCode, newPasscode: value, newPasscodeType: newType, deviceSerial, product },
+          }),
         )
         if (!updated.ok) {
           snackbar.show({ id: "passcode-reset", text: t(updated.code.includes("code") ? `errors.${updated.code}` : "errors.technical_issue") })
@@ -118,7 +135,12 @@ export function ChangeFlow({ session, info, onDone, onForgot }: { session: Passc
           next: value,
           ran: rekeyed.current,
           update: () =>
-            session.call((c, deviceSerial) => c.passcode.update({ headers: { "x-wallet-device-serial": deviceSerial }, payload: { passcode: current, newPasscode: value, newPasscodeType: type, deviceSerial } })),
+            session.call((c, deviceSerial) =>
+              c.passcode.update({
+                headers: { "x-wallet-device-serial": deviceSerial },
+                payload: { passcode: current, newPasscode: value, newPasscodeType: type, deviceSerial },
+              }),
+            ),
         })
         if (!updated.ok) {
           snackbar.show({ id: "passcode-change", text: t("errors.technical_issue") })

@@ -13,7 +13,15 @@ export type VerifiedProof = { readonly kind: "passcode"; readonly passcode: stri
  * The passcode screen: dots, number pad (touch) or keyboard, remaining attempts below 4, biometry
  * key when enabled, forgot link; at 0 attempts a popup offers cancel or reset.
  */
-export function CheckPasscode({ session, info, title, passcodeOnly, onVerified, onForgot, onCancel }: {
+export function CheckPasscode({
+  session,
+  info,
+  title,
+  passcodeOnly,
+  onVerified,
+  onForgot,
+  onCancel,
+}: {
   session: PasscodeSession
   info: PasscodeInfo
   title?: string
@@ -37,7 +45,10 @@ export function CheckPasscode({ session, info, title, passcodeOnly, onVerified, 
     const choice = await kernel.telegram.popup({
       title: t("locked.title"),
       message: t("errors.passcode_exceeded_max_attempts"),
-      buttons: [{ id: "cancel", type: "cancel", text: t("popup.cancel") }, { id: "reset", type: "default", text: t("popup.reset") }],
+      buttons: [
+        { id: "cancel", type: "cancel", text: t("popup.cancel") },
+        { id: "reset", type: "default", text: t("popup.reset") },
+      ],
     })
     if (choice === "reset") onForgot()
     else onCancel?.()

@@ -12,7 +12,13 @@ import { BiometryOffer, biometrySnackbar, Done, NewPasscodeSteps } from "./steps
  * source_email_missing opens the create-recovery-email flow and creates with the confirmed address;
  * email_code_required (a recovery email is on file, decision 0540) asks the code sent to it.
  */
-export function CreateFlow({ session, product, email, skipIntro, onDone }: {
+export function CreateFlow({
+  session,
+  product,
+  email,
+  skipIntro,
+  onDone,
+}: {
   session: PasscodeSession
   product: Product
   email?: string
@@ -111,7 +117,11 @@ export function CreateFlow({ session, product, email, skipIntro, onDone }: {
         <EmailCodeStep
           session={session}
           title={t("code.title")}
-          request={() => session.call((c) => c.recoveryEmail.requestEmailCode({ payload: { product, reason: "confirm-email", language: session.language(), email: address } }))}
+          request={() =>
+            session.call((c) =>
+              c.recoveryEmail.requestEmailCode({ payload: { product, reason: "confirm-email", language: session.language(), email: address } }),
+            )
+          }
           submit={async (emailCode) => {
             const result = await create(passcode, { email: address, emailCode })
             return result.ok ? undefined : result.code
@@ -124,7 +134,11 @@ export function CreateFlow({ session, product, email, skipIntro, onDone }: {
         <EmailCodeStep
           session={session}
           title={t("code.title")}
-          request={() => session.call((c) => c.recoveryEmail.requestEmailCode({ payload: { product: guard.product, reason: "change-passcode", language: session.language() } }))}
+          request={() =>
+            session.call((c) =>
+              c.recoveryEmail.requestEmailCode({ payload: { product: guard.product, reason: "change-passcode", language: session.language() } }),
+            )
+          }
           submit={async (emailCode) => {
             const result = await create(passcode, { emailCode, product: guard.product })
             return result.ok ? undefined : result.code

@@ -8,7 +8,17 @@ import styles from "../passcode.module.css"
 import { Done } from "./steps.tsx"
 
 /** Recovery email: create (address, code) or change (code to the current address, new address, code). */
-export function RecoveryEmailFlow({ session, product, current, onDone }: { session: PasscodeSession; product: Product; current: string | null; onDone: () => void }) {
+export function RecoveryEmailFlow({
+  session,
+  product,
+  current,
+  onDone,
+}: {
+  session: PasscodeSession
+  product: Product
+  current: string | null
+  onDone: () => void
+}) {
   const { t } = session
   const [currentCode, setCurrentCode] = useState<string>()
   const [address, setAddress] = useState<string>()
@@ -33,7 +43,9 @@ export function RecoveryEmailFlow({ session, product, current, onDone }: { sessi
     <EmailCodeStep
       session={session}
       title={t("code.title")}
-      request={() => session.call((c) => c.recoveryEmail.requestEmailCode({ payload: { product, reason: "confirm-email", language: session.language(), email: address } }))}
+      request={() =>
+        session.call((c) => c.recoveryEmail.requestEmailCode({ payload: { product, reason: "confirm-email", language: session.language(), email: address } }))
+      }
       submit={async (emailCode) => {
         const saved = await session.call((c, deviceSerial) =>
           currentCode === undefined
@@ -48,7 +60,12 @@ export function RecoveryEmailFlow({ session, product, current, onDone }: { sessi
 }
 
 /** The email-code step of a security challenge; resolves the operation token. */
-export function EmailChallengeFlow({ session, challengeId, maskedEmail, onToken }: {
+export function EmailChallengeFlow({
+  session,
+  challengeId,
+  maskedEmail,
+  onToken,
+}: {
   session: PasscodeSession
   challengeId: string
   maskedEmail: string

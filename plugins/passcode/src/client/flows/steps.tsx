@@ -10,7 +10,13 @@ import styles from "../passcode.module.css"
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Set a new passcode, then confirm it (mismatch shakes and clears); weak ones ask "use anyway" / "change". */
-export function NewPasscodeSteps({ session, type, onTypeChange, titles, onConfirmed }: {
+export function NewPasscodeSteps({
+  session,
+  type,
+  onTypeChange,
+  titles,
+  onConfirmed,
+}: {
   session: PasscodeSession
   type: PasscodeType
   onTypeChange?: (type: PasscodeType) => void
@@ -34,7 +40,10 @@ export function NewPasscodeSteps({ session, type, onTypeChange, titles, onConfir
             const choice = await kernel.telegram.popup({
               title: t("weak.title"),
               message: t("weak.text"),
-              buttons: [{ id: "use", type: "default", text: t("popup.useAnyway") }, { id: "change", type: "default", text: t("popup.change") }],
+              buttons: [
+                { id: "use", type: "default", text: t("popup.useAnyway") },
+                { id: "change", type: "default", text: t("popup.change") },
+              ],
             })
             if (choice !== "use") return false
           }
@@ -87,7 +96,15 @@ export function Done({ session, title, text, onDone }: { session: PasscodeSessio
 }
 
 /** Offer biometry after a passcode is set (only when available and not enabled). */
-export function BiometryOffer({ session, passcode, onNext }: { session: PasscodeSession; passcode: string; onNext: (outcome: BiometryOutcome | "skipped") => void }) {
+export function BiometryOffer({
+  session,
+  passcode,
+  onNext,
+}: {
+  session: PasscodeSession
+  passcode: string
+  onNext: (outcome: BiometryOutcome | "skipped") => void
+}) {
   const { t } = session
   const [busy, setBusy] = useState(false)
   return (
@@ -117,4 +134,10 @@ export function BiometryOffer({ session, passcode, onNext }: { session: Passcode
 }
 
 export const biometrySnackbar = (session: PasscodeSession, outcome: BiometryOutcome | "skipped"): string | undefined =>
-  outcome === "success" ? session.t("biometry.enabled") : outcome === "failure" ? session.t("errors.biometry_not_available") : outcome === "rejected" ? session.t("errors.biometry_not_granted") : undefined
+  outcome === "success"
+    ? session.t("biometry.enabled")
+    : outcome === "failure"
+      ? session.t("errors.biometry_not_available")
+      : outcome === "rejected"
+        ? session.t("errors.biometry_not_granted")
+        : undefined
