@@ -145,7 +145,9 @@ describe("navigation", () => {
       window.dispatchEvent(new PopStateEvent("popstate"))
     })
     await app.waitForPath("/settings")
-    const selected = app.app().getByRole("tab", { selected: true })
+    // Scoped to the settings tabs: main's Crypto/TON switch is also a selected tab while main leaves
+    // (the unscoped locator met both once and needed a retry).
+    const selected = app.app().getByRole("tablist", { name: "Settings section" }).getByRole("tab", { selected: true })
     await selected.waitFor()
     expect(await selected.innerText()).toBe("Crypto Wallet")
     expect(await text(app)).not.toContain("Something went wrong")
