@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { composePlugins, definePlugin, defineRegion } from "@wallet/kernel"
 import type { Kernel } from "@wallet/kernel-react"
-import { visibleCustodialTabs } from "./RootLayout.tsx"
+import { tabLabelsReady, visibleCustodialTabs } from "./RootLayout.tsx"
 
 const screen = async () => ({ default: () => null })
 const walletPlugin = definePlugin({
@@ -26,5 +26,16 @@ describe("custodial tab bar", () => {
     expect(visibleCustodialTabs(kernelFor({})).map((tab) => tab.id)).toEqual(["main"])
     expect(visibleCustodialTabs(kernelFor({ accessToEarn: true })).map((tab) => tab.id)).toEqual(["main", "earn"])
     expect(visibleCustodialTabs(kernelFor(undefined))).toEqual([])
+  })
+})
+
+describe("custodial tab bar labels", () => {
+  const kernelWith = (loaded: ReadonlyArray<string>) =>
+    ({ i18n: { instance: { hasLoadedNamespace: (namespace: string) => loaded.includes(namespace) } } }) as unknown as Kernel
+
+  it("the tab bar showed the raw key tab.history while custody's strings loaded: it waits for every tab's namespace", () => {
+    expect(tabLabelsReady(kernelWith(["home"]), ["home", "custody"])).toBe(false)
+    expect(tabLabelsReady(kernelWith(["home", "custody"]), ["home", "custody"])).toBe(true)
+    expect(tabLabelsReady(kernelWith([]), [""])).toBe(true)
   })
 })

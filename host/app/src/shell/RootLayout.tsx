@@ -104,7 +104,8 @@ function Chrome() {
   useEffect(() => {
     for (const namespace of tabNamespaces.split(",")) if (namespace) void kernel.runtime.runPromise(kernel.i18n.loadNamespace(namespace)).catch(() => undefined)
   }, [kernel, tabNamespaces])
-  const hidden = keyboardOpen || hiddenByScreens || (user?.isNew === true && pathname === "/main")
+  const labelsReady = tabLabelsReady(kernel, tabNamespaces.split(","))
+  const hidden = keyboardOpen || hiddenByScreens || !labelsReady || (user?.isNew === true && pathname === "/main")
   const [tooltipShown, setTooltipShown] = useState(() => sessionStorage.getItem(TOOLTIP_SHOWN_KEY) === "1")
   const tooltipTab = hidden ? undefined : tabTooltipToShow({ tabs, pathname, language: kernel.i18n.language(), shownThisSession: tooltipShown })
   if (!activeTab || !user?.isCustodyAvailable) return null
@@ -132,6 +133,13 @@ function Chrome() {
     />
   )
 }
+
+/**
+ * Whether every tab's strings are loaded. Until then the bar stays hidden: it showed raw keys
+ * (`tab.history`) for a moment on a cold start while custody's namespace was loading.
+ */
+export const tabLabelsReady = (kernel: Kernel, namespaces: ReadonlyArray<string>): boolean =>
+  namespaces.every((namespace) => !namespace || kernel.i18n.instance.hasLoadedNamespace(namespace))
 
 export function RootLayout() {
   const kernel = useKernel()
