@@ -1,3 +1,4 @@
+import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, type LaunchedApp, type Stack } from "@wallet/harness/stack"
 import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
@@ -52,9 +53,17 @@ const pickPeriod = async (app: LaunchedApp, label: string, period: string) => {
   await app.page.waitForTimeout(300)
 }
 
+/** The PnL view needs the tonspace_pnl feature flag (off on the server by default): on for this launch. */
+const withPnlFlag = async (page: Page) => {
+  await page.context().route("**/api/feature-flags", async (route) => {
+    const response = await route.fetch()
+    await route.fulfill({ response, json: { ...((await response.json()) as Record<string, boolean>), tonspace_pnl: true } })
+  })
+}
+
 describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra currency", () => {
   it("opens the TON page with a chart and switches periods, the PnL, the jetton page, and sends an extra currency", async () => {
-    const app = await launch(stack, { user: "no_custody" })
+    const app = await launch(stack, { user: "no_custody", before: withPnlFlag })
     await importWallet(app)
     expect(address).toMatch(/^UQ/)
     // The assets list: TON, the jetton (USD₮ as the product's USDT) and the extra currency.
@@ -223,7 +232,7 @@ describe("TON space assets: TON and jetton pages, chart periods, PnL, an extra c
   }, 240_000)
 
   it("renders the asset pages in the dark theme and in Russian", async () => {
-    const app = await launch(stack, { user: "no_custody", theme: "dark", language: "ru" })
+    const app = await launch(stack, { user: "no_custody", theme: "dark", language: "ru", before: withPnlFlag })
     await importWallet(app, IMPORT_RU).catch(async (error: unknown) => {
       await shot(app, "import-dark-failed")
       throw error

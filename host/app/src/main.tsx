@@ -30,12 +30,14 @@ import {
   type SessionUser,
   type StartupFailure,
 } from "@wallet/kernel"
-import { buildRouter, createOverlayStore, KernelProvider, passcodeFromComposition, type Kernel, type ShellRoute } from "@wallet/kernel-react"
+import { buildRouter, createOverlayStore, KernelProvider, passcodeFromComposition, trackScreenViews, type Kernel, type ShellRoute } from "@wallet/kernel-react"
 import { regionById } from "@wallet/regions"
 import { installedPlugins } from "virtual:wallet-plugins"
 import { RootLayout } from "./shell/RootLayout.tsx"
 import * as screens from "./shell/screens.tsx"
 import { startupTarget } from "./startup.ts"
+import { makeAppAnalytics, NotFoundTracked } from "./analytics.tsx"
+import { Analytics, browserLaunchFacts, launchProperties, type AnalyticsShape } from "@wallet/kernel"
 import "@wallet/kernel-react/ui"
 
 const rootElement = document.getElementById("root")!
@@ -69,7 +71,7 @@ const applyTheme = (theme: Readonly<Record<string, string>>) => {
   html.style.colorScheme = colorSchemeOf(theme)
 }
 
-function buildLayer(composition: Composition, telegram: Telegram["Service"], passcode: PasscodeShape) {
+function buildLayer(composition: Composition, telegram: Telegram["Service"], passcode: PasscodeShape, analytics: AnalyticsShape) {
   const baseUrl = window.location.origin
   const session = Session.layer({ baseUrl, persist: window.sessionStorage })
   const http = Http.layer().pipe(Layer.provide(Session.tokensLayer), Layer.provide(session))
@@ -100,6 +102,7 @@ function buildLayer(composition: Composition, telegram: Telegram["Service"], pas
     session,
     http,
     Passcode.layer(passcode),
+    Layer.succeed(Analytics, analytics),
   )
 }
 
@@ -136,7 +139,8 @@ async function boot() {
   const overlays = createOverlayStore()
   let kernelRef: Kernel | undefined
   const passcode = passcodeFromComposition(composition, () => ({ kernel: kernelRef!, overlays }))
-  const runtime = ManagedRuntime.make(buildLayer(composition, telegram, passcode))
+  const analytics = makeAppAnalytics(composition, telegram.launchParams)
+  const runtime = ManagedRuntime.make(buildLayer(composition, telegram, passcode, analytics))
   const services = await runtime.runPromise(Effect.all({ i18n: I18n, session: Session, flags: FeatureFlags, storage: Storage, http: Http }))
   const preferences = await runtime.runPromise(services.storage.load(PreferencesStore))
   const language = preferences.languageCode ?? languageFromCode(telegram.launchParams.languageCode)
@@ -152,6 +156,7 @@ async function boot() {
     const signedIn = await runtime.runPromise(Effect.result(services.session.signIn(initData)))
     if (signedIn._tag === "Success") {
       user = signedIn.success
+      analytics.identify(user.id, { is_new_user: user.isNew })
       const flags = await runtime.runPromise(Effect.result(services.http.json(FeatureFlagsCheck, `${window.location.origin}/api/feature-flags`)))
       if (flags._tag === "Success") await runtime.runPromise(services.flags.applyServerFlags(flags.success))
     } else {
@@ -159,6 +164,7 @@ async function boot() {
     }
   }
   const currentUser = () => Option.getOrUndefined(Effect.runSync(services.session.user))
+  analytics.track("launch", launchProperties(browserLaunchFacts(telegram.launchParams.startParam)))
 
   services.session.onEvent(async (event) => {
     if (event.type !== "expired") return
@@ -197,7 +203,7 @@ async function boot() {
     root: RootLayout,
     rootSearch: RootSearch,
     shellRoutes: [...shellRoutes, ...fallbackRoutes.filter((route) => !claimed.has(route.path))],
-    notFound: screens.NotFoundScreen,
+    notFound: NotFoundTracked,
     error: screens.RouteErrorScreen,
     pending: screens.StartupScreen,
     onGateDenied: () => {
@@ -209,15 +215,17 @@ async function boot() {
   // Open where the startup rules say, unless Telegram restored a deeper page of this session.
   if (window.location.pathname === "/" || !user) {
     const target = startupTarget({ composition, user, failure, hasInitData: opened && Boolean(initData), startParam: telegram.launchParams.startParam })
-    if (target.notFound) console.info(`[deeplink] not-found: ${target.notFound}`)
+    if (target.notFound) analytics.track("not_found", { start_param: target.notFound, kind: "start_param" })
     await router.navigate({ to: target.to, search: target.search ?? {}, replace: true } as never)
   }
 
   if (user) {
-    void ensureUserRecord(kernel, telegram.launchParams.startParam, () => console.info("[analytics] user_created")).catch((error: unknown) =>
+    void ensureUserRecord(kernel, telegram.launchParams.startParam, () => analytics.track("user_created")).catch((error: unknown) =>
       console.warn("[user] current user check failed", error),
     )
   }
+
+  trackScreenViews(router, analytics, composition)
 
   root.render(
     <StrictMode>

@@ -59,4 +59,32 @@ describe("startupTarget", () => {
     expect(startupTarget({ composition, failure: { to: "/unavailable" }, hasInitData: true })).toEqual({ to: "/unavailable" })
     expect(startupTarget({ composition, hasInitData: false })).toEqual({ to: "/client-connection-error" })
   })
+
+  // Decision 0380: the links of existing plugins through the startup rules.
+  it("a public-asset link takes priority over onboarding for a new user", () => {
+    expect(startupTarget({ composition, user: user({ isNew: true }), hasInitData: true, startParam: "public_asset_BTC" })).toEqual({
+      to: "/assets-public/BTC",
+      search: { source: "link" },
+    })
+    // Other custodial links still wait for onboarding.
+    expect(startupTarget({ composition, user: user({ isNew: true }), hasInitData: true, startParam: "turn_on_passcode" })).toEqual({ to: "/wallet-onboarding" })
+    expect(startupTarget({ composition, user: user(), hasInitData: true, startParam: "turn_on_passcode" })).toEqual({
+      to: "/passcode/settings",
+      search: { action: "create" },
+    })
+  })
+
+  it("a TON space link applies to a restricted user and to a user without custody", () => {
+    const address = "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG"
+    const collectible = { to: `/scw/collectible/${address}`, search: {} }
+    expect(
+      startupTarget({ composition, user: user({ restrictionCode: "unsupported_region" }), hasInitData: true, startParam: `collectible_${address}` }),
+    ).toEqual(collectible)
+    expect(startupTarget({ composition, user: user({ isCustodyAvailable: false }), hasInitData: true, startParam: "tonwallet_settings" })).toEqual({
+      to: "/scw/settings",
+      search: {},
+    })
+    // A custodial link does not: the user stays in the TON space.
+    expect(startupTarget({ composition, user: user({ isCustodyAvailable: false }), hasInitData: true, startParam: "assets_BTC" })).toEqual({ to: "/scw" })
+  })
 })

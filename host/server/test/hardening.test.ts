@@ -308,6 +308,8 @@ interface Operation {
   readonly bearer: boolean
   readonly params: ReadonlyArray<{ readonly name: string; readonly in: "path" | "query" | "header"; readonly schema: JsonSchema }>
   readonly body: JsonSchema | undefined
+  /** The request body's media types the operation declares. */
+  readonly bodyTypes: ReadonlyArray<string>
 }
 
 const operationsOf = (spec: OpenApi): ReadonlyArray<Operation> =>
@@ -319,6 +321,7 @@ const operationsOf = (spec: OpenApi): ReadonlyArray<Operation> =>
       bearer: (op.security ?? []).some((entry) => "bearer" in entry),
       params: (op.parameters ?? []).map((param) => ({ name: param.name, in: param.in as "path" | "query" | "header", schema: param.schema })),
       body: op.requestBody?.content["application/json"]?.schema,
+      bodyTypes: Object.keys(op.requestBody?.content ?? {}),
     })),
   )
 
@@ -610,8 +613,10 @@ describe("the API walker (every operation of /api/openapi.json)", () => {
         check(op, "unknown top-level field", { named: ["payload", "walkerExtra"] }, () => sendBody({ ...(baseBody as object), walkerExtra: true }))
         check(op, "a body of the wrong type", { named: ["payload"] }, () => sendBody(["not", "an", "object"]))
         check(op, "malformed JSON", { named: ["payload"] }, () => send(op.method, basePath + baseQuery, { raw: '{"unterminated": ', auth }))
+        // A type the operation does not read (the analytics gateway reads text/plain: a beacon's type).
+        const wrongType = op.bodyTypes.includes("text/plain") ? "application/xml" : "text/plain"
         check(op, "a wrong content type", { status: 415, code: "unsupported_media_type" }, () =>
-          send(op.method, basePath + baseQuery, { raw: "plain text", contentType: "text/plain", auth }),
+          send(op.method, basePath + baseQuery, { raw: "plain text", contentType: wrongType, auth }),
         )
       }
       if (writes) {

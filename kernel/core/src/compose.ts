@@ -2,8 +2,10 @@ import { parseRange, parseVersion, satisfies } from "./semver.ts"
 import {
   BUILTIN_PARENTS,
   KERNEL_VERSION,
+  checkAnalyticsEvents,
   checkMainSlots,
   ManifestError,
+  type AnalyticsEventDefinition,
   MAIN_SLOTS,
   type DeepLinkHandler,
   type MainActionEntry,
@@ -43,6 +45,7 @@ export class CompositionError extends Error {
       | "duplicate-provider"
       | "duplicate-slot-id"
       | "invalid-slot"
+      | "invalid-analytics-event"
       | "unknown-slot-target"
       | "api-path-conflict"
       | "migration-conflict"
@@ -80,6 +83,8 @@ export interface Composition {
   readonly tabs: Readonly<Record<TabBar, ReadonlyArray<TabEntry & { readonly pluginId: string }>>>
   readonly settings: ReadonlyArray<SettingsEntry & { readonly pluginId: string }>
   readonly featureFlags: ReadonlyArray<FeatureFlagDefinition & { readonly pluginId: string }>
+  /** The analytics events the enabled plugins declare (`analytics.events`), dependencies first. */
+  readonly analyticsEvents: ReadonlyArray<AnalyticsEventDefinition & { readonly pluginId: string }>
   /** Route global id -> permissions required to enter it (its own and its ancestors'). */
   readonly permissionGates: ReadonlyMap<string, ReadonlyArray<string>>
   readonly i18nNamespaces: ReadonlyMap<string, NonNullable<PluginManifest["i18n"]>>
@@ -303,7 +308,8 @@ export function composePlugins(options: {
   const prefixes = new Map<string, ComposedDeepLink>()
   for (const plugin of ordered) {
     for (const link of plugin.deepLinks ?? []) {
-      const key = `${link.exact ? "=" : "^"}${link.prefix}`
+      // Two handlers of one prefix may coexist when their patterns differ (the first that matches wins).
+      const key = `${link.exact ? "=" : "^"}${link.prefix}${link.pattern === undefined ? "" : `/${link.pattern}`}`
       const other = prefixes.get(key)
       if (other) {
         throw new CompositionError("deep-link-conflict", `Deep-link prefix '${link.prefix}' is claimed by plugin '${other.pluginId}' and plugin '${plugin.id}'`)
@@ -344,6 +350,16 @@ export function composePlugins(options: {
       featureFlags.push({ ...flag, pluginId: plugin.id })
     }
   }
+  const analyticsEvents = ordered.flatMap((plugin) => {
+    try {
+      checkAnalyticsEvents(plugin)
+    } catch (error) {
+      // A manifest not made with definePlugin gets the same checks here.
+      if (error instanceof ManifestError) throw new CompositionError("invalid-analytics-event", error.message)
+      throw error
+    }
+    return (plugin.analytics?.events ?? []).map((event) => ({ ...event, pluginId: plugin.id }))
+  })
   const permissionGates = new Map<string, ReadonlyArray<string>>()
   for (const route of routes) {
     const inherited = permissionGates.get(route.parentId) ?? []
@@ -397,6 +413,7 @@ export function composePlugins(options: {
     tabs,
     settings,
     featureFlags,
+    analyticsEvents,
     permissionGates,
     i18nNamespaces,
     providers,

@@ -36,3 +36,37 @@ describe("resolveStartParam", () => {
     expect(resolveStartParam(table, "settingsX")).toEqual({ kind: "not-found", startParam: "settingsX" })
   })
 })
+
+describe("resolveStartParam with patterns (decision 0380)", () => {
+  const address = "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG"
+  const links: ComposedDeepLink[] = [
+    { pluginId: "ton-space", prefix: "tonwallet_send", exact: true, to: "/scw/send" },
+    {
+      pluginId: "ton-space",
+      prefix: "tonwallet_send_",
+      pattern: "(?<address>[\\w-]{48})_(?<value>\\d{1,30})",
+      to: "/scw/send-ton-confirmation",
+      search: { asset: "TON", to: "{address}", amount: "{value}" },
+    },
+    { pluginId: "ton-space", prefix: "tonwallet_send_", to: "/scw/send", search: { to: "{rest}" } },
+    { pluginId: "ton-space", prefix: "collectible_", to: "/scw/collectible/$address", params: { address: "{rest}" } },
+  ]
+
+  it("a send link with address and value opens the confirmation, even when the address holds '_'", () => {
+    const withUnderscore = `${address.slice(0, 10)}_${address.slice(11)}`
+    expect(resolveStartParam(links, `tonwallet_send_${withUnderscore}_1500000000`)).toMatchObject({
+      to: "/scw/send-ton-confirmation",
+      search: { asset: "TON", to: withUnderscore, amount: "1500000000" },
+    })
+  })
+
+  it("a send link missing the value falls back to the send form", () => {
+    expect(resolveStartParam(links, `tonwallet_send_${address}`)).toMatchObject({ to: "/scw/send", search: { to: address } })
+    expect(resolveStartParam(links, "tonwallet_send")).toMatchObject({ to: "/scw/send", search: {} })
+  })
+
+  it("a route parameter left empty is not-found rather than a broken path", () => {
+    expect(resolveStartParam(links, "collectible_")).toEqual({ kind: "not-found", startParam: "collectible_" })
+    expect(resolveStartParam(links, `collectible_${address}`)).toMatchObject({ to: `/scw/collectible/${address}` })
+  })
+})

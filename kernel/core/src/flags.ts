@@ -4,11 +4,36 @@ import type { FeatureFlagDefinition } from "./manifest.ts"
 /** Flags the kernel itself knows (spec 1 §3); plugins add theirs through their manifests. */
 export const KERNEL_FEATURE_FLAGS: ReadonlyArray<FeatureFlagDefinition> = [
   { key: "dev_tools", default: false, description: "Development tools" },
+  { key: "tonspace_pnl", default: false, description: "Self-custody profit and loss" },
+  { key: "new_action_buttons", default: true, description: "New action buttons on wallet main" },
   { key: "is_ton_space_enabled", default: true, description: "Degradation banner: the TON space is available" },
   { key: "is_p2p_enabled", default: true, description: "Degradation banner: P2P is available" },
 ]
 
 export type FlagValues = Readonly<Record<string, boolean>>
+
+/**
+ * Every flag of the spec (spec 1 §3) and who acts on it (decision 0360): the plugin whose screen
+ * reads it now (`actedOnBy`), or the plugin still to come that will (`pendingPlugin`). A plugin that
+ * starts reading a pending flag moves it to `actedOnBy` here (flags.test.ts holds the list).
+ */
+export const SPEC_FLAGS: Readonly<Record<string, { readonly actedOnBy: string; readonly where: string } | { readonly pendingPlugin: string }>> = {
+  dev_tools: { actedOnBy: "settings", where: "settings' developer entry; ton-space's /scw/viewer" },
+  tonspace_pnl: { actedOnBy: "ton-space", where: "the PnL line of a TON space asset page" },
+  new_action_buttons: { actedOnBy: "home", where: "wallet main's action buttons layout" },
+  is_ton_space_enabled: { actedOnBy: "ton-space", where: "TON side: banner, no tab bar, no QR scan" },
+  is_p2p_enabled: { actedOnBy: "home", where: "the P2P degradation banner on wallet main" },
+  scw_new_nft: { pendingPlugin: "ton-space-nft" },
+  scw_risk_scanner: { pendingPlugin: "ton-space-risk" },
+  scw_affluent: { pendingPlugin: "earn" },
+  trade_exchange_form: { pendingPlugin: "trade" },
+  xstocks: { pendingPlugin: "stocks" },
+  uz_new_flow: { pendingPlugin: "kyc" },
+}
+
+/** The two degradation banners: true while the area works (spec 3 §3). */
+export const DEGRADATION_FLAGS = ["is_ton_space_enabled", "is_p2p_enabled"] as const
+export type DegradationFlag = (typeof DEGRADATION_FLAGS)[number]
 
 /**
  * Feature flags: the declared defaults, overridden by what the server sends (stale time 60 s,

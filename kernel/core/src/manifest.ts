@@ -65,6 +65,12 @@ export interface TabEntry {
 export interface DeepLinkHandler {
   readonly prefix: string
   readonly exact?: boolean
+  /**
+   * A regular expression (source text) the part after the prefix (and its `_`) must match in full;
+   * its named groups fill `{name}` in `to`/`params`/`search`. When it does not match, the next
+   * shorter prefix is tried (decision 0380: `tonwallet_send_<address>_<nano>` vs the bare form).
+   */
+  readonly pattern?: string
   readonly to: string
   readonly params?: Readonly<Record<string, string>>
   readonly search?: Readonly<Record<string, string>>
@@ -79,6 +85,16 @@ export interface SettingsEntry {
   readonly icon: string
   readonly order: number
   readonly permissions?: ReadonlyArray<string>
+}
+
+/**
+ * An analytics event a plugin sends (`analytics.events`): `name` is `<pluginId>.<event>` (lower
+ * case, digits, `_`), unique in the plugin; the kernel's own events (launch, screen_view, ...)
+ * are bare names (decision 0350). `track` refuses names no enabled manifest declares.
+ */
+export interface AnalyticsEventDefinition {
+  readonly name: string
+  readonly description: string
 }
 
 export interface FeatureFlagDefinition {
@@ -273,6 +289,8 @@ export interface PluginManifest<Config = unknown> {
   readonly main?: MainSlots
   /** Lifecycle hooks (`beforePasscodeChange: () => import("./client/rekey.ts")`), collected by composition. */
   readonly hooks?: PluginHooks
+  /** The analytics events this plugin's screens send (decision 0350). */
+  readonly analytics?: { readonly events: ReadonlyArray<AnalyticsEventDefinition> }
 }
 
 export class ManifestError extends Error {
@@ -306,6 +324,7 @@ export function definePlugin<const M extends PluginManifest<any>>(manifest: M): 
     }
   }
   checkMainSlots(where, manifest.main)
+  checkAnalyticsEvents(manifest)
   for (const hook of Object.keys(manifest.hooks ?? {})) {
     if (!(PLUGIN_HOOKS as ReadonlyArray<string>).includes(hook)) {
       throw new ManifestError(`${where}: declares unknown hook '${hook}' (known: ${PLUGIN_HOOKS.join(", ")})`)
@@ -313,8 +332,31 @@ export function definePlugin<const M extends PluginManifest<any>>(manifest: M): 
   }
   for (const link of manifest.deepLinks ?? []) {
     if (!/^[\w-]{1,64}$/.test(link.prefix)) throw new ManifestError(`${where}: deep-link prefix '${link.prefix}' is not a start-param prefix`)
+    if (link.pattern !== undefined) {
+      try {
+        new RegExp(link.pattern)
+      } catch {
+        throw new ManifestError(`${where}: deep-link '${link.prefix}' has an invalid pattern`)
+      }
+    }
   }
   return manifest
+}
+
+const ANALYTICS_EVENT_PART = /^[a-z][a-z0-9_]{0,47}$/
+
+/** The local checks of `analytics` (also run by composition): `<pluginId>.<event>` names, each once. */
+export function checkAnalyticsEvents(manifest: Pick<PluginManifest, "id" | "analytics">): void {
+  const seen = new Set<string>()
+  for (const event of manifest.analytics?.events ?? []) {
+    const where = `plugin '${manifest.id}': analytics event '${event.name}'`
+    if (!event.name.startsWith(`${manifest.id}.`) || !ANALYTICS_EVENT_PART.test(event.name.slice(manifest.id.length + 1))) {
+      throw new ManifestError(`${where} must be named '${manifest.id}.<event>' (<event>: ${ANALYTICS_EVENT_PART.source})`)
+    }
+    if (seen.has(event.name)) throw new ManifestError(`${where} is declared twice`)
+    if (!event.description) throw new ManifestError(`${where} needs a description`)
+    seen.add(event.name)
+  }
 }
 
 /** The local checks of `main` (also run by composition for manifests not made with `definePlugin`). */

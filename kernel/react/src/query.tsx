@@ -10,6 +10,7 @@ import { PersistQueryClientProvider, type PersistQueryClientOptions } from "@tan
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister"
 import type { Kernel } from "./context.tsx"
 import { PREFETCH_DELAY_MS, QUERY_CACHE_BUSTER, QUERY_CACHE_MAX_AGE_MS, QUERY_GC_TIME_MS } from "./queryTimes.ts"
+import { FlagsRefresher } from "./flags.tsx"
 
 export * from "./queryTimes.ts"
 
@@ -221,6 +222,7 @@ export function KernelQueryProvider({ kernel, children }: { readonly kernel: Ker
       }}
     >
       <Prefetcher kernel={kernel} client={client} />
+      {typeof kernel.flags?.subscribe === "function" && kernel.runtime ? <FlagsRefresher kernel={kernel} /> : null}
       {children}
     </PersistQueryClientProvider>
   )

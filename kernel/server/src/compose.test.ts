@@ -91,8 +91,28 @@ describe("server module composition", () => {
   it("puts the kernel first and every dependency before its dependents", () => {
     const a = defineServerPlugin({ id: "alpha", dependsOn: ["beta"] })
     const b = defineServerPlugin({ id: "beta" })
-    expect(composeServerModules([a, b], { dev: false }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "ledger", "beta", "alpha"])
-    expect(composeServerModules([b], { dev: true }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "ledger", "dev", "outbox-dev", "beta"])
+    expect(composeServerModules([a, b], { dev: false }).map((m) => m.id)).toEqual([
+      "kernel",
+      "outbox",
+      "bridge",
+      "ledger",
+      "analytics",
+      "operator",
+      "beta",
+      "alpha",
+    ])
+    expect(composeServerModules([b], { dev: true }).map((m) => m.id)).toEqual([
+      "kernel",
+      "outbox",
+      "bridge",
+      "ledger",
+      "analytics",
+      "operator",
+      "dev",
+      "outbox-dev",
+      "analytics-dev",
+      "beta",
+    ])
   })
 
   const refusals: ReadonlyArray<[string, () => unknown, string]> = [
@@ -177,7 +197,7 @@ describe.each(testDatabases)("a plugin's server module served on %s", (kind) => 
   }
 
   it("migrates the plugin's tables and serves its endpoints behind the kernel's auth and validation", async () => {
-    expect(server.modules).toEqual(["kernel", "outbox", "bridge", "ledger", "notes"])
+    expect(server.modules).toEqual(["kernel", "outbox", "bridge", "ledger", "analytics", "operator", "notes"])
     const first = await signIn(901)
     const second = await signIn(902)
     expect((await call(server.url, "POST", "/api/notes", { authorization: bearer(first), body: { text: "a" } })).body).toEqual({ count: 1 })

@@ -8,13 +8,15 @@ import { devModule, kernelModule } from "./kernel/module.ts"
 import { bridgeModule } from "./bridge/index.ts"
 import { ledgerModule } from "./ledger/index.ts"
 import { outboxDevModule, outboxModule } from "./outbox/index.ts"
+import { analyticsDevModule, analyticsModule } from "./analytics/index.ts"
+import { operatorModule } from "./operator/index.ts"
 import type { ServerPlugin } from "./plugin.ts"
 
 export class ServerCompositionError extends Error {
   override readonly name = "ServerCompositionError"
 }
 
-const RESERVED_IDS = new Set(["kernel", "dev", "outbox", "outbox-dev", "bridge", "ledger"])
+const RESERVED_IDS = new Set(["kernel", "dev", "outbox", "outbox-dev", "bridge", "ledger", "analytics", "analytics-dev", "operator"])
 
 /** Orders the modules and checks ids, dependencies, groups, routes and middleware. */
 export const composeServerModules = (plugins: ReadonlyArray<ServerPlugin>, options: { readonly dev: boolean }): ReadonlyArray<ServerPlugin> => {
@@ -24,8 +26,16 @@ export const composeServerModules = (plugins: ReadonlyArray<ServerPlugin>, optio
     if (byId.has(plugin.id)) throw new ServerCompositionError(`server plugin "${plugin.id}" is enabled twice`)
     byId.set(plugin.id, plugin)
   }
-  // Kernel modules: the kernel, the Outbox, the TonConnect bridge and the Ledger (every server), then the dev-only ones.
-  const ordered: Array<ServerPlugin> = [kernelModule, outboxModule, bridgeModule, ledgerModule, ...(options.dev ? [devModule, outboxDevModule] : [])]
+  // Kernel modules: the kernel, the Outbox, the TonConnect bridge, the Ledger and the analytics gateway (every server), then the dev-only ones.
+  const ordered: Array<ServerPlugin> = [
+    kernelModule,
+    outboxModule,
+    bridgeModule,
+    ledgerModule,
+    analyticsModule,
+    operatorModule,
+    ...(options.dev ? [devModule, outboxDevModule, analyticsDevModule] : []),
+  ]
   const kernelIds = new Set(ordered.map((module) => module.id))
   const state = new Map<string, "visiting" | "done">()
   const visit = (plugin: ServerPlugin, path: ReadonlyArray<string>) => {

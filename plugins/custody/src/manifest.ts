@@ -17,6 +17,7 @@ export const custodyPlugin = definePlugin({
   deepLinks: [...walletDeepLinks, ...sendDeepLinks],
   // Wallet main's QR button and action buttons (composed by the home plugin).
   main: mainSlots,
+  analytics: { events: [{ name: "custody.send_submit", description: "The custodial send confirm button was pressed (`currency`, `network`, `kind`)" }] },
   i18n: {
     namespace: "custody",
     bundles: {

@@ -15,6 +15,12 @@ export const homePlugin = definePlugin({
     { id: "giveaway", parent: "wallet", path: "/giveaway", redirectTo: "/main" },
   ],
   tabs: [{ id: "wallet", bar: "custodial", to: "/main", labelKey: "tab", icon: "wallet", order: 10 }],
+  analytics: {
+    events: [
+      { name: "home.switch_space", description: "The crypto / TON space switch on wallet main was pressed (`to`)" },
+      { name: "home.slot_press", description: "A contributed top-bar or action button on wallet main was pressed (`slot`: its global id)" },
+    ],
+  },
   i18n: {
     namespace: "home",
     bundles: {

@@ -41,10 +41,13 @@ export const passcodePlugin = definePlugin({
   kernel: "^0.1.0",
   config: PasscodeRegionConfig,
   provides: { passcode: () => import("./client/service.tsx") },
+  analytics: { events: [{ name: "passcode.created", description: "A passcode was created on the create screen (`source`: manual, recover, mnemonic)" }] },
   routes: [
     { id: "settings", parent: "wallet", path: "/passcode/settings", search: PasscodeSettingsSearch, component: () => import("./client/SettingsScreen.tsx") },
     { id: "create", parent: "scw", path: "/passcode/create", search: PasscodeCreateSearch, component: () => import("./client/CreateScreen.tsx") },
   ],
+  // Spec 1 §2 start param: the passcode settings screen with the create flow open (decision 0380).
+  deepLinks: [{ prefix: "turn_on_passcode", exact: true, to: "/passcode/settings", search: { action: "create" } }],
   settings: [{ id: "passcode", section: "cw", labelKey: "settingsEntry", to: "/passcode/settings", icon: "check", order: 30 }],
   i18n: {
     namespace: "passcode",

@@ -49,6 +49,7 @@ export const settingsPlugin = definePlugin({
   main: { topBar: [{ id: "open", labelKey: "title", icon: "settings", order: 90, to: "/settings" }] },
   featureFlags: [{ key: "settings_currency_search", default: true, description: "Search field on the default currency list" }],
   permissions: ["accessToSetUserCurrency", "accessToSavingSettings"],
+  analytics: { events: [{ name: "settings.language_change", description: "A language was chosen on the language screen (`language`)" }] },
   config: SettingsConfigCheck,
   i18n: {
     namespace: "settings",

@@ -82,6 +82,34 @@ export const tonSpacePlugin = definePlugin({
     { id: "swap", parent: "scw", path: "/swap", component: screen.swap },
     { id: "earn", parent: "scw", path: "/earn", component: screen.earn },
   ],
+  // Spec 1 §2 start params of the TON space (decision 0380; the table test in host/regions lists them all).
+  deepLinks: [
+    { prefix: "tonwallet_main", exact: true, to: "/scw" },
+    // The Open League campaign has no screen of its own yet: its link lands on the TON space main.
+    { prefix: "tonwallet_openleague", exact: true, to: "/scw" },
+    { prefix: "tonwallet_onboarding", exact: true, to: "/scw/onboarding" },
+    { prefix: "tonwallet_viewer", exact: true, to: "/scw/viewer" },
+    { prefix: "tonwallet_deposit", exact: true, to: "/scw/qr" },
+    { prefix: "tonwallet_swap", exact: true, to: "/scw/swap" },
+    { prefix: "tonwallet_staking", exact: true, to: "/scw/earn" },
+    { prefix: "tonwallet_settings", exact: true, to: "/scw/settings" },
+    { prefix: "collectible_", to: "/scw/collectible/$address", params: { address: "{rest}" } },
+    // The send-link rule: address and value (nano) open the TON confirmation; anything less the form.
+    { prefix: "tonwallet_send", exact: true, to: "/scw/send" },
+    {
+      prefix: "tonwallet_send_",
+      pattern: "(?<address>[\\w-]{48})_(?<value>\\d{1,30})",
+      to: "/scw/send-ton-confirmation",
+      search: { asset: "TON", to: "{address}", amount: "{value}" },
+    },
+    { prefix: "tonwallet_send_", pattern: "[\\w-]{48}", to: "/scw/send", search: { to: "{rest}" } },
+    {
+      prefix: "tonwallet_collectible_send_confirm_",
+      pattern: "(?<address>[\\w-]{48})_(?<recipient>[\\w-]{48})",
+      to: "/scw/collectible/$address/send/$recipientAddress",
+      params: { address: "{address}", recipientAddress: "{recipient}" },
+    },
+  ],
   tabs: [
     { id: "main", bar: "ton", to: "/scw", labelKey: "tabs.main", icon: "ton", order: 10 },
     { id: "swap", bar: "ton", to: "/scw/swap", labelKey: "tabs.swap", icon: "currency", order: 20, tooltip: { textKey: "tabs.swapTooltip", priority: 10 } },
@@ -94,6 +122,7 @@ export const tonSpacePlugin = definePlugin({
   ],
   config: TonSpaceConfigSchema,
   hooks: { beforePasscodeChange: () => import("./client/rekey.ts") },
+  analytics: { events: [{ name: "ton-space.send_confirm", description: "The TON space send confirm button was pressed (`asset`: the asset kind)" }] },
   i18n: {
     namespace: "tonSpace",
     bundles: {

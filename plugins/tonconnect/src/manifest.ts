@@ -47,6 +47,12 @@ export const tonconnectPlugin = definePlugin({
   // After start: resume the bridge listener when this device holds sessions (dApp requests reach an open app).
   // Typed so the declaration build names the hook's module type instead of inlining `typeof import("./listener.ts")`.
   hooks: { afterStart: (): Promise<StartHookModule<StartHost>> => import("./listener.ts") },
+  analytics: {
+    events: [
+      { name: "tonconnect.connect_approve", description: "The user approved a dApp's connect request" },
+      { name: "tonconnect.connect_decline", description: "The user declined a dApp's connect request" },
+    ],
+  },
   i18n: {
     namespace: "tonconnect",
     bundles: {

@@ -20,6 +20,7 @@ export * from "./auth.ts"
 export * from "./kernel.ts"
 export * from "./dev.ts"
 export * from "./operations.ts"
+export * from "./experiments.ts"
 
 /** Identifier of the composed API (kernel + plugins); plugins build their handlers against it too. */
 export const ApiId = "wallet" as const

@@ -5,6 +5,7 @@ import { CurrentSession, Forbidden, KernelApi, NotFound, TelegramLaunch, Unautho
 import { ServerConfig } from "../services.ts"
 import { createSession, refreshSession, revokeSession } from "./sessions.ts"
 import { featureFlagsFor, saveViewSettings, viewSettingsFor, viewSettingsOfUser } from "./settings.ts"
+import { bucketsForAll } from "../operator/service.ts"
 import { findUser, markOnboarded, setLanguage, setVisitorId, toCurrentUser, upsertFromTelegram, upsertProfile } from "./users.ts"
 
 const currentUser = Effect.gen(function* () {
@@ -33,7 +34,8 @@ const AuthLive = HttpApiBuilder.group(KernelApi, "auth", (handlers) =>
           country_alpha2_phone: user.countryAlpha2Phone,
           bot_username: config.botUsername,
           bot_is_blocked: user.botIsBlocked,
-          ab_tests: user.abTests,
+          // The buckets for all under the user's own (decision 0360).
+          ab_tests: { ...(yield* Effect.orDie(bucketsForAll)), ...user.abTests },
           restriction_code: user.restrictionCode,
           subdivision_status: user.subdivisionStatus,
           permissions: user.permissions,

@@ -11,16 +11,16 @@ export const featureFlagsFor = (userId: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const config = yield* ServerConfig
-    const rows = yield* sql<{ name: string; enabled: boolean }>`
-      select f.name, coalesce(o.enabled, f.enabled) as enabled
+    const rows = yield* sql<{ name: string; enabled: boolean; own: boolean }>`
+      select f.name, coalesce(o.enabled, f.enabled) as enabled, o.user_id is not null as own
       from kernel_feature_flags f left join kernel_user_feature_flags o on o.name = f.name and o.user_id = ${userId}
       union all
-      select o.name, o.enabled from kernel_user_feature_flags o
+      select o.name, o.enabled, true as own from kernel_user_feature_flags o
       where o.user_id = ${userId} and not exists (select 1 from kernel_feature_flags f where f.name = o.name)`
     const flags: Record<string, boolean> = {}
     for (const row of rows) flags[row.name] = row.enabled === true
-    // Development tools are on for everyone in a dev server.
-    if (config.dev) flags.dev_tools = true
+    // Development tools are on for everyone in a dev server, unless an operator set them for this user.
+    if (config.dev && !rows.some((row) => row.name === "dev_tools" && row.own === true)) flags.dev_tools = true
     return flags as FeatureFlags
   })
 

@@ -51,8 +51,26 @@ describe.each(testDatabases)("Outbox on %s", (kind) => {
 
   it("is composed by every server, its dev endpoints only by a dev one; a plugin may depend on it", () => {
     const dependent = defineServerPlugin({ id: "needs-outbox", dependsOn: ["outbox"] })
-    expect(composeServerModules([dependent], { dev: false }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "ledger", "needs-outbox"])
-    expect(composeServerModules([], { dev: true }).map((m) => m.id)).toEqual(["kernel", "outbox", "bridge", "ledger", "dev", "outbox-dev"])
+    expect(composeServerModules([dependent], { dev: false }).map((m) => m.id)).toEqual([
+      "kernel",
+      "outbox",
+      "bridge",
+      "ledger",
+      "analytics",
+      "operator",
+      "needs-outbox",
+    ])
+    expect(composeServerModules([], { dev: true }).map((m) => m.id)).toEqual([
+      "kernel",
+      "outbox",
+      "bridge",
+      "ledger",
+      "analytics",
+      "operator",
+      "dev",
+      "outbox-dev",
+      "analytics-dev",
+    ])
     expect(() => composeServerModules([defineServerPlugin({ id: "outbox" })], { dev: false })).toThrow("reserved")
   })
 

@@ -41,6 +41,8 @@ export interface RateLimits {
   readonly emailCodesPerAddress: RateLimitRule | false
   /** Money leaving a user: custody transfer and withdrawal creations per user, together. */
   readonly moneyPerUser: RateLimitRule | false
+  /** Analytics event and meter batches per client address (docs/decisions/0350). */
+  readonly analyticsPerAddress: RateLimitRule | false
 }
 export type RateLimitName = keyof RateLimits
 
@@ -53,6 +55,7 @@ export const defaultRateLimits: RateLimits = {
   authInitPerAddress: { limit: 600, windowSeconds: 60 },
   emailCodesPerAddress: { limit: 100, windowSeconds: 3600 },
   moneyPerUser: { limit: 60, windowSeconds: 60 },
+  analyticsPerAddress: { limit: 600, windowSeconds: 60 },
 }
 
 /** `ServerOptions.rateLimits`: `false` switches every limit off; an object overrides some (a rule, or `false` for that one). */
@@ -68,7 +71,8 @@ const validRule = (rule: unknown): rule is RateLimitRule =>
 
 /** The effective limits: the defaults with the overrides; a malformed rule is refused at boot. */
 export const resolveRateLimits = (option: RateLimitsOption | undefined): RateLimits => {
-  if (option === false) return { authInitPerUser: false, authInitPerAddress: false, emailCodesPerAddress: false, moneyPerUser: false }
+  if (option === false)
+    return { authInitPerUser: false, authInitPerAddress: false, emailCodesPerAddress: false, moneyPerUser: false, analyticsPerAddress: false }
   const limits: Record<string, RateLimitRule | false> = { ...defaultRateLimits }
   for (const [name, rule] of Object.entries(option ?? {})) {
     if (!(name in defaultRateLimits)) throw new Error(`rateLimits: unknown limit "${name}" (known: ${Object.keys(defaultRateLimits).join(", ")})`)
@@ -84,6 +88,7 @@ const BUCKETS: Record<RateLimitName, string> = {
   authInitPerAddress: "auth_init:address",
   emailCodesPerAddress: "email_codes:address",
   moneyPerUser: "money:user",
+  analyticsPerAddress: "analytics:address",
 }
 
 export interface RateLimiterShape {

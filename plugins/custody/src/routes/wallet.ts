@@ -53,4 +53,15 @@ export const walletDeepLinks: ReadonlyArray<DeepLinkHandler> = [
   { prefix: "receive", exact: true, to: "/receive" },
   { prefix: "addcrypto", exact: true, to: "/choose-asset/receive" },
   { prefix: "chooseAsset", exact: true, to: "/choose-asset/receive" },
+  // Decision 0380: `public_asset_<currency>` and `assets_<currency>` open that asset's page; `st`
+  // lands on the start-param landing (new users to onboarding, others to history).
+  {
+    prefix: "public_asset_",
+    pattern: "[A-Za-z0-9-]{1,32}",
+    to: "/assets-public/$assetCurrency",
+    params: { assetCurrency: "{rest}" },
+    search: { source: "link" },
+  },
+  { prefix: "assets_", pattern: "[A-Za-z0-9-]{1,32}", to: "/assets/$assetCurrency", params: { assetCurrency: "{rest}" } },
+  { prefix: "st", exact: true, to: "/transactions/start-param-landing" },
 ]

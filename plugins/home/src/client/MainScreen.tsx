@@ -1,7 +1,21 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from "react"
 import { PreferencesStore } from "@wallet/kernel"
-import { Icon, namespaceOfPlugin, registerPrefetch, runEffect, useGo, useGoTo, useKernel, useMainSlots, useT, type MainSlotHost } from "@wallet/kernel-react"
-import { Button, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
+import {
+  analyticsOf,
+  Icon,
+  namespaceOfPlugin,
+  registerPrefetch,
+  runEffect,
+  useDegraded,
+  useGo,
+  useGoTo,
+  useKernel,
+  useMainSlots,
+  useT,
+  useTrackEvent,
+  type MainSlotHost,
+} from "@wallet/kernel-react"
+import { Banner, Button, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { scwRoute } from "../routes.ts"
 import { prefetchNextScreens, useMainData } from "./wallet/accounts.ts"
 import { formatFiatAmount } from "./wallet/format.ts"
@@ -72,6 +86,7 @@ export default function MainScreen() {
   }, [kernel])
 
   const switchToTon = () => {
+    analyticsOf(kernel).track("home.switch_space", { to: "scw" })
     kernel.telegram.haptic({ type: "selection_change" })
     void go(scwRoute)
     setTimeout(() => {
@@ -94,6 +109,7 @@ export default function MainScreen() {
   }
 
   const data = entry.data
+  useTrackEvent("error_shown", { where: "home/main", code: "main_load_failed" }, { when: entry.status === "error" && data === undefined })
   return (
     <main className={styles.screen}>
       <header className={styles.topBar}>
@@ -121,6 +137,7 @@ export default function MainScreen() {
           )}
         </p>
       </section>
+      <P2pDegradedBanner />
       {entry.status === "error" && data === undefined ? (
         <Placeholder
           kind="error"
@@ -150,6 +167,18 @@ export default function MainScreen() {
       })}
     </main>
   )
+}
+
+/**
+ * The `is_p2p_enabled` degradation banner (spec 3 §3): while the flag is off and a plugin serves P2P
+ * (routes under /p2p), wallet main says P2P is temporarily unavailable.
+ */
+function P2pDegradedBanner() {
+  const t = useT("home")
+  const kernel = useKernel()
+  const degraded = useDegraded("is_p2p_enabled")
+  if (!degraded || !kernel.composition.routes.some((route) => route.fullPath.startsWith("/p2p"))) return null
+  return <Banner tone="warning" data-testid="p2p-degraded" title={t("degraded.p2pTitle")} description={t("degraded.p2pText")} />
 }
 
 /** Spec 1 §9: three skeleton rows while the assets load. */

@@ -1,4 +1,4 @@
-import { namespaceOfPlugin, runSlot, Icon, useKernel, useMainSlots, type MainSlotHost } from "@wallet/kernel-react"
+import { analyticsOf, namespaceOfPlugin, runSlot, Icon, useKernel, useMainSlots, type MainSlotHost } from "@wallet/kernel-react"
 import { IconButton } from "@wallet/kernel-react/ui"
 import styles from "./main.module.css"
 
@@ -17,7 +17,7 @@ export function TopBarButtons({ host }: { readonly host: MainSlotHost }) {
           key={slot.globalId}
           aria-label={kernel.i18n.t(`${namespaceOfPlugin(kernel, slot.pluginId)}:${slot.labelKey}`)}
           onClick={() =>
-            void runSlot(slot, host).catch((error: unknown) =>
+            void (analyticsOf(kernel).track("home.slot_press", { slot: slot.globalId, kind: "topBar" }), runSlot(slot, host)).catch((error: unknown) =>
               console.warn(`main.topBar '${slot.globalId}' failed:`, error instanceof Error ? error.message : error),
             )
           }

@@ -1,7 +1,7 @@
 /** /scw/passcode/create (self-custody area): the creation flow with the route's search params. */
 import { useEffect, useState } from "react"
 import { useSearch } from "@tanstack/react-router"
-import { useGo, useKernel } from "@wallet/kernel-react"
+import { analyticsOf, TrackEvent, useGo, useKernel } from "@wallet/kernel-react"
 import { Button, Placeholder } from "@wallet/kernel-react/ui"
 import { CreateFlow, Loading } from "./flows.tsx"
 import { passcodeSession, type PasscodeInfo } from "./runtime.ts"
@@ -26,6 +26,10 @@ export default function CreateScreen() {
     setAttempt((n) => n + 1)
   }
   const finish = () => void go(scwRoute, { replace: true })
+  const created = () => {
+    analyticsOf(kernel).track("passcode.created", { source: search.type })
+    finish()
+  }
   if (info === undefined)
     return (
       <main className={styles.page}>
@@ -35,6 +39,7 @@ export default function CreateScreen() {
   if (info === null) {
     return (
       <main className={styles.screen}>
+        <TrackEvent name="error_shown" properties={{ where: "passcode/create", code: "info_failed" }} />
         <Placeholder
           kind="error"
           title={t("errors.somethingWentWrong")}
@@ -58,7 +63,7 @@ export default function CreateScreen() {
         product="ton-space"
         skipIntro={search.type === "recover"}
         {...(search.email ? { email: search.email } : {})}
-        onDone={finish}
+        onDone={created}
       />
     </main>
   )

@@ -1,7 +1,7 @@
 import { useState } from "react"
 import { Effect } from "effect"
 import { LANGUAGE_NAMES, LANGUAGES, PreferencesStore, type Language } from "@wallet/kernel"
-import { Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
+import { analyticsOf, Icon, runEffect, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import styles from "./settings.module.css"
 
@@ -16,6 +16,7 @@ export default function LanguageScreen() {
   const choose = async (language: Language) => {
     if (language === current || saving) return
     setSaving(language)
+    analyticsOf(kernel).track("settings.language_change", { language })
     kernel.telegram.haptic({ type: "selection_change" })
     await runEffect(kernel, kernel.i18n.changeLanguage(language))
     await runEffect(kernel, kernel.storage.update(PreferencesStore, (p) => ({ ...p, languageCode: language })).pipe(Effect.ignore))

@@ -1,7 +1,8 @@
 import { useEffect } from "react"
 import { useSearch } from "@tanstack/react-router"
-import { hasPermissions, Icon, runEffect, useGo, useGoTo, useKernel, useT } from "@wallet/kernel-react"
+import { experimentsOf, hasPermissions, Icon, runEffect, useFlag, useGo, useGoTo, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Section, SectionFooter } from "@wallet/kernel-react/ui"
+import { EXPERIMENT_NAMES } from "@wallet/kernel"
 import { KERNEL_VERSION } from "@wallet/kernel"
 import { settingsRoute } from "../routes.ts"
 import styles from "./settings.module.css"
@@ -57,7 +58,25 @@ export default function SettingsScreen() {
         <SectionFooter>
           {tab === "scw" && entries.every((e) => e.section === "general") ? t("emptyScw") : t("version", { version: KERNEL_VERSION })}
         </SectionFooter>
+        <DeveloperSection />
       </List>
     </main>
+  )
+}
+
+/** Spec 1 §6: development tools only with the dev_tools flag (re-renders when a refresh turns it on or off). */
+function DeveloperSection() {
+  const t = useT("settings")
+  const kernel = useKernel()
+  const goTo = useGoTo()
+  const enabled = useFlag("dev_tools")
+  if (!enabled) return null
+  const hasViewer = kernel.composition.routes.some((route) => route.fullPath === "/scw/viewer")
+  const buckets = EXPERIMENT_NAMES.map((name) => `${name}: ${experimentsOf(kernel).bucket(name)}`).join(", ")
+  return (
+    <Section header={t("developer.title")} data-testid="developer-entry">
+      {hasViewer && <Cell before={<Icon name="search" />} title={t("developer.viewer")} chevron onClick={() => goTo({ to: "/scw/viewer" })} />}
+      <Cell before={<Icon name="settings" />} title={t("developer.experiments")} description={buckets || t("developer.none")} />
+    </Section>
   )
 }

@@ -6,7 +6,7 @@
 import { useMemo, useState, type ReactNode } from "react"
 import { useParams } from "@tanstack/react-router"
 import { Effect } from "effect"
-import { Icon, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, useFlag, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { Banner, Button, Cell, LineChart, List, Placeholder, Section, SegmentedControl, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
 import { chartGeometry } from "@wallet/kernel"
 import { formatDisplay } from "../core/amount.ts"
@@ -206,6 +206,8 @@ export function AssetScreen() {
   const token = asset ? chartToken(asset.address) : undefined
   // Values are hidden where the flag rules hide the TON value (scam, unverified on mainnet).
   const showValue = asset !== undefined && (asset.kind === "ton" || asset.tonValue !== undefined)
+  // The PnL view only with the tonspace_pnl feature flag (spec 1 §3).
+  const pnlEnabled = useFlag("tonspace_pnl")
   const rate = useRate(showValue ? token : undefined, fiat)
   useHideTabBar()
 
@@ -279,7 +281,7 @@ export function AssetScreen() {
       </List>
       {showValue && token && <PriceChart token={token} fiat={fiat} />}
       <List>
-        {showValue && (
+        {showValue && pnlEnabled && (
           <Section>
             <Cell title={t("pnl.title")} subtitle={t("pnl.entry")} chevron onClick={() => void go(pnlRoute, { params: { address: asset.address } })} />
           </Section>

@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react"
-import { Icon, useGo, useKernel, useT } from "@wallet/kernel-react"
-import { Banner, Button, Cell, IconButton, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
+import { Icon, TrackEvent, useDegraded, useGo, useKernel, useT } from "@wallet/kernel-react"
+import { Banner, Button, Cell, IconButton, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { formatDisplay } from "../core/amount.ts"
 import { buildAssetList, type Asset, type ExtraCurrencyAsset } from "../core/assets.ts"
 import { visibleEvents } from "../core/history.ts"
 import { POST_FINALIZATION_REFETCH_MS } from "../core/pending.ts"
 import { NftCell, useNfts } from "./CollectibleScreens.tsx"
-import { AddressPill, TonBalance, TonTabBar } from "./common.tsx"
+import { AddressPill, TonBalance, TonSpaceDegradedBanner, TonTabBar } from "./common.tsx"
+import { scannedAddress } from "./scan.ts"
 import { useExtraCurrencies, usePendingWatcher, useWalletData } from "./data.ts"
 import { EventRow, PendingRow } from "./events.tsx"
 import { NS, useWallet } from "./hooks.ts"
@@ -56,6 +57,38 @@ function ExtraRow({ asset, onOpen }: { readonly asset: ExtraCurrencyAsset; reado
 }
 
 /** /scw: the self-custody wallet main (or its onboarding when this device has no wallet). */
+/**
+ * The TON side's QR scan (spec 1 §2 top bar): an address or `ton://transfer` link opens the send
+ * screen to it. Hidden while the degradation banner disables the TON space (spec 2 §6).
+ */
+function ScanButton() {
+  const t = useT(NS)
+  const kernel = useKernel()
+  const go = useGo()
+  const snackbar = useSnackbar()
+  const degraded = useDegraded("is_ton_space_enabled")
+  if (degraded) return null
+  const scan = async () => {
+    let found: string | undefined
+    const scanning = kernel.telegram.scanQr({
+      text: t("main.scanHint"),
+      onText: (text) => {
+        found = scannedAddress(text)
+        return found !== undefined
+      },
+    })
+    if (scanning === null) return
+    await scanning
+    if (found) void go(sendRoute, { search: { to: found } })
+    else snackbar.show({ text: t("main.scanUnknown") })
+  }
+  return (
+    <IconButton aria-label={t("main.scanQr")} onClick={() => void scan()}>
+      <Icon name="qr" />
+    </IconButton>
+  )
+}
+
 export default function MainScreen() {
   const [state] = useWallet()
   if (!state.address || !state.raw) return <OnboardingScreen />
@@ -134,10 +167,12 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
     <main className={styles.screen}>
       <header className={styles.header}>
         <AddressPill address={address} />
+        <ScanButton />
         <IconButton aria-label={t("main.settings")} onClick={() => void go(walletSettingsRoute, { search: { tab: "scw" } })}>
           <Icon name="settings" />
         </IconButton>
       </header>
+      <TonSpaceDegradedBanner />
       <TonBalance balance={account.data?.balance} failed={account.error !== undefined} />
       <div className={styles.actions}>
         <Button look="primary" onClick={() => openSend()}>
@@ -175,15 +210,18 @@ function WalletMain({ address, raw }: { readonly address: string; readonly raw: 
         <Section header={t("assets.title")}>
           {!assets ? (
             account.error ? (
-              <Placeholder
-                kind="error"
-                title={t("errors.load")}
-                action={
-                  <Button size="s" onClick={refresh}>
-                    {t("errors.retry")}
-                  </Button>
-                }
-              />
+              <>
+                <TrackEvent name="error_shown" properties={{ where: "ton-space/main", code: "assets_load_failed" }} />
+                <Placeholder
+                  kind="error"
+                  title={t("errors.load")}
+                  action={
+                    <Button size="s" onClick={refresh}>
+                      {t("errors.retry")}
+                    </Button>
+                  }
+                />
+              </>
             ) : (
               <SkeletonList label={t("assets.loading")} />
             )

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react"
 import { useSearch } from "@tanstack/react-router"
-import { MainButton, useGo, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
+import { analyticsOf, MainButton, useGo, useHideTabBar, useKernel, usePasscode, useT } from "@wallet/kernel-react"
 import { AmountInput, Cell, List, Placeholder, Section, SkeletonList, TextField, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import { formatAmount, formatDisplay, parseAmount, TON_DECIMALS } from "../core/amount.ts"
@@ -253,6 +253,7 @@ export function ConfirmScreen() {
 
   const confirm = async () => {
     if (!ton || !wallet || !request || !emulation?.ok || sending || !state.address || !asset) return
+    analyticsOf(kernel).track("ton-space.send_confirm", { asset: asset.kind ?? null })
     setSending(true)
     try {
       const words = await wordsForOperation(kernel, passcode, "send", state.address)

@@ -1,6 +1,6 @@
 import { useT } from "@wallet/kernel-react"
 import { Placeholder } from "@wallet/kernel-react/ui"
-import { TonTabBar } from "./common.tsx"
+import { TonSpaceDegradedBanner, TonTabBar } from "./common.tsx"
 import { NS } from "./hooks.ts"
 import styles from "./ton.module.css"
 
@@ -10,6 +10,7 @@ export function SwapTabScreen() {
   return (
     <main className={styles.screen}>
       <h1 className={styles.title}>{t("tabs.swap")}</h1>
+      <TonSpaceDegradedBanner />
       <Placeholder title={t("soon.swapTitle")} description={t("soon.text")} />
       <TonTabBar />
     </main>
@@ -22,6 +23,7 @@ export function EarnTabScreen() {
   return (
     <main className={styles.screen}>
       <h1 className={styles.title}>{t("tabs.earn")}</h1>
+      <TonSpaceDegradedBanner />
       <Placeholder title={t("soon.earnTitle")} description={t("soon.text")} />
       <TonTabBar />
     </main>

@@ -2,8 +2,8 @@
 import { useState, type ReactNode } from "react"
 import { useLocation } from "@tanstack/react-router"
 import { slotsForUser } from "@wallet/kernel"
-import { Icon, useGoTo, useKernel, useT, type Kernel } from "@wallet/kernel-react"
-import { Skeleton, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
+import { Icon, useDegraded, useGoTo, useKernel, useT, type Kernel } from "@wallet/kernel-react"
+import { Banner, Skeleton, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
 import { shortAddress } from "../core/address.ts"
 import { formatDisplay, TON_DECIMALS } from "../core/amount.ts"
 import { NS, useWallet } from "./hooks.ts"
@@ -22,7 +22,9 @@ export function TonTabBar() {
   const active = tabs.find((tab) => tab.to === pathname)
   const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
   const tooltipTab = !state.swapTooltipShown && pathname === "/scw" ? tabs.find((tab) => tab.tooltip) : undefined
-  if (tabs.length === 0) return null
+  // Spec 2 §6: the degradation banner's flag off hides the TON side's tab bar.
+  const degraded = useDegraded("is_ton_space_enabled")
+  if (tabs.length === 0 || degraded) return null
   return (
     <TabBar
       aria-label={kernel.i18n.t(`${NS}:tabs.label`)}
@@ -46,6 +48,14 @@ export function TonTabBar() {
         : {})}
     />
   )
+}
+
+/** The degradation banner (spec 3 §3 `is_ton_space_enabled` off): the TON space is temporarily unavailable. */
+export function TonSpaceDegradedBanner() {
+  const t = useT(NS)
+  const degraded = useDegraded("is_ton_space_enabled")
+  if (!degraded) return null
+  return <Banner tone="warning" data-testid="ton-space-degraded" title={t("degraded.title")} description={t("degraded.text")} />
 }
 
 /** The wallet's address, short, copying the full address on press. */

@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useState } from "react"
 import { useSearch } from "@tanstack/react-router"
 import { Effect } from "effect"
-import { Icon, MainButton, SecondaryButton, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
+import { analyticsOf, Icon, MainButton, SecondaryButton, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Button, Cell, List, Placeholder, Section, Skeleton } from "@wallet/kernel-react/ui"
 import type { ConnectProposal, SessionInfo } from "../engine/index.ts"
 import { connectErrorKey, connectStart, shortAddress, type ConnectErrorKey, type ConnectSearch } from "./logic.ts"
@@ -66,6 +66,7 @@ export default function ConnectScreen() {
   const approve = async () => {
     if (state.kind !== "ready" || state.busy) return
     const { runtime, proposal } = state
+    analyticsOf(kernel).track("tonconnect.connect_approve")
     setState({ ...state, busy: "connect" })
     const result = await Effect.runPromise(Effect.result(runtime.engine.approveConnect(proposal)))
     if (result._tag === "Success") {
@@ -84,6 +85,7 @@ export default function ConnectScreen() {
 
   const decline = async () => {
     if (state.kind !== "ready" || state.busy) return
+    analyticsOf(kernel).track("tonconnect.connect_decline")
     setState({ ...state, busy: "decline" })
     await Effect.runPromise(Effect.result(state.runtime.engine.declineConnect(state.proposal)))
     setState({ kind: "declined", name: state.proposal.app.name })

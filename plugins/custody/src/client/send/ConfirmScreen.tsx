@@ -1,6 +1,6 @@
 import { useState } from "react"
 import { useSearch } from "@tanstack/react-router"
-import { invalidateBalances, type Kernel, kernelQueryClient, MainButton, useGo, useKernel, useT } from "@wallet/kernel-react"
+import { analyticsOf, invalidateBalances, type Kernel, kernelQueryClient, MainButton, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, CellSkeleton, List, Placeholder, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { currencyInfo } from "../../currencies.ts"
 import { toClientAddressError, type CreateWithdrawRequest } from "../../api.ts"
@@ -82,6 +82,7 @@ export default function ConfirmScreen() {
 
   const submit = async () => {
     if (!complete || sending || details.load.state !== "ok") return
+    analyticsOf(kernel).track("custody.send_submit", { currency: currency ?? null, network: network ?? null, kind: "chain" })
     setSending(true)
     try {
       const payload: CreateWithdrawRequest = {

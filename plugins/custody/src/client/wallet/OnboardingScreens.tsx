@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react"
-import { Effect } from "effect"
-import { Icon, type Kernel, MainButton, runEffect, SecondaryButton, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, type Kernel, MainButton, saveViewSettings, SecondaryButton, useGo, useHideTabBar, useKernel, useT } from "@wallet/kernel-react"
 import { NS } from "./ui.tsx"
 import styles from "./wallet.module.css"
 import { chooseAssetRoute, walletMainRoute, walletOnboardingIncentiveRoute, walletOnboardingStepsRoute } from "../../routes.ts"
@@ -9,8 +8,8 @@ const STEPS = 2
 
 /** Records on the server that the user finished wallet onboarding (view settings user flag). */
 const markFinished = async (kernel: Kernel) => {
-  const api = await kernel.api().catch(() => undefined)
-  if (api) await runEffect(kernel, api.viewSettings.save({ payload: { changedUserFlags: { wallet_onboarding_finished: true } } }).pipe(Effect.ignore))
+  // Sent only with accessToSavingSettings; otherwise kept on this device (decision 0360).
+  await saveViewSettings(kernel, { changedUserFlags: { wallet_onboarding_finished: true } }).catch(() => undefined)
 }
 
 function Slide({ icon, title, text, step }: { readonly icon: string; readonly title: string; readonly text: string; readonly step?: number }) {

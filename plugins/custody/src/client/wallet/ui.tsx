@@ -1,5 +1,5 @@
 import type { ReactNode } from "react"
-import { Icon, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, useKernel, useT, useTrackEvent } from "@wallet/kernel-react"
 import { Avatar, Button, Placeholder } from "@wallet/kernel-react/ui"
 import type { Availability } from "./availability.ts"
 import styles from "./wallet.module.css"
@@ -25,6 +25,7 @@ export function AssetAvatar({ currency, size = 40 }: { readonly currency: string
 /** A failed load: the message and a retry button (role=alert through the Placeholder). */
 export function LoadError({ onRetry, title }: { readonly onRetry: () => void; readonly title?: string }) {
   const t = useT(NS)
+  useTrackEvent("error_shown", { where: "custody", code: "load_error", path: window.location.pathname })
   return (
     <Placeholder
       kind="error"

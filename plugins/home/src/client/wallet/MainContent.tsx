@@ -1,6 +1,6 @@
 import { use, useMemo, useState } from "react"
 import type { ComposedSlot, MainActionEntry, SlotAvailability } from "@wallet/kernel"
-import { namespaceOfPlugin, runSlot, useKernel, useMainSlots, useT, type Go, type MainSlotHost } from "@wallet/kernel-react"
+import { analyticsOf, namespaceOfPlugin, runSlot, useKernel, useMainSlots, useT, type Go, type MainSlotHost } from "@wallet/kernel-react"
 import { Banner, Button, Cell, List, Section } from "@wallet/kernel-react/ui"
 import type { AccountsData, Asset, FrozenBalance } from "@wallet/plugin-custody/api"
 import { assetRoute, publicAssetRoute } from "@wallet/plugin-custody/routes"
@@ -70,6 +70,7 @@ function MainActions({ data, host }: { readonly data: MainData; readonly host: M
       availability,
       onRun: () => {
         kernel.telegram.haptic({ type: "impact", style: "light" })
+        analyticsOf(kernel).track("home.slot_press", { slot: entry.globalId, kind: "action" })
         void runSlot(entry, host)
       },
       explain: () => void module?.explain?.({ id: entry.id, label }, availability, host),
