@@ -334,7 +334,7 @@ export function definePlugin<const M extends PluginManifest<any>>(manifest: M): 
     if (!/^[\w-]{1,64}$/.test(link.prefix)) throw new ManifestError(`${where}: deep-link prefix '${link.prefix}' is not a start-param prefix`)
     if (link.pattern !== undefined) {
       try {
-        new RegExp(link.pattern)
+        RegExp(link.pattern)
       } catch {
         throw new ManifestError(`${where}: deep-link '${link.prefix}' has an invalid pattern`)
       }
