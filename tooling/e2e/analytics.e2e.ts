@@ -48,6 +48,14 @@ const waitForEvents = async (userId: string, predicate: (events: ReadonlyArray<S
 
 const views = (events: ReadonlyArray<StoredEvent>) => events.filter((e) => e.name === "screen_view").map((e) => e.eventProperties.route)
 const back = (app: LaunchedApp) => app.app().evaluate(() => window.history.back())
+/** Waits until the router has resolved and shown `pathname` (a navigation superseded before that was never shown). */
+const shown = (app: LaunchedApp, pathname: string) =>
+  app.app().waitForFunction((p) => document.documentElement.dataset.shownPath === p, pathname, { timeout: 20_000 })
+/** Client-side navigation that waits for the screen to be shown. */
+const visit = async (app: LaunchedApp, pathname: string) => {
+  await app.goto(pathname)
+  await shown(app, pathname.split("?")[0]!)
+}
 
 describe("analytics", () => {
   it("a journey's events arrive once each, in order: launch, main, an asset, the send flow, back", async () => {
@@ -57,10 +65,10 @@ describe("analytics", () => {
     await app.waitForPath("/main")
     await app.app().locator('[data-asset="TON"]').first().waitFor({ timeout: 20_000 })
     await app.app().locator('[data-asset="TON"]').first().click()
-    await app.waitForPath("/assets/TON")
-    await app.goto("/assets/send?assetCurrency=TON")
+    await shown(app, "/assets/TON")
+    await visit(app, "/assets/send?assetCurrency=TON")
     await back(app)
-    await app.waitForPath("/assets/TON")
+    await shown(app, "/assets/TON")
 
     const events = (await waitForEvents(userId, (all) => views(all.slice(before)).length >= 4, "four screen views")).slice(before)
     expect(events[0]!.name).toBe("launch")
@@ -97,9 +105,9 @@ describe("analytics", () => {
     const app = await launch(stack, { user: "balances" })
     await app.waitForPath("/main")
     // The screens' chunks load first (a lazy screen cannot load offline); then back to main.
-    await app.goto("/settings")
-    await app.goto("/settings/language")
-    await app.goto("/main")
+    await visit(app, "/settings")
+    await visit(app, "/settings/language")
+    await visit(app, "/main")
     const loaded = await waitForEvents(
       userId,
       (all) => all.at(-1)?.eventProperties.route === "home/main" && views(all.filter((e) => e.id > start)).includes("settings/language"),
@@ -107,8 +115,8 @@ describe("analytics", () => {
     )
     const last = loaded.at(-1)!.id
     await app.page.context().setOffline(true)
-    await app.goto("/settings")
-    await app.goto("/settings/language")
+    await visit(app, "/settings")
+    await visit(app, "/settings/language")
     // Give the sender time to try (it must not: it is paused).
     await app.page.waitForTimeout(1500)
     expect(views((await eventsOf(userId)).filter((e) => e.id > last))).toEqual([])
@@ -122,7 +130,7 @@ describe("analytics", () => {
     const userId = await userIdOf("balances")
     const app = await launch(stack, { user: "balances" })
     await app.waitForPath("/main")
-    const loaded = await waitForEvents(userId, (all) => all.some((e) => e.name === "launch"), "the launch")
+    const loaded = await waitForEvents(userId, (all) => all.at(-1)?.eventProperties.route === "home/main", "main's view")
     const last = loaded.at(-1)!.id
     // Ordinary posts fail from now on (the events stay queued); a beacon is not a fetch and passes.
     const refused: Array<string> = []
@@ -133,7 +141,7 @@ describe("analytics", () => {
       }
       return route.continue()
     })
-    await app.goto("/settings")
+    await visit(app, "/settings")
     await app.page.waitForTimeout(800)
     expect(refused.length).toBeGreaterThan(0)
     expect(views((await eventsOf(userId)).filter((e) => e.id > last))).toEqual([])

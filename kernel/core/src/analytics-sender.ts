@@ -8,7 +8,9 @@
  * - hidden -> the queue goes out by beacon, then paused; visible -> active (when online).
  * - pagehide / unload -> the queue goes out by beacon.
  * - A failed post puts its events back at the head of their queue, in their order, and the next
- *   try waits longer (doubling, at most 30 s). Meters are dropped on failure (spec: ignored).
+ *   try waits longer (doubling, at most 30 s). A batch the gateway refuses (a 4xx other than 408
+ *   and 429: malformed, oversized) is dropped and reported: sent again it would be refused again and
+ *   block every event behind it. Meters are dropped on failure (spec: ignored).
  */
 import {
   ANALYTICS_EVENTS_PATH,
@@ -23,6 +25,17 @@ import {
 } from "./analytics.ts"
 
 export type SenderState = "active" | "paused" | "destroyed"
+
+/** A post the gateway answered with an HTTP error status. */
+export class AnalyticsHttpError extends Error {
+  constructor(readonly status: number) {
+    super(`analytics: HTTP ${status}`)
+  }
+}
+
+/** A refusal that no retry can fix (the batch itself is wrong). */
+export const isRefusal = (error: unknown): boolean =>
+  error instanceof AnalyticsHttpError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429
 
 export const MAX_RETRY_DELAY_MS = 30_000
 
@@ -96,6 +109,10 @@ export const createBatchSender = (options: {
         try {
           await transport.post(ANALYTICS_EVENTS_PATH, batch)
         } catch (error) {
+          if (isRefusal(error)) {
+            onProblem(`analytics batch of ${batch.events.length} refused by the gateway; dropped`, error)
+            continue
+          }
           failed = true
           // Back at the head, before anything queued meanwhile, in the original order.
           queues[batch.stream].unshift(...batch.events)
@@ -228,7 +245,7 @@ export const browserTransport = (baseUrl: string): AnalyticsTransport => ({
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     })
-    if (!response.ok) throw new Error(`analytics: HTTP ${response.status}`)
+    if (!response.ok) throw new AnalyticsHttpError(response.status)
   },
   beacon: (path, body) => {
     if (typeof navigator.sendBeacon !== "function") return false

@@ -11,7 +11,7 @@ import {
   type AnalyticsEvent,
   type AnalyticsStream,
 } from "./analytics.ts"
-import { createBatchSender, MAX_RETRY_DELAY_MS, type PageSignal, type SenderEnvironment } from "./analytics-sender.ts"
+import { AnalyticsHttpError, createBatchSender, MAX_RETRY_DELAY_MS, type PageSignal, type SenderEnvironment } from "./analytics-sender.ts"
 import { composePlugins } from "./compose.ts"
 import { definePlugin, ManifestError } from "./manifest.ts"
 
@@ -95,14 +95,21 @@ function fakeTransport() {
   const posts: Array<{ path: string; body: any }> = []
   const beacons: Array<{ path: string; body: any }> = []
   let failNext = 0
+  let refuseWith: number | undefined
   let refuseBeacon = false
   return {
     posts,
     beacons,
     failNext: (count: number) => void (failNext = count),
+    refuseNext: (status: number) => void (refuseWith = status),
     refuseBeacons: (value: boolean) => void (refuseBeacon = value),
     transport: {
       post: async (path: string, body: unknown) => {
+        if (refuseWith !== undefined) {
+          const status = refuseWith
+          refuseWith = undefined
+          throw new AnalyticsHttpError(status)
+        }
         if (failNext > 0) {
           failNext--
           throw new Error("network down")
@@ -301,6 +308,34 @@ describe("Batch sender", () => {
     await sender.idle()
     expect(net.posts.map(names)).toEqual([["a", "b", "c"]])
     expect(sender.queued("custodial")).toEqual([])
+  })
+
+  it("a batch the gateway refuses (400) is dropped and reported, and does not block the events after it", async () => {
+    const page = fakePage()
+    const net = fakeTransport()
+    const problems: Array<string> = []
+    const sender = createBatchSender({ transport: net.transport, environment: page.environment, onProblem: (m) => void problems.push(m) })
+    net.refuseNext(400)
+    sender.enqueue(event("bad"))
+    page.advance(ANALYTICS_FLUSH_DELAY_MS)
+    await sender.idle()
+    expect(sender.queued("custodial")).toEqual([])
+    expect(problems).toEqual([expect.stringContaining("refused")])
+    sender.enqueue(event("next"))
+    page.advance(ANALYTICS_FLUSH_DELAY_MS)
+    await sender.idle()
+    expect(net.posts.map(names)).toEqual([["next"]])
+  })
+
+  it("a 429 is not a refusal: the batch is kept for the next try", async () => {
+    const page = fakePage()
+    const net = fakeTransport()
+    const sender = createBatchSender({ transport: net.transport, environment: page.environment })
+    net.refuseNext(429)
+    sender.enqueue(event("a"))
+    page.advance(ANALYTICS_FLUSH_DELAY_MS)
+    await sender.idle()
+    expect(sender.queued("custodial").map((e) => e.name)).toEqual(["a"])
   })
 
   it("retries keep doubling up to 30 s and keep each event's idempotency key", async () => {

@@ -53,7 +53,9 @@ interface RouterLike {
 /**
  * One `screen_view` per shown route, from the router (every plugin's routes, no screen code):
  * `route` is the composed route's global id (`custody/asset`; a shell route: the router's id),
- * `path` the pathname. Returns the unsubscribe function.
+ * `path` the pathname. Returns the unsubscribe function. The shown pathname is also written to
+ * `<html data-shown-path>` (browser tests wait on it: `location.pathname` changes before a lazy
+ * screen resolves, and a navigation superseded before it resolves was never shown).
  */
 export function trackScreenViews(router: RouterLike, analytics: AnalyticsShape, composition?: Pick<Composition, "routes">): () => void {
   const byPath = new Map((composition?.routes ?? []).map((route) => [route.fullPath, route.globalId]))
@@ -64,6 +66,7 @@ export function trackScreenViews(router: RouterLike, analytics: AnalyticsShape, 
     const fullPath = match.fullPath?.replace(/\/$/, "") || "/"
     const route = byPath.get(fullPath) ?? match.routeId
     const path = router.state.location.pathname
+    if (typeof document !== "undefined") document.documentElement.dataset.shownPath = path
     if (`${route} ${path}` === last) return
     last = `${route} ${path}`
     analytics.track("screen_view", { route, path })
