@@ -102,9 +102,15 @@ describe("i18n", () => {
     expect(await app.app().evaluate(() => document.documentElement.lang)).toBe("hi")
     await shot(app, "hi-main")
 
-    // Remembered on the device: a reopen starts in Hindi and never asks again.
-    const hints = await app.app().evaluate(() => JSON.parse(localStorage.getItem("wallet:language-hints") ?? "null"))
-    expect(hints).toMatchObject({ data: { suggestionShown: true } })
+    // Remembered in the view settings (decision 0360: display_change_language_alert saved as false,
+    // kept in the persisted query cache too): a reopen starts in Hindi and never asks again.
+    await app
+      .app()
+      .waitForFunction(() =>
+        Object.keys(localStorage).some(
+          (k) => k.startsWith("wallet:query-cache:") && localStorage.getItem(k)!.includes('"display_change_language_alert":false'),
+        ),
+      )
     await app.page.reload()
     await app.page.waitForFunction(() => window.fakeTelegram?.ready === true)
     await app.app().getByText("कुल बैलेंस").waitFor()

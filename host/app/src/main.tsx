@@ -35,8 +35,12 @@ import { regionById } from "@wallet/regions"
 import { installedPlugins } from "virtual:wallet-plugins"
 import { RootLayout } from "./shell/RootLayout.tsx"
 import * as screens from "./shell/screens.tsx"
-import { startupTarget } from "./startup.ts"
+import { isContentUnavailable, RESTRICTED_KEY, shouldRestoreHistory, startupTarget } from "./startup.ts"
+import { readRouteHistory, recordRoute, restoreBrowserHistory, writeRouteHistory } from "./route-history.ts"
+import { checkSession, HttpError } from "@wallet/kernel"
+import { kernelQueryClient } from "@wallet/kernel-react"
 import { makeAppAnalytics, NotFoundTracked } from "./analytics.tsx"
+import { startAppFingerprint } from "./fingerprint.ts"
 import { Analytics, browserLaunchFacts, launchProperties, type AnalyticsShape } from "@wallet/kernel"
 import "@wallet/kernel-react/ui"
 
@@ -180,6 +184,19 @@ async function boot() {
     if (choice === "close") telegram.close()
   })
 
+  // Spec 1 §4: the auth check is repeated when the app is re-activated (Telegram's `activated`, or the
+  // page shown again); a revoked session ends in the expired event above, i.e. the dialog.
+  let checking = false
+  const recheckSession = () => {
+    if (checking || !currentUser()) return
+    checking = true
+    void runtime.runPromise(checkSession(services.http, window.location.origin)).finally(() => (checking = false))
+  }
+  telegram.on("activated", recheckSession)
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") recheckSession()
+  })
+
   let api: ReturnType<Kernel["api"]> | undefined
   const kernel: Kernel = {
     composition,
@@ -195,6 +212,24 @@ async function boot() {
     overlays,
   }
   kernelRef = kernel
+
+  // Decision 0380: where the app opens. A start at `/` follows the startup rules, or reopens the route
+  // history this user left in this Telegram session; 403 content_unavailable marks the user restricted.
+  if (isContentUnavailable(failure)) sessionStorage.setItem(RESTRICTED_KEY, "1")
+  const target =
+    window.location.pathname === "/" || !user
+      ? startupTarget({
+          composition,
+          user,
+          failure,
+          hasInitData: opened && Boolean(initData),
+          startParam: telegram.launchParams.startParam,
+          publicAsset: new URLSearchParams(window.location.search).get("public_asset") ?? undefined,
+          restricted: sessionStorage.getItem(RESTRICTED_KEY) === "1",
+        })
+      : undefined
+  const savedHistory = target && user && window.location.pathname === "/" ? readRouteHistory(sessionStorage, user.id) : undefined
+  const restoredTo = target && shouldRestoreHistory(target, savedHistory) ? restoreBrowserHistory(savedHistory) : undefined
 
   const claimed = new Set(composition.routes.map((r) => r.fullPath))
   const router = buildRouter({
@@ -213,8 +248,7 @@ async function boot() {
   })
 
   // Open where the startup rules say, unless Telegram restored a deeper page of this session.
-  if (window.location.pathname === "/" || !user) {
-    const target = startupTarget({ composition, user, failure, hasInitData: opened && Boolean(initData), startParam: telegram.launchParams.startParam })
+  if (target && restoredTo === undefined) {
     if (target.notFound) analytics.track("not_found", { start_param: target.notFound, kind: "start_param" })
     await router.navigate({ to: target.to, search: target.search ?? {}, replace: true } as never)
   }
@@ -223,9 +257,39 @@ async function boot() {
     void ensureUserRecord(kernel, telegram.launchParams.startParam, () => analytics.track("user_created")).catch((error: unknown) =>
       console.warn("[user] current user check failed", error),
     )
+    // The device fingerprint: lazily, 1 s after the start when idle, once per user and device in 30 days (decision 0390).
+    startAppFingerprint(kernel, user.id)
   }
 
   trackScreenViews(router, analytics, composition)
+
+  if (user) {
+    // The route history of this session, for the next start at `/` (decision 0380).
+    const userId = user.id
+    let history = readRouteHistory(sessionStorage, userId)
+    const record = () => {
+      const location = router.state.location
+      // A history entry the router did not write has no position: it counts as a push.
+      const position = (location.state as { __TSR_index?: number }).__TSR_index ?? (history ? history.index + 1 : 0)
+      history = recordRoute(history, userId, location.href, Number(position))
+      writeRouteHistory(sessionStorage, history)
+    }
+    record()
+    router.subscribe("onResolved", record)
+  }
+
+  // 403 content_unavailable from any later call: the user is restricted from now on (spec 1 §8).
+  const onRestricted = (error: unknown) => {
+    if (!(error instanceof HttpError) || error.status !== 403 || error.serverCode !== "content_unavailable") return
+    sessionStorage.setItem(RESTRICTED_KEY, "1")
+    if (window.location.pathname !== "/unavailable") void router.navigate({ to: "/unavailable", replace: true } as never)
+  }
+  kernelQueryClient(kernel)
+    .getQueryCache()
+    .subscribe((event) => event.type === "updated" && event.action.type === "error" && onRestricted(event.action.error))
+  kernelQueryClient(kernel)
+    .getMutationCache()
+    .subscribe((event) => event.type === "updated" && event.action.type === "error" && onRestricted(event.action.error))
 
   root.render(
     <StrictMode>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { composePlugins, type SessionUser } from "@wallet/kernel"
 import { loadInstalledPlugins, regionById } from "@wallet/regions"
-import { startupTarget } from "./startup.ts"
+import { shouldRestoreHistory, startupTarget } from "./startup.ts"
 
 const composition = composePlugins({ region: regionById("default"), installed: await loadInstalledPlugins() })
 const user = (overrides: Partial<SessionUser> = {}): SessionUser => ({
@@ -86,5 +86,36 @@ describe("startupTarget", () => {
     })
     // A custodial link does not: the user stays in the TON space.
     expect(startupTarget({ composition, user: user({ isCustodyAvailable: false }), hasInitData: true, startParam: "assets_BTC" })).toEqual({ to: "/scw" })
+  })
+
+  it("the root search's public_asset takes priority over onboarding for a new user, like the link", () => {
+    expect(startupTarget({ composition, user: user({ isNew: true }), hasInitData: true, publicAsset: "TON" })).toEqual({
+      to: "/assets-public/TON",
+      search: { source: "link" },
+    })
+    // A value that is no currency code is ignored.
+    expect(startupTarget({ composition, user: user({ isNew: true }), hasInitData: true, publicAsset: "../x" })).toEqual({ to: "/wallet-onboarding" })
+  })
+
+  it("a crypto-onboarding link takes priority over onboarding for a new user", () => {
+    const withLink = {
+      ...composition,
+      deepLinks: [...composition.deepLinks, { pluginId: "crypto-onboarding", prefix: "crypto_onboarding", to: "/crypto-onboarding" }],
+    } as typeof composition
+    expect(startupTarget({ composition: withLink, user: user({ isNew: true }), hasInitData: true, startParam: "crypto_onboarding" }).to).toBe(
+      "/crypto-onboarding",
+    )
+  })
+
+  it("content_unavailable_marks_restricted: a user marked restricted in this session stays on the unavailable page", () => {
+    expect(startupTarget({ composition, user: user(), hasInitData: true, restricted: true, startParam: "settings" })).toEqual({ to: "/unavailable" })
+  })
+
+  it("the saved route history wins over the start-up default, never over a failure or restriction page", () => {
+    const saved = { userId: 1, entries: ["/main", "/settings"], index: 1 }
+    expect(shouldRestoreHistory({ to: "/main" }, saved)).toBe(true)
+    expect(shouldRestoreHistory({ to: "/passcode/settings", search: { action: "create" } }, saved)).toBe(true)
+    expect(shouldRestoreHistory({ to: "/main" }, undefined)).toBe(false)
+    for (const to of ["/error", "/unavailable", "/unsupported_region", "/client-connection-error"]) expect(shouldRestoreHistory({ to }, saved)).toBe(false)
   })
 })

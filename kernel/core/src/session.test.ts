@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { HttpError } from "./http.ts"
-import { refreshDelayMs, Session, startupFailure, type SessionEvent } from "./session.ts"
+import { Http, HttpError } from "./http.ts"
+import { Layer } from "effect"
+import { checkSession, isWalletGuardFailure, refreshDelayMs, Session, startupFailure, type SessionEvent } from "./session.ts"
 
 const initResponse = (expiresAt: string, refreshToken = "r1") => ({
   session_id: "s1",
@@ -260,4 +261,81 @@ describe("startupFailure", () => {
     })
     assert.deepStrictEqual(startupFailure(err(401, { code: "init_data_invalid" }), "auth"), { to: "/error", code: "init_failed" })
   })
+})
+
+describe("isWalletGuardFailure (spec 1 §8: wallet guard failures are online_user_limit_exceeded)", () => {
+  const err = (status: number | undefined, body?: unknown, code: HttpError["code"] = "UNKNOWN", timedOut?: boolean) =>
+    new HttpError({ code, message: "x", status, body, ...(timedOut ? { timedOut } : {}) })
+  it("a timeout, an abort, a 5xx or a 403 online_user_limit_exceeded is a guard failure", () => {
+    assert.isTrue(isWalletGuardFailure(err(undefined, undefined, "ECONNABORTED", true)))
+    assert.isTrue(isWalletGuardFailure(err(undefined, undefined, "ECONNABORTED")))
+    assert.isTrue(isWalletGuardFailure(err(500)))
+    assert.isTrue(isWalletGuardFailure(err(503)))
+    assert.isTrue(isWalletGuardFailure(err(403, { code: "online_user_limit_exceeded" })))
+  })
+  it("offline, a 4xx or a foreign error is an ordinary load error", () => {
+    assert.isFalse(isWalletGuardFailure(err(undefined, undefined, "ERR_NETWORK")))
+    assert.isFalse(isWalletGuardFailure(err(404)))
+    assert.isFalse(isWalletGuardFailure(err(403, { code: "permission_denied" })))
+    assert.isFalse(isWalletGuardFailure(new Error("boom")))
+  })
+})
+
+describe("checkSession: the auth check on re-activation (spec 1 §4)", () => {
+  const signedIn = (revoked: { value: boolean }, userStatus = 200) => {
+    const { requests, layer } = server((path) => {
+      if (path === "/api/auth/init") return { status: 200, body: initResponse(new Date(60 * 60_000).toISOString()) }
+      if (path === "/api/auth/refresh") return { status: 401, body: { _tag: "Unauthorized", code: "session_revoked", message: "revoked" } }
+      return revoked.value ? { status: 401, body: { _tag: "Unauthorized", code: "session_revoked", message: "revoked" } } : { status: userStatus, body: {} }
+    })
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init)
+      requests.push({ url: new URL(request.url).pathname, authorization: request.headers.get("authorization"), body: undefined })
+      const path = new URL(request.url).pathname
+      const status = revoked.value ? 401 : userStatus
+      return new Response(JSON.stringify(path === "/api/users/me" && status === 401 ? { code: "session_revoked" } : {}), { status })
+    }) as typeof globalThis.fetch
+    const http = Http.layerTest(fetch).pipe(Layer.provide(Session.tokensLayer), Layer.provideMerge(layer))
+    return { requests, layer: http }
+  }
+
+  it.effect("a live session answers ok, also before the user record exists (404)", () =>
+    Effect.gen(function* () {
+      for (const status of [200, 404]) {
+        const { layer } = signedIn({ value: false }, status)
+        yield* Effect.gen(function* () {
+          const session = yield* Session
+          const events: SessionEvent[] = []
+          session.onEvent((e) => events.push(e))
+          yield* session.signIn("x")
+          assert.strictEqual(yield* checkSession(yield* Http, "http://api.test"), "ok")
+          assert.deepStrictEqual(events, [])
+        }).pipe(Effect.provide(layer))
+      }
+    }),
+  )
+
+  it.effect("session_revoked_on_reactivation: a revoked session ends with ONE expired event (the dialog opens once)", () =>
+    Effect.gen(function* () {
+      const revoked = { value: false }
+      const { requests, layer } = signedIn(revoked)
+      yield* Effect.gen(function* () {
+        const session = yield* Session
+        const events: SessionEvent[] = []
+        session.onEvent((e) => events.push(e))
+        yield* session.signIn("x")
+        revoked.value = true
+        assert.strictEqual(yield* checkSession(yield* Http, "http://api.test"), "expired")
+        assert.deepStrictEqual(
+          events.map((e) => e.type),
+          ["expired"],
+        )
+        // The check went out with the session's bearer token, then tried one refresh.
+        const check = requests.find((r) => r.url === "/api/users/me")!
+        assert.strictEqual(check.authorization, "Bearer a1")
+        assert.isTrue(requests.some((r) => r.url === "/api/auth/refresh"))
+        assert.deepStrictEqual(yield* session.tokens.accessToken, Option.none())
+      }).pipe(Effect.provide(layer))
+    }),
+  )
 })

@@ -52,6 +52,35 @@ export const startupFailure = (error: HttpError, stage: "auth" | "init"): Startu
   return { to: "/error", code: "init_failed" }
 }
 
+/**
+ * A failure of the wallet guard (the custodial area's first wallet call, main's accounts) that the
+ * spec sends to `online_user_limit_exceeded` (spec 1 §8): a timeout or abort, a 5xx, or a 403 with
+ * that code. Anything else (offline, a 4xx) is an ordinary load error.
+ */
+export const isWalletGuardFailure = (error: unknown): boolean => {
+  if (!(error instanceof HttpError)) return false
+  if (error.status === 403) return error.serverCode === "online_user_limit_exceeded"
+  return error.timedOut === true || error.code === "ECONNABORTED" || (error.status ?? 0) >= 500
+}
+
+/** The call the re-activation auth check makes: any authenticated endpoint answers 401 for a revoked session. */
+export const SESSION_CHECK_PATH = "/api/users/me"
+
+/**
+ * Spec 1 §4: the auth check repeated when the app is re-activated. One authenticated call through the
+ * Http policy: a 401 marks the token expired and refreshes once; a refused refresh (a revoked or
+ * logged-out session) ends the session, whose `expired` event shows the session-expired dialog.
+ * "unreachable" (offline, 5xx) leaves the session alone.
+ */
+export const checkSession = (http: { readonly execute: (request: Request) => Effect.Effect<Response, HttpError> }, baseUrl: string) =>
+  http.execute(new Request(`${baseUrl}${SESSION_CHECK_PATH}`, { headers: { accept: "application/json" } })).pipe(
+    Effect.as("ok" as const),
+    Effect.catch((error: HttpError) =>
+      // 404: the session is fine, the user record is not created yet (spec 3 §7.4).
+      Effect.succeed(error.status === 404 ? ("ok" as const) : error.status === 401 ? ("expired" as const) : ("unreachable" as const)),
+    ),
+  )
+
 export class StartupError extends Data.TaggedError("StartupError")<{ readonly failure: unknown; readonly message: string }> {}
 
 const toUser = (r: AuthInitResponse): SessionUser => ({
@@ -134,10 +163,12 @@ export class Session extends Context.Service<
 
       const expire = (reason: string) =>
         Effect.gen(function* () {
-          yield* Ref.set(tokens, Option.none())
+          const had = yield* Ref.getAndSet(tokens, Option.none())
           options.persist?.removeItem(PERSIST_KEY)
           yield* cancelScheduled
-          emit({ type: "expired", reason })
+          // Once per session: a refused refresh and the Http policy's re-authentication both end here
+          // for the same 401, and the dialog must not open twice.
+          if (Option.isSome(had)) emit({ type: "expired", reason })
         })
       const cancelScheduled = Ref.getAndSet(scheduled, Option.none()).pipe(
         Effect.flatMap((fiber) => (Option.isSome(fiber) ? Fiber.interrupt(fiber.value) : Effect.void)),

@@ -97,6 +97,7 @@ describe("server module composition", () => {
       "bridge",
       "ledger",
       "analytics",
+      "fingerprint",
       "operator",
       "beta",
       "alpha",
@@ -107,10 +108,12 @@ describe("server module composition", () => {
       "bridge",
       "ledger",
       "analytics",
+      "fingerprint",
       "operator",
       "dev",
       "outbox-dev",
       "analytics-dev",
+      "fingerprint-dev",
       "beta",
     ])
   })
@@ -197,7 +200,7 @@ describe.each(testDatabases)("a plugin's server module served on %s", (kind) => 
   }
 
   it("migrates the plugin's tables and serves its endpoints behind the kernel's auth and validation", async () => {
-    expect(server.modules).toEqual(["kernel", "outbox", "bridge", "ledger", "analytics", "operator", "notes"])
+    expect(server.modules).toEqual(["kernel", "outbox", "bridge", "ledger", "analytics", "fingerprint", "operator", "notes"])
     const first = await signIn(901)
     const second = await signIn(902)
     expect((await call(server.url, "POST", "/api/notes", { authorization: bearer(first), body: { text: "a" } })).body).toEqual({ count: 1 })

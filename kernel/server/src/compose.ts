@@ -9,6 +9,7 @@ import { bridgeModule } from "./bridge/index.ts"
 import { ledgerModule } from "./ledger/index.ts"
 import { outboxDevModule, outboxModule } from "./outbox/index.ts"
 import { analyticsDevModule, analyticsModule } from "./analytics/index.ts"
+import { fingerprintDevModule, fingerprintModule } from "./fingerprint/index.ts"
 import { operatorModule } from "./operator/index.ts"
 import type { ServerPlugin } from "./plugin.ts"
 
@@ -16,7 +17,19 @@ export class ServerCompositionError extends Error {
   override readonly name = "ServerCompositionError"
 }
 
-const RESERVED_IDS = new Set(["kernel", "dev", "outbox", "outbox-dev", "bridge", "ledger", "analytics", "analytics-dev", "operator"])
+const RESERVED_IDS = new Set([
+  "kernel",
+  "dev",
+  "outbox",
+  "outbox-dev",
+  "bridge",
+  "ledger",
+  "analytics",
+  "analytics-dev",
+  "fingerprint",
+  "fingerprint-dev",
+  "operator",
+])
 
 /** Orders the modules and checks ids, dependencies, groups, routes and middleware. */
 export const composeServerModules = (plugins: ReadonlyArray<ServerPlugin>, options: { readonly dev: boolean }): ReadonlyArray<ServerPlugin> => {
@@ -33,8 +46,9 @@ export const composeServerModules = (plugins: ReadonlyArray<ServerPlugin>, optio
     bridgeModule,
     ledgerModule,
     analyticsModule,
+    fingerprintModule,
     operatorModule,
-    ...(options.dev ? [devModule, outboxDevModule, analyticsDevModule] : []),
+    ...(options.dev ? [devModule, outboxDevModule, analyticsDevModule, fingerprintDevModule] : []),
   ]
   const kernelIds = new Set(ordered.map((module) => module.id))
   const state = new Map<string, "visiting" | "done">()

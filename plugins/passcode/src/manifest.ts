@@ -49,6 +49,8 @@ export const passcodePlugin = definePlugin({
   // Spec 1 §2 start param: the passcode settings screen with the create flow open (decision 0380).
   deepLinks: [{ prefix: "turn_on_passcode", exact: true, to: "/passcode/settings", search: { action: "create" } }],
   settings: [{ id: "passcode", section: "cw", labelKey: "settingsEntry", to: "/passcode/settings", icon: "check", order: 30 }],
+  // The view settings' `display_passcode_banner` on wallet main while there is no passcode (decision 0360).
+  main: { sections: [{ id: "banner", order: 20, component: () => import("./client/MainBanner.tsx") }] },
   i18n: {
     namespace: "passcode",
     bundles: {

@@ -1,16 +1,8 @@
 import { useEffect, useRef, useState } from "react"
 import { useLocation, useNavigate } from "@tanstack/react-router"
 import { Effect } from "effect"
-import {
-  LANGUAGE_NAMES,
-  LANGUAGE_TOOLTIP_MS,
-  LanguageHintsStore,
-  languageSuggestionFor,
-  PreferencesStore,
-  showLanguageTooltip,
-  type Language,
-} from "@wallet/kernel"
-import { useKernel, useT, type Kernel } from "@wallet/kernel-react"
+import { LANGUAGE_NAMES, LANGUAGE_TOOLTIP_MS, languageSuggestionFor, PreferencesStore, showLanguageTooltip, type Language } from "@wallet/kernel"
+import { saveViewSettings, useKernel, useT, useViewSettings, type Kernel } from "@wallet/kernel-react"
 import { SHELL } from "./screens.tsx"
 import styles from "./shell.module.css"
 
@@ -29,7 +21,9 @@ export async function applyLanguage(kernel: Kernel, language: Language) {
  * The one-off language hints (decision 0310): the suggestion dialog for a Telegram language of hi,
  * bn or zh-TW (spec 3 §2.3: the suggested language, English or other; applied at once; shown once),
  * and the 2000 ms tooltip pointing at Settings when the bot language is English (spec 1 §4).
- * Both are remembered on the device.
+ * Whether each may still show is the view settings' `display_change_language_alert` /
+ * `display_change_language_tooltip` (decision 0360); showing one saves it as false through
+ * `saveViewSettings` (on the server, or on this device without `accessToSavingSettings`).
  */
 export function LanguageHints() {
   const kernel = useKernel()
@@ -39,16 +33,18 @@ export function LanguageHints() {
   const [tooltip, setTooltip] = useState(false)
   const started = useRef(false)
   const here = kernel.user() !== undefined && !NOT_HERE.includes(pathname)
+  const userFlags = useViewSettings()?.userFlags
 
   useEffect(() => {
-    if (!here || started.current) return
+    // Decided once, when the view settings are there (a failed read shows no hint).
+    if (!here || started.current || userFlags === undefined) return
     started.current = true
     const run = async () => {
-      const [hints, preferences] = await kernel.runtime.runPromise(Effect.all([kernel.storage.load(LanguageHintsStore), kernel.storage.load(PreferencesStore)]))
+      const preferences = await kernel.runtime.runPromise(kernel.storage.load(PreferencesStore))
       const input = { telegramLanguage: kernel.telegram.launchParams.languageCode, chosenLanguage: preferences.languageCode }
-      const suggested = languageSuggestionFor({ ...input, shown: hints.suggestionShown })
+      const suggested = languageSuggestionFor({ ...input, shown: userFlags.display_change_language_alert === false })
       if (suggested) {
-        await kernel.runtime.runPromise(kernel.storage.update(LanguageHintsStore, (h) => ({ ...h, suggestionShown: true })).pipe(Effect.ignore))
+        void saveViewSettings(kernel, { changedUserFlags: { display_change_language_alert: false } })
         // The question is asked in the suggested language (English where its pack lacks a string).
         await kernel.i18n.instance.loadLanguages(suggested).catch(() => undefined)
         await kernel.i18n.instance.loadNamespaces(SHELL).catch(() => undefined)
@@ -67,13 +63,13 @@ export function LanguageHints() {
         else if (choice === "other") await navigate({ to: "/settings/language" } as never)
         return
       }
-      if (showLanguageTooltip({ ...input, shown: hints.tooltipShown })) {
-        await kernel.runtime.runPromise(kernel.storage.update(LanguageHintsStore, (h) => ({ ...h, tooltipShown: true })).pipe(Effect.ignore))
+      if (showLanguageTooltip({ ...input, shown: userFlags.display_change_language_tooltip === false })) {
+        void saveViewSettings(kernel, { changedUserFlags: { display_change_language_tooltip: false } })
         setTooltip(true)
       }
     }
     void run().catch((error: unknown) => console.warn("[i18n] language hints failed", error))
-  }, [kernel, here, navigate])
+  }, [kernel, here, navigate, userFlags])
 
   useEffect(() => {
     if (!tooltip) return

@@ -5,6 +5,7 @@ import { defaultBackTarget, Icon, OverlayHost, useGoTo, useKernel, useT, useTabB
 import { SnackbarProvider, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
 import { SHELL } from "./screens.tsx"
 import { LanguageHints } from "./LanguageHints.tsx"
+import { initialBackDepth } from "../route-history.ts"
 
 /** Pages where Telegram's back button stays hidden: homes and the top-level status pages. */
 const NO_BACK = [
@@ -34,7 +35,8 @@ function Chrome() {
   const goTo = useGoTo()
   const { pathname } = useLocation()
   const snackbar = useSnackbar()
-  const depth = useRef(0)
+  // A restored route history (decision 0380) starts with its earlier entries behind the back button.
+  const depth = useRef(initialBackDepth())
   const previous = useRef(pathname)
   const [keyboardOpen, setKeyboardOpen] = useState(false)
   const hiddenByScreens = useTabBarHiddenByScreens()

@@ -1,7 +1,6 @@
 import { useState } from "react"
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router"
-import { Effect } from "effect"
-import { Icon, MainButton, runEffect, useKernel, useT } from "@wallet/kernel-react"
+import { Icon, MainButton, saveViewSettings, useKernel, useT, useTrackEvent } from "@wallet/kernel-react"
 import { Button, Placeholder } from "@wallet/kernel-react/ui"
 import styles from "./shell.module.css"
 
@@ -19,6 +18,7 @@ function InfoPage({ icon = "alert", title, text, action }: { icon?: string; titl
 export function ErrorScreen() {
   const t = useT(SHELL)
   const { code } = useSearch({ strict: false }) as { code?: string }
+  useTrackEvent("error_shown", { where: "error_page", code: code ?? "unknown" }, { key: code })
   const retry = <Button onClick={() => window.location.reload()}>{t("retry")}</Button>
   if (code === "online_user_limit_exceeded") {
     return <InfoPage title={t("error.high_demand_title")} text={t("error.high_demand_desc")} action={retry} />
@@ -87,8 +87,8 @@ export function OnboardingScreen() {
     kernel.telegram.haptic({ type: "impact", style: "light" })
     if (!last) return setStep((current) => Math.min(current + 1, ONBOARDING_STEPS - 1))
     setSaving(true)
-    const api = await kernel.api().catch(() => undefined)
-    if (api) await runEffect(kernel, api.viewSettings.save({ payload: { changedUserFlags: { wallet_onboarding_finished: true } } }).pipe(Effect.ignore))
+    // Through the view settings (decision 0360): on the server with accessToSavingSettings, else on this device.
+    await saveViewSettings(kernel, { changedUserFlags: { wallet_onboarding_finished: true } })
     void navigate({ to: "/main", replace: true } as never)
   }
   return (
@@ -142,7 +142,9 @@ export function BootFailureScreen({ message }: { message: string }) {
   )
 }
 
-export function RouteErrorScreen({ reset }: { error: Error; reset: () => void }) {
+export function RouteErrorScreen({ error, reset }: { error: Error; reset: () => void }) {
   const t = useT(SHELL)
+  // The error's name only: a message may carry user data (decision 0350 scrubs, but sends less).
+  useTrackEvent("error_shown", { where: "route", code: error?.name ?? "Error", path: window.location.pathname }, { key: error })
   return <InfoPage title={t("error.title")} text={t("error.screen")} action={<Button onClick={reset}>{t("retry")}</Button>} />
 }

@@ -35,7 +35,9 @@ export const defaultUserFlags: Omit<UserFlags, "is_custody_available"> = {
   send_onboarding_finished: false,
 }
 
-export const defaultBanners: Banners = Object.fromEntries(KnownBanners.map((name) => [name, name === "display_terms_banner"]))
+/** Shown until closed: the terms banner, and the passcode banner (the client shows it only while there is no passcode). */
+const SHOWN_BY_DEFAULT: ReadonlyArray<string> = ["display_terms_banner", "display_passcode_banner"]
+export const defaultBanners: Banners = Object.fromEntries(KnownBanners.map((name) => [name, SHOWN_BY_DEFAULT.includes(name)]))
 
 const toViewSettings = (storedFlags: unknown, storedBanners: unknown, isCustodyAvailable: boolean): ViewSettings => {
   const userFlags: UserFlags = { ...defaultUserFlags, ...(json(storedFlags) as Partial<UserFlags>), is_custody_available: isCustodyAvailable }

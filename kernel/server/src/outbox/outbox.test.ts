@@ -57,6 +57,7 @@ describe.each(testDatabases)("Outbox on %s", (kind) => {
       "bridge",
       "ledger",
       "analytics",
+      "fingerprint",
       "operator",
       "needs-outbox",
     ])
@@ -66,10 +67,12 @@ describe.each(testDatabases)("Outbox on %s", (kind) => {
       "bridge",
       "ledger",
       "analytics",
+      "fingerprint",
       "operator",
       "dev",
       "outbox-dev",
       "analytics-dev",
+      "fingerprint-dev",
     ])
     expect(() => composeServerModules([defineServerPlugin({ id: "outbox" })], { dev: false })).toThrow("reserved")
   })

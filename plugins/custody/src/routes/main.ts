@@ -25,4 +25,6 @@ export const mainSlots: MainSlots = {
     },
     { id: "buy", labelKey: "actions.buy", icon: "buy", order: 40, to: "/purchase-options", whenTargetMissing: "hide", availability },
   ],
+  // The view settings' `display_terms_banner` (decision 0360): shown while true, closing saves false.
+  sections: [{ id: "terms-banner", order: 10, requiresCustody: true, component: () => import("../client/main/TermsBanner.tsx") }],
 }

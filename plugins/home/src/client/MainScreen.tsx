@@ -6,6 +6,7 @@ import {
   namespaceOfPlugin,
   registerPrefetch,
   runEffect,
+  saveViewSettings,
   useDegraded,
   useGo,
   useGoTo,
@@ -13,11 +14,12 @@ import {
   useMainSlots,
   useT,
   useTrackEvent,
+  useViewSettings,
   type MainSlotHost,
 } from "@wallet/kernel-react"
 import { Banner, Button, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { scwRoute } from "../routes.ts"
-import { prefetchNextScreens, useMainData } from "./wallet/accounts.ts"
+import { mainView, prefetchNextScreens, useMainData } from "./wallet/accounts.ts"
 import { formatFiatAmount } from "./wallet/format.ts"
 import { loadAvailability, sectionComponent } from "./wallet/slotModules.ts"
 import { TopBarButtons } from "./TopBar.tsx"
@@ -39,6 +41,7 @@ const HIDDEN_ASSETS_EXPANDED_KEY = "wallet:main:hidden-assets-expanded"
 const SPACE_RECORD_DELAY_MS = 1000
 const SELECTED_SPACE_KEY = "wallet:selected-space"
 
+/** The session's toggle state, used until the view settings (`expand_cryptocurrency`) are there. */
 const readExpanded = () => {
   try {
     return sessionStorage.getItem(HIDDEN_ASSETS_EXPANDED_KEY) === "1"
@@ -60,7 +63,12 @@ export default function MainScreen() {
   const snackbar = useSnackbar()
   const user = kernel.user()
   const [fiat, setFiat] = useState<string | null>(null)
-  const [expanded, setExpanded] = useState(readExpanded)
+  const [sessionExpanded, setExpanded] = useState(readExpanded)
+  // View settings (decision 0360): `expand_cryptocurrency` opens the low-balance assets, `display_scw`
+  // false hides the TON entry of the crypto/TON switch (settings' switch saves it).
+  const viewSettings = useViewSettings()
+  const expanded = viewSettings?.userFlags.expand_cryptocurrency ?? sessionExpanded
+  const showScw = viewSettings?.userFlags.display_scw !== false
   const { entry, refetch } = useMainData(kernel, fiat)
   const slots = useMainSlots()
   const go = useGo()
@@ -106,14 +114,17 @@ export default function MainScreen() {
     } catch {
       // Session storage unavailable: the state lasts for this screen only.
     }
+    void saveViewSettings(kernel, { changedUserFlags: { expand_cryptocurrency: next } })
   }
 
   const data = entry.data
-  useTrackEvent("error_shown", { where: "home/main", code: "main_load_failed" }, { when: entry.status === "error" && data === undefined })
+  const view = mainView(entry)
+  useTrackEvent("error_shown", { where: "home/main", code: "main_load_failed" }, { when: view === "error" })
+  useTrackEvent("error_shown", { where: "home/main", code: "online_user_limit_exceeded" }, { when: view === "high-demand" || view === "technical-issue" })
   return (
     <main className={styles.screen}>
       <header className={styles.topBar}>
-        {user?.isCustodyAvailable ? (
+        {user?.isCustodyAvailable && showScw ? (
           <div role="tablist" aria-label={t("space.label")} className={styles.switch}>
             <button role="tab" type="button" aria-selected="true" className={styles.switchActive}>
               {t("space.crypto")}
@@ -132,13 +143,48 @@ export default function MainScreen() {
         <p className={styles.balanceValue} data-testid="total-balance">
           {data ? (
             formatFiatAmount(data.accounts.availableBalanceTotalFiatAmount, data.accounts.availableBalanceTotalFiatCurrency, kernel.i18n.language())
+          ) : view === "high-demand" ? (
+            "—"
           ) : (
             <span className={styles.balanceSkeleton} />
           )}
         </p>
+        {view === "technical-issue" && (
+          <p className={styles.balanceLabel} data-testid="balance-as-of">
+            {t("error.asOfLastLogin")}
+          </p>
+        )}
       </section>
+      {/* Spec 1 §2 "Error screen": online_user_limit_exceeded under the wallet balance (decision 0380). */}
+      {view === "high-demand" && (
+        <Placeholder
+          kind="error"
+          data-testid="high-demand"
+          icon={<Icon name="alert" size={48} />}
+          title={t("error.high_demand_title")}
+          description={t("error.high_demand_desc")}
+          action={
+            <Button look="secondary" onClick={refetch}>
+              {t("error.retry")}
+            </Button>
+          }
+        />
+      )}
+      {view === "technical-issue" && (
+        <Banner
+          tone="warning"
+          data-testid="technical-issue"
+          title={t("error.technicalIssueTitle")}
+          description={t("error.technicalIssueText")}
+          action={
+            <Button size="s" look="plain" onClick={refetch}>
+              {t("error.retry")}
+            </Button>
+          }
+        />
+      )}
       <P2pDegradedBanner />
-      {entry.status === "error" && data === undefined ? (
+      {view === "high-demand" ? null : view === "error" ? (
         <Placeholder
           kind="error"
           icon={<Icon name="alert" size={48} />}
@@ -154,7 +200,7 @@ export default function MainScreen() {
         <AssetsSkeleton label={t("loading")} header={t("assets")} />
       ) : (
         <Suspense fallback={<AssetsSkeleton label={t("loading")} header={t("assets")} />}>
-          <MainContent data={data} stale={entry.status === "error"} onRetry={refetch} expanded={expanded} onToggle={toggle} host={host} />
+          <MainContent data={data} stale={view === "stale"} onRetry={refetch} expanded={expanded} onToggle={toggle} host={host} />
         </Suspense>
       )}
       {slots.sections.map((slot) => {

@@ -1,7 +1,19 @@
 import { useEffect } from "react"
 import { useSearch } from "@tanstack/react-router"
-import { experimentsOf, hasPermissions, Icon, runEffect, useFlag, useGo, useGoTo, useKernel, useT } from "@wallet/kernel-react"
-import { Cell, List, Section, SectionFooter } from "@wallet/kernel-react/ui"
+import {
+  experimentsOf,
+  hasPermissions,
+  Icon,
+  runEffect,
+  saveViewSettings,
+  useFlag,
+  useGo,
+  useGoTo,
+  useKernel,
+  useT,
+  useViewSettings,
+} from "@wallet/kernel-react"
+import { Cell, List, Section, SectionFooter, Switch } from "@wallet/kernel-react/ui"
 import { EXPERIMENT_NAMES } from "@wallet/kernel"
 import { KERNEL_VERSION } from "@wallet/kernel"
 import { settingsRoute } from "../routes.ts"
@@ -58,9 +70,40 @@ export default function SettingsScreen() {
         <SectionFooter>
           {tab === "scw" && entries.every((e) => e.section === "general") ? t("emptyScw") : t("version", { version: KERNEL_VERSION })}
         </SectionFooter>
+        {tab === "cw" && <ShowTonSpace />}
         <DeveloperSection />
       </List>
     </main>
+  )
+}
+
+/**
+ * The view settings' `display_scw` (decision 0360): whether wallet main's crypto/TON switch shows the
+ * TON entry. Offered to custody users where a plugin serves the TON space; saved through
+ * `saveViewSettings` (on this device only without `accessToSavingSettings`).
+ */
+function ShowTonSpace() {
+  const t = useT("settings")
+  const kernel = useKernel()
+  const settings = useViewSettings()
+  const hasScw = kernel.composition.routes.some((route) => route.fullPath === "/scw")
+  if (kernel.user()?.isCustodyAvailable !== true || !hasScw || settings === undefined) return null
+  const label = t("showTonSpace")
+  return (
+    <Section>
+      <Cell
+        before={<Icon name="ton" />}
+        title={label}
+        after={
+          <Switch
+            data-testid="show-ton-space"
+            checked={settings.userFlags.display_scw !== false}
+            onChange={(on) => void saveViewSettings(kernel, { changedUserFlags: { display_scw: on } })}
+            aria-label={label}
+          />
+        }
+      />
+    </Section>
   )
 }
 

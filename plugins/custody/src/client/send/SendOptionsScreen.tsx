@@ -2,11 +2,12 @@ import { useSearch } from "@tanstack/react-router"
 import { Icon, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { scanAndRoute } from "./scan.ts"
+import { SendIntro } from "./SendIntro.tsx"
 import { cleanSearch } from "./search.ts"
 import styles from "./send.module.css"
 import { receiverSearchRoute, sendRoute } from "../../routes.ts"
 
-/** /send-options: to a Telegram user, to an address, or scan a QR code. */
+/** /send-options: to a Telegram user, to an address, or scan a QR code (with the first-send intro above them). */
 export default function SendOptionsScreen() {
   const t = useT("custody")
   const kernel = useKernel()
@@ -17,6 +18,7 @@ export default function SendOptionsScreen() {
     <main className={styles.screen}>
       <h1 className={styles.title}>{t("send.options.title")}</h1>
       <p className={styles.lead}>{t("send.options.lead")}</p>
+      <SendIntro />
       <List>
         <Section>
           <Cell

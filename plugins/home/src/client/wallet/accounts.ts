@@ -6,7 +6,7 @@
  */
 import { useQuery } from "@tanstack/react-query"
 import { Effect, type Schema } from "effect"
-import { Http } from "@wallet/kernel"
+import { Http, isWalletGuardFailure } from "@wallet/kernel"
 import type { QueryClient } from "@tanstack/react-query"
 import { BALANCES_META, kernelQueryClient, noteBalances, runEffect, STALE_TIME, type Kernel } from "@wallet/kernel-react"
 import type { AccountsData, FrozenBalance } from "@wallet/plugin-custody/api"
@@ -50,7 +50,11 @@ export const mainDataQuery = (kernel: Kernel, fiat: string) => ({
 
 export type MainEntry =
   | { readonly status: "loading"; readonly data?: undefined }
-  | { readonly status: "error"; readonly data?: MainData }
+  /**
+   * `guardFailure`: the accounts (the wallet guard's call) timed out or met a 5xx or a 403
+   * online_user_limit_exceeded: spec 1 §8's `online_user_limit_exceeded`, shown on main (decision 0380).
+   */
+  | { readonly status: "error"; readonly data?: MainData; readonly guardFailure: boolean }
   | { readonly status: "ready"; readonly data: MainData }
 
 /**
@@ -64,8 +68,8 @@ export function useMainData(kernel: Kernel, fiat: string | null): { readonly ent
       ? { status: "loading" }
       : query.status === "error"
         ? query.data === undefined
-          ? { status: "error" }
-          : { status: "error", data: query.data }
+          ? { status: "error", guardFailure: isWalletGuardFailure(query.error) }
+          : { status: "error", data: query.data, guardFailure: isWalletGuardFailure(query.error) }
         : { status: "ready", data: query.data! }
   return { entry, refetch: () => void query.refetch() }
 }
@@ -81,4 +85,18 @@ export const prefetchNextScreens = (kernel: Kernel, client: QueryClient): Promis
     .filter((query) => query.state.data !== undefined)
   const seed = held && { fiat: String(held.queryKey[2]), accounts: (held.state.data as MainData).accounts, updatedAt: held.state.dataUpdatedAt }
   return import("@wallet/plugin-custody/prefetch").then((custody) => custody.prefetchCustody(kernel, client, seed))
+}
+
+/**
+ * What main shows around the balance (spec 1 §2 "Error screen", decision 0380):
+ * - `high-demand`: the wallet guard failed and nothing is cached: the high-demand message under the balance;
+ * - `technical-issue`: it failed with a balance cached from an earlier start (the persisted query cache):
+ *   that balance "as of your last login" and the technical-issue note, the cached assets below;
+ * - `error` / `stale`: an ordinary load error (offline, a 4xx) without or with cached data.
+ */
+export type MainView = "loading" | "ready" | "stale" | "error" | "high-demand" | "technical-issue"
+export const mainView = (entry: MainEntry): MainView => {
+  if (entry.status !== "error") return entry.status
+  if (entry.guardFailure) return entry.data === undefined ? "high-demand" : "technical-issue"
+  return entry.data === undefined ? "error" : "stale"
 }
