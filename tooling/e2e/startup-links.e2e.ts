@@ -62,9 +62,20 @@ describe("start-param links from a cold start", () => {
     await collectible.page.close()
   })
 
-  it("an unknown param opens main", async () => {
+  it("an unknown param opens main and logs a not_found event", async () => {
     const app = await launch(stack, { user: "balances", startParam: "no_such_link" })
     await app.waitForPath("/main")
+    const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
+    const userId = users.find((u) => u.kind === "balances")!.id
+    let logged = false
+    for (let i = 0; i < 100 && !logged; i++) {
+      const reply = (await (await fetch(`${stack.server.url}/api/dev/analytics?limit=200&userId=${userId}`)).json()) as {
+        events: Array<{ name: string; eventProperties: Record<string, unknown> }>
+      }
+      logged = reply.events.some((e) => e.name === "not_found" && e.eventProperties.start_param === "no_such_link")
+      if (!logged) await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    expect(logged).toBe(true)
     await app.page.close()
   })
 })
