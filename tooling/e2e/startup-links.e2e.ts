@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launch, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
 
 /**
  * Decision 0380: a sample of spec 1 §2 start params from a cold start (the fake Telegram launch
@@ -9,6 +11,7 @@ import { launch, startStack, type LaunchedApp, type Stack } from "@wallet/harnes
  */
 let stack: Stack
 beforeAll(async () => {
+  mkdirSync(screenshotDir, { recursive: true })
   stack = await startStack()
 })
 afterAll(async () => {
@@ -135,6 +138,7 @@ describe("wallet main when the wallet guard fails (spec 1 §2 error screen)", ()
     const notice = app.app().getByTestId("high-demand")
     await notice.waitFor({ timeout: 30_000 })
     expect(await notice.textContent()).toContain("High demand right now")
+    await app.page.screenshot({ path: join(screenshotDir, "startup-high-demand.png") })
     await app.page.close()
   })
 
@@ -158,6 +162,7 @@ describe("wallet main when the wallet guard fails (spec 1 §2 error screen)", ()
     expect(await app.app().getByTestId("balance-as-of").innerText()).toBe("as of your last login")
     expect(await total.innerText()).toBe(before)
     expect(await notice.innerText()).toContain("Some technical issue")
+    await app.page.screenshot({ path: join(screenshotDir, "startup-technical-issue.png") })
     await app.page.close()
   })
 })

@@ -26,6 +26,7 @@ const paths: Record<string, ReactNode> = {
   exchange: <path d="M7 4 3 8l4 4V9h9V7H7V4Zm10 8v3H8v2h9v3l4-4-4-4Z" />,
   buy: <path d="M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6V5Z" />,
   alert: <path d="M12 3 2 20h20L12 3Zm-1 6h2v6h-2V9Zm0 8h2v2h-2v-2Z" />,
+  lock: <path fillRule="evenodd" d="M12 2a5 5 0 0 0-5 5v3H5v11h14V10h-2V7a5 5 0 0 0-5-5Zm3 8V7a3 3 0 0 0-6 0v3h6Zm-4 4h2v4h-2v-4Z" />,
 }
 
 export const iconNames = Object.keys(paths)

@@ -39,7 +39,7 @@ export default function PasscodeBanner() {
       tone="info"
       // Inset like the asset list above it (the kit's spacing tokens).
       style={{ margin: "var(--wk-space-3) var(--wk-space-4) 0" }}
-      icon={<Icon name="check" size={20} />}
+      icon={<Icon name="lock" size={20} />}
       title={t("banner.title")}
       description={t("banner.text")}
       action={
