@@ -21,11 +21,11 @@ export function SendIntro() {
     <Banner
       data-testid="send-intro"
       tone="info"
-      title={t("sendIntro.title")}
-      description={t("sendIntro.text")}
+      title={t("send.intro.title")}
+      description={t("send.intro.text")}
       action={
         <Button size="s" look="plain" onClick={finish}>
-          {t("sendIntro.done")}
+          {t("send.intro.done")}
         </Button>
       }
       onClose={finish}
