@@ -108,12 +108,19 @@ describe("startup routing", () => {
 
 describe("current user", () => {
   it("a new user's record is created with the start param as UTM operation, firing the user-created callback", async () => {
-    const logs: string[] = []
-    const app = await launch(stack, { user: "new", startParam: "settings", before: async (page: Page) => void page.on("console", (m) => logs.push(m.text())) })
-    await app.waitForPath("/settings")
-    await expect.poll(() => logs.some((l) => l.includes("[analytics] user_created")), { timeout: 15_000 }).toBe(true)
     const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
-    const rows = await stack.server.sql(`select utm_tags from kernel_users where id = $1`, [users.find((u) => u.kind === "new")!.id])
+    const userId = users.find((u) => u.kind === "new")!.id
+    // The callback's analytics event reaches the gateway (decision 0350).
+    const createdEvents = async () => {
+      const reply = (await (await fetch(`${stack.server.url}/api/dev/analytics?limit=200&userId=${userId}`)).json()) as { events: Array<{ name: string }> }
+      return reply.events.filter((e) => e.name === "user_created").length
+    }
+    // The dev launch starts the "new" demo user afresh, so each launch creates the record once.
+    const before = await createdEvents()
+    const app = await launch(stack, { user: "new", startParam: "settings" })
+    await app.waitForPath("/settings")
+    await expect.poll(createdEvents, { timeout: 15_000 }).toBe(before + 1)
+    const rows = await stack.server.sql(`select utm_tags from kernel_users where id = $1`, [userId])
     const tags = typeof rows[0]!.utm_tags === "string" ? JSON.parse(rows[0]!.utm_tags as string) : rows[0]!.utm_tags
     expect(tags).toEqual({ operation: "settings" })
     await app.page.close()
