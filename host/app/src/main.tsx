@@ -38,9 +38,10 @@ import * as screens from "./shell/screens.tsx"
 import { isContentUnavailable, RESTRICTED_KEY, shouldRestoreHistory, startupTarget } from "./startup.ts"
 import { readRouteHistory, recordRoute, restoreBrowserHistory, writeRouteHistory } from "./route-history.ts"
 import { checkSession, HttpError } from "@wallet/kernel"
-import { kernelQueryClient } from "@wallet/kernel-react"
+import { kernelQueryClient, runStartQueries } from "@wallet/kernel-react"
 import { makeAppAnalytics, NotFoundTracked } from "./analytics.tsx"
 import { startAppFingerprint } from "./fingerprint.ts"
+import { startNamespaces } from "./boot-start.ts"
 import { Analytics, browserLaunchFacts, launchProperties, type AnalyticsShape } from "@wallet/kernel"
 import "@wallet/kernel-react/ui"
 
@@ -77,7 +78,7 @@ const applyTheme = (theme: Readonly<Record<string, string>>) => {
 
 function buildLayer(composition: Composition, telegram: Telegram["Service"], passcode: PasscodeShape, analytics: AnalyticsShape) {
   const baseUrl = window.location.origin
-  const session = Session.layer({ baseUrl, persist: window.sessionStorage })
+  const session = Session.layer({ baseUrl, persist: window.sessionStorage, shared: window.localStorage })
   const http = Http.layer().pipe(Layer.provide(Session.tokensLayer), Layer.provide(session))
   const i18n = I18n.layer({
     language: "en",
@@ -148,25 +149,36 @@ async function boot() {
   const services = await runtime.runPromise(Effect.all({ i18n: I18n, session: Session, flags: FeatureFlags, storage: Storage, http: Http }))
   const preferences = await runtime.runPromise(services.storage.load(PreferencesStore))
   const language = preferences.languageCode ?? languageFromCode(telegram.launchParams.languageCode)
-  await runtime.runPromise(services.i18n.changeLanguage(language))
-  document.documentElement.lang = language
+  const initData = telegram.launchParams.initDataRaw
+
+  // No waterfall (decision 0007): sign-in starts now, in parallel with the strings. The shell's
+  // namespace is awaited before the first render; at the start path the first screen's namespaces
+  // (wallet main and the plugins on it) load beside it, in the launch language and English.
+  const signingIn = opened && initData ? runtime.runPromise(Effect.result(services.session.signIn(initData))) : undefined
+  const strings = runtime.runPromise(services.i18n.changeLanguage(language)).then(() => {
+    document.documentElement.lang = language
+    for (const namespace of startNamespaces(composition)) void runtime.runPromise(services.i18n.loadNamespace(namespace))
+    return runtime.runPromise(services.i18n.loadNamespace(screens.SHELL))
+  })
   services.i18n.subscribe(() => (document.documentElement.lang = services.i18n.language()))
-  await runtime.runPromise(services.i18n.loadNamespace(screens.SHELL))
 
   let user: SessionUser | undefined
   let failure: StartupFailure | undefined
-  const initData = telegram.launchParams.initDataRaw
-  if (opened && initData) {
-    const signedIn = await runtime.runPromise(Effect.result(services.session.signIn(initData)))
+  if (signingIn) {
+    const signedIn = await signingIn
     if (signedIn._tag === "Success") {
       user = signedIn.success
       analytics.identify(user.id, { is_new_user: user.isNew })
-      const flags = await runtime.runPromise(Effect.result(services.http.json(FeatureFlagsCheck, `${window.location.origin}/api/feature-flags`)))
-      if (flags._tag === "Success") await runtime.runPromise(services.flags.applyServerFlags(flags.success))
+      // Flags load beside the route's chunks and are applied when they arrive: every flag hook
+      // re-renders, and nothing the first screen lays out waits for them (decision 0007).
+      void runtime
+        .runPromise(Effect.result(services.http.json(FeatureFlagsCheck, `${window.location.origin}/api/feature-flags`)))
+        .then((flags) => (flags._tag === "Success" ? runtime.runPromise(services.flags.applyServerFlags(flags.success)) : undefined))
     } else {
       failure = startupFailure(signedIn.failure, "auth")
     }
   }
+  await strings
   const currentUser = () => Option.getOrUndefined(Effect.runSync(services.session.user))
   analytics.track("launch", launchProperties(browserLaunchFacts(telegram.launchParams.startParam)))
 
@@ -252,13 +264,20 @@ async function boot() {
     if (target.notFound) analytics.track("not_found", { start_param: target.notFound, kind: "start_param" })
     await router.navigate({ to: target.to, search: target.search ?? {}, replace: true } as never)
   }
+  // The first screen's data request goes out now that the session and the route's chunk are there,
+  // before React renders (the same query the screen then reads: decision 0007).
+  // What the first screen does not need waits for its data, so it does not share the link with it.
+  const firstData = user ? runStartQueries(kernel, router.state.location.pathname) : Promise.resolve()
 
   if (user) {
-    void ensureUserRecord(kernel, telegram.launchParams.startParam, () => analytics.track("user_created")).catch((error: unknown) =>
-      console.warn("[user] current user check failed", error),
-    )
-    // The device fingerprint: lazily, 1 s after the start when idle, once per user and device in 30 days (decision 0390).
-    startAppFingerprint(kernel, user.id)
+    const userId = user.id
+    void firstData.then(() => {
+      void ensureUserRecord(kernel, telegram.launchParams.startParam, () => analytics.track("user_created")).catch((error: unknown) =>
+        console.warn("[user] current user check failed", error),
+      )
+      // The device fingerprint: lazily, 1 s after the start when idle, once per user and device in 30 days (decision 0390).
+      startAppFingerprint(kernel, userId)
+    })
   }
 
   trackScreenViews(router, analytics, composition)
@@ -310,8 +329,10 @@ async function boot() {
         )
       }
     }
-    if ("requestIdleCallback" in window) window.requestIdleCallback(run, { timeout: 2000 })
-    else setTimeout(run, 200)
+    void firstData.then(() => {
+      if ("requestIdleCallback" in window) window.requestIdleCallback(run, { timeout: 2000 })
+      else setTimeout(run, 200)
+    })
   }
 }
 

@@ -1,15 +1,7 @@
 import { Clock, Context, Data, Duration, Effect, Fiber, Layer, Option, Ref } from "effect"
 import { AuthInitCheck, AuthSessionCheck, type AuthInitAnswer as AuthInitResponse, type AuthSessionAnswer as AuthSession } from "./auth-check.ts"
+import * as Check from "./check.ts"
 import { AuthTokens, HttpError, makeHttp, noAuthTokens, ReauthenticationRequired } from "./http.ts"
-
-const readPersisted = (persist: SessionOptions["persist"], initData: string): PersistedSession | undefined => {
-  try {
-    const saved = JSON.parse(persist?.getItem(PERSIST_KEY) ?? "null") as PersistedSession | null
-    return saved && saved.initData === initData ? saved : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** The signed-in user as the app keeps it (spec 1 §3 "Session user"). */
 export interface SessionUser {
@@ -112,30 +104,142 @@ export interface SessionOptions {
   /** Default: the global fetch. */
   readonly fetch?: typeof globalThis.fetch
   /**
-   * Where the session survives a page reload (sessionStorage in the app). Telegram hands a reloaded
-   * page the same initData, which the server refuses as a replay, so a reload resumes the session.
+   * The tab's copy of the session (sessionStorage in the app). Telegram hands a reloaded page the
+   * same initData, which the server refuses as a replay, so a reload resumes the session.
    */
-  readonly persist?: {
-    readonly getItem: (key: string) => string | null
-    readonly setItem: (key: string, value: string) => void
-    readonly removeItem: (key: string) => void
+  readonly persist?: SessionStorageLike
+  /**
+   * The device's copy of the session (localStorage in the app), from which a NEW tab or webview of the
+   * same Telegram user resumes without signing in again (decision 0008). Written with the tab's copy.
+   */
+  readonly shared?: SessionStorageLike
+  /**
+   * Serialises refreshes across tabs (they share one refresh token; a second use of a rotated token
+   * revokes the session). Default: the Web Locks API when the browser has it.
+   */
+  readonly locks?: SessionLocks
+}
+
+export interface SessionStorageLike {
+  readonly getItem: (key: string) => string | null
+  readonly setItem: (key: string, value: string) => void
+  readonly removeItem: (key: string) => void
+}
+
+/** The part of the Web Locks API the session uses. */
+export interface SessionLocks {
+  readonly request: (name: string, options: { readonly signal?: AbortSignal }, callback: () => Promise<void>) => Promise<unknown>
+}
+
+export const SESSION_STORAGE_KEY = "wallet:session"
+const REFRESH_LOCK = "wallet:session-refresh"
+
+/**
+ * How long the user snapshot (is_new_user, restriction code, permissions, ab tests) of a stored
+ * session may open a NEW launch without init (decision 0008). A reload of the same launch always
+ * resumes (its initData would be refused as a replay). The same 12 hours as the persisted query cache.
+ */
+export const SESSION_SNAPSHOT_MAX_AGE_MS = 12 * 60 * 60 * 1000
+
+const SessionUserCheck: Check.Check<SessionUser> = Check.struct({
+  id: Check.int,
+  isNew: Check.boolean,
+  localCurrency: Check.string,
+  countryAlpha2Code: Check.nullOr(Check.string),
+  countryPhoneAlpha2Code: Check.nullOr(Check.string),
+  restrictionCode: Check.nullOr(Check.string),
+  subdivisionStatus: Check.nullOr(Check.string),
+  isCustodyAvailable: Check.boolean,
+  botUsername: Check.string,
+  botIsBlocked: Check.boolean,
+  abTests: Check.record(Check.string),
+  permissions: Check.record(Check.boolean),
+  createdAt: Check.string,
+})
+
+/** The stored session (both copies): bound to the server origin and the Telegram user of the launch. */
+const StoredSessionCheck = Check.struct({
+  v: Check.literals([2]),
+  origin: Check.string,
+  telegramUserId: Check.nullOr(Check.int),
+  /** A digest of the launch's initData: the same launch (a reload) may always resume. */
+  launch: Check.string,
+  sessionId: Check.string,
+  accessToken: Check.string,
+  accessTokenExpiresAtMs: Check.finite,
+  refreshToken: Check.string,
+  user: SessionUserCheck,
+  /** When init answered the user snapshot (its facts are as old as this). */
+  userAtMs: Check.finite,
+})
+type StoredSession = typeof StoredSessionCheck.Type
+
+/** The first shape (decision 0005, sessionStorage only): a reload of that launch still resumes. */
+const LegacySessionCheck = Check.struct({ initData: Check.string, sessionId: Check.string, refreshToken: Check.string, user: SessionUserCheck })
+
+/** The Telegram user id in launch initData (`user={"id":…}`), or null when it has none. */
+export const telegramUserIdOf = (initDataRaw: string): number | null => {
+  try {
+    const user = new URLSearchParams(initDataRaw).get("user")
+    const id = user === null ? undefined : (JSON.parse(user) as { id?: unknown } | null)?.id
+    return typeof id === "number" && Number.isSafeInteger(id) ? id : null
+  } catch {
+    return null
   }
 }
 
-const PERSIST_KEY = "wallet:session"
+/** FNV-1a of the initData: tells a reload (same launch) from a new launch without storing initData. */
+const launchDigest = (initDataRaw: string): string => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < initDataRaw.length; i++) {
+    hash ^= initDataRaw.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return `${hash.toString(16)}:${initDataRaw.length}`
+}
 
-interface PersistedSession {
-  readonly initData: string
-  readonly sessionId: string
-  readonly refreshToken: string
-  readonly user: SessionUser
+/** A stored copy, or undefined when there is none or it is corrupt (which is then removed). */
+const readStored = (storage: SessionStorageLike | undefined, origin: string, initDataRaw: string, nowMs: number): StoredSession | undefined => {
+  if (!storage) return undefined
+  try {
+    const raw = storage.getItem(SESSION_STORAGE_KEY)
+    if (raw === null) return undefined
+    const parsed: unknown = JSON.parse(raw)
+    const stored = StoredSessionCheck.run(parsed)
+    if (stored.ok) return stored.value
+    const legacy = LegacySessionCheck.run(parsed)
+    if (legacy.ok && legacy.value.initData === initDataRaw) {
+      return {
+        v: 2,
+        origin,
+        telegramUserId: telegramUserIdOf(initDataRaw),
+        launch: launchDigest(initDataRaw),
+        sessionId: legacy.value.sessionId,
+        accessToken: "",
+        accessTokenExpiresAtMs: 0,
+        refreshToken: legacy.value.refreshToken,
+        user: legacy.value.user,
+        userAtMs: nowMs,
+      }
+    }
+  } catch {
+    // Unparsable: dropped below.
+  }
+  try {
+    storage.removeItem(SESSION_STORAGE_KEY)
+  } catch {
+    // Storage unavailable: nothing to drop.
+  }
+  return undefined
 }
 
 export type SessionEvent = { readonly type: "expired"; readonly reason: string } | { readonly type: "refreshed" }
 
 /**
- * The session: exchanges Telegram initData for tokens, keeps them in memory only, refreshes one
- * minute before expiry (rotating the refresh token), and reports when the user must sign in again.
+ * The session: exchanges Telegram initData for tokens, keeps them on the device (the tab's copy and
+ * the device's copy, bound to the server origin and the launch's Telegram user; decisions 0005 and
+ * 0008), resumes a stored session without init when it can, refreshes one minute before expiry
+ * (rotating the refresh token), and reports when the user must sign in again. Tokens never reach a log.
  */
 export class Session extends Context.Service<
   Session,
@@ -160,11 +264,69 @@ export class Session extends Context.Service<
       const emit = (event: SessionEvent) => listeners.forEach((l) => l(event))
       const scheduled = yield* Ref.make(Option.none<Fiber.Fiber<void, never>>())
       const scope = yield* Effect.scope
+      const origin = options.baseUrl
+      const storages = [options.persist, options.shared].filter((s): s is SessionStorageLike => s !== undefined)
+      /** The launch signed in with: the stored copies are bound to its Telegram user. */
+      let launch: { readonly digest: string; readonly telegramUserId: number | null } | undefined
+      /** When init answered the user snapshot in memory. */
+      let userAtMs = 0
+
+      const writeStored = (record: StoredSession) => {
+        for (const storage of storages) {
+          try {
+            storage.setItem(SESSION_STORAGE_KEY, JSON.stringify(record))
+          } catch {
+            // Storage full or unavailable: this copy is simply missing (the next start signs in).
+          }
+        }
+      }
+      /** Drops the tab's copy, and the device's copy when it holds this session (another tab may have signed in anew). */
+      const dropStored = (sessionId: string | undefined) => {
+        try {
+          options.persist?.removeItem(SESSION_STORAGE_KEY)
+          const device = options.shared && peek(options.shared)
+          if (options.shared && (device === undefined || sessionId === undefined || device.sessionId === sessionId))
+            options.shared.removeItem(SESSION_STORAGE_KEY)
+        } catch {
+          // Storage unavailable: nothing stored either.
+        }
+      }
+      /** A copy as it stands, without dropping anything (undefined when missing, corrupt or of another origin). */
+      const peek = (storage: SessionStorageLike): StoredSession | undefined => {
+        try {
+          const stored = StoredSessionCheck.run(JSON.parse(storage.getItem(SESSION_STORAGE_KEY) ?? "null"))
+          return stored.ok && stored.value.origin === origin ? stored.value : undefined
+        } catch {
+          return undefined
+        }
+      }
+      /**
+       * The stored session this launch may resume: the tab's copy (a reload), else the device's (a new
+       * tab); the device's when it holds the same session rotated later by another tab. A copy of
+       * another origin or another Telegram user is dropped.
+       */
+      const pickStored = (initDataRaw: string, nowMs: number): StoredSession | undefined => {
+        const bound = (storage: SessionStorageLike | undefined) => {
+          const stored = readStored(storage, origin, initDataRaw, nowMs)
+          if (!stored) return undefined
+          if (stored.origin === origin && stored.telegramUserId === launch?.telegramUserId) return stored
+          try {
+            storage?.removeItem(SESSION_STORAGE_KEY)
+          } catch {
+            // Storage unavailable.
+          }
+          return undefined
+        }
+        const tab = bound(options.persist)
+        const device = bound(options.shared)
+        if (tab && device && tab.sessionId === device.sessionId && device.accessTokenExpiresAtMs > tab.accessTokenExpiresAtMs) return device
+        return tab ?? device
+      }
 
       const expire = (reason: string) =>
         Effect.gen(function* () {
           const had = yield* Ref.getAndSet(tokens, Option.none())
-          options.persist?.removeItem(PERSIST_KEY)
+          dropStored(Option.getOrUndefined(had)?.sessionId)
           yield* cancelScheduled
           // Once per session: a refused refresh and the Http policy's re-authentication both end here
           // for the same 401, and the dialog must not open twice.
@@ -173,14 +335,24 @@ export class Session extends Context.Service<
       const cancelScheduled = Ref.getAndSet(scheduled, Option.none()).pipe(
         Effect.flatMap((fiber) => (Option.isSome(fiber) ? Fiber.interrupt(fiber.value) : Effect.void)),
       )
-      let initDataOfSession: string | undefined
-      const persist = (session: AuthSession) =>
-        Effect.gen(function* () {
-          const current = Option.getOrUndefined(yield* Ref.get(user))
-          if (!options.persist || !current || initDataOfSession === undefined) return
-          const saved: PersistedSession = { initData: initDataOfSession, sessionId: session.session_id, refreshToken: session.refresh_token, user: current }
-          options.persist.setItem(PERSIST_KEY, JSON.stringify(saved))
+      /** Writes the session (tokens + user snapshot) to the tab's and the device's copy. */
+      const persist = Effect.gen(function* () {
+        const current = Option.getOrUndefined(yield* Ref.get(user))
+        const live = Option.getOrUndefined(yield* Ref.get(tokens))
+        if (storages.length === 0 || !current || !live || !launch) return
+        writeStored({
+          v: 2,
+          origin,
+          telegramUserId: launch.telegramUserId,
+          launch: launch.digest,
+          sessionId: live.sessionId,
+          accessToken: live.accessToken,
+          accessTokenExpiresAtMs: live.expiresAtMs,
+          refreshToken: live.refreshToken,
+          user: current,
+          userAtMs,
         })
+      })
       const store = (session: AuthSession) =>
         Ref.set(
           tokens,
@@ -193,26 +365,77 @@ export class Session extends Context.Service<
           }),
         )
 
-      const refresh: Effect.Effect<void, ReauthenticationRequired> = Effect.gen(function* () {
-        const current = yield* Ref.get(tokens)
-        if (Option.isNone(current)) return yield* Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" }))
-        const next = yield* plain
-          .json(AuthSessionCheck, url("/api/auth/refresh"), {
-            method: "POST",
-            body: { session_id: current.value.sessionId, refresh_token: current.value.refreshToken },
-          })
-          .pipe(
-            Effect.catch((error: HttpError) =>
-              expire(error.status === 400 ? "logged out" : "failed to refresh token").pipe(
-                Effect.andThen(Effect.fail(new ReauthenticationRequired({ reason: "failed to refresh token" }))),
-              ),
-            ),
+      // Tabs of one device share the session: a refresh runs under a cross-tab lock, so a second tab
+      // finds the token already rotated (and takes it) instead of reusing the old one, which the server
+      // answers by revoking the whole session (decision 0201, refresh_token_reused).
+      const locks = options.locks ?? (globalThis as { navigator?: { locks?: SessionLocks } }).navigator?.locks
+      const acquireLock = Effect.callback<() => void>((resume, signal) => {
+        let granted: (() => void) | undefined
+        locks!
+          .request(REFRESH_LOCK, { signal }, () =>
+            signal.aborted
+              ? Promise.resolve()
+              : new Promise<void>((release) => {
+                  granted = release
+                  resume(Effect.succeed(release))
+                }),
           )
-        yield* store(next)
-        yield* persist(next)
-        yield* schedule
-        emit({ type: "refreshed" })
+          .catch(() => {
+            // Aborted while waiting, or locks refused (an opaque origin): go on without the lock.
+            if (!signal.aborted) resume(Effect.succeed(() => undefined))
+          })
+        return Effect.sync(() => granted?.())
       })
+      const withRefreshLock = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+        locks === undefined || options.shared === undefined
+          ? effect
+          : Effect.uninterruptibleMask((restore) =>
+              Effect.flatMap(restore(acquireLock), (release) => restore(effect).pipe(Effect.ensuring(Effect.sync(release)))),
+            )
+
+      const refresh: Effect.Effect<void, ReauthenticationRequired> = withRefreshLock(
+        Effect.gen(function* () {
+          const current = yield* Ref.get(tokens)
+          if (Option.isNone(current)) return yield* Effect.fail(new ReauthenticationRequired({ reason: "No refresh token" }))
+          // Another tab rotated this session's tokens already: take its fresh ones, no request.
+          const device = options.shared && peek(options.shared)
+          const now = yield* Clock.currentTimeMillis
+          if (
+            device &&
+            device.sessionId === current.value.sessionId &&
+            device.refreshToken !== current.value.refreshToken &&
+            device.accessTokenExpiresAtMs - now > REFRESH_LEAD_MS
+          ) {
+            yield* Ref.set(
+              tokens,
+              Option.some({
+                sessionId: device.sessionId,
+                accessToken: device.accessToken,
+                refreshToken: device.refreshToken,
+                expiresAtMs: device.accessTokenExpiresAtMs,
+                expired: false,
+              }),
+            )
+          } else {
+            const next = yield* plain
+              .json(AuthSessionCheck, url("/api/auth/refresh"), {
+                method: "POST",
+                body: { session_id: current.value.sessionId, refresh_token: current.value.refreshToken },
+              })
+              .pipe(
+                Effect.catch((error: HttpError) =>
+                  expire(error.status === 400 ? "logged out" : "failed to refresh token").pipe(
+                    Effect.andThen(Effect.fail(new ReauthenticationRequired({ reason: "failed to refresh token" }))),
+                  ),
+                ),
+              )
+            yield* store(next)
+          }
+          yield* persist
+          yield* schedule
+          emit({ type: "refreshed" })
+        }),
+      )
 
       const schedule: Effect.Effect<void> = Effect.gen(function* () {
         yield* cancelScheduled
@@ -244,15 +467,40 @@ export class Session extends Context.Service<
       return Session.of({
         signIn: (initDataRaw) =>
           Effect.gen(function* () {
-            initDataOfSession = initDataRaw
-            const saved = readPersisted(options.persist, initDataRaw)
-            if (saved) {
-              // A reload: resume with the rotated refresh token instead of replaying initData.
+            const now = yield* Clock.currentTimeMillis
+            launch = { digest: launchDigest(initDataRaw), telegramUserId: telegramUserIdOf(initDataRaw) }
+            const saved = pickStored(initDataRaw, now)
+            // Decision 0008: a reload of this launch always resumes (its initData would be a replay); a
+            // new launch of the same Telegram user resumes while the user snapshot is under 12 h old and
+            // not a new user's (onboarding flips is_new_user on the server: init tells).
+            const resumable =
+              saved !== undefined &&
+              (saved.launch === launch.digest ||
+                (launch.telegramUserId !== null && !saved.user.isNew && now - saved.userAtMs >= 0 && now - saved.userAtMs < SESSION_SNAPSHOT_MAX_AGE_MS))
+            if (saved && resumable) {
+              userAtMs = saved.userAtMs
+              yield* Ref.set(user, Option.some(saved.user))
+              if (saved.accessToken !== "" && saved.accessTokenExpiresAtMs - now > REFRESH_LEAD_MS) {
+                // The access token is still good: no request; refreshed one minute before expiry as usual.
+                yield* Ref.set(
+                  tokens,
+                  Option.some({
+                    sessionId: saved.sessionId,
+                    accessToken: saved.accessToken,
+                    refreshToken: saved.refreshToken,
+                    expiresAtMs: saved.accessTokenExpiresAtMs,
+                    expired: false,
+                  }),
+                )
+                yield* persist
+                yield* schedule
+                return saved.user
+              }
+              // Only the refresh token is good: one refresh instead of init.
               yield* Ref.set(
                 tokens,
                 Option.some({ sessionId: saved.sessionId, accessToken: "", refreshToken: saved.refreshToken, expiresAtMs: 0, expired: true }),
               )
-              yield* Ref.set(user, Option.some(saved.user))
               const resumed = yield* Effect.result(refresh)
               if (resumed._tag === "Success") return saved.user
               yield* Ref.set(user, Option.none())
@@ -261,8 +509,9 @@ export class Session extends Context.Service<
             const response = yield* plain.json(AuthInitCheck, url("/api/auth/init"), { method: "POST", headers: { authorization: `tma ${initDataRaw}` } })
             yield* store(response)
             const signedIn = toUser(response)
+            userAtMs = now
             yield* Ref.set(user, Option.some(signedIn))
-            yield* persist(response)
+            yield* persist
             yield* schedule
             return signedIn
           }),

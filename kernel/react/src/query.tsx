@@ -5,8 +5,8 @@
  * `meta: { persist: true }` are written; nothing else (and so nothing secret) ever reaches storage.
  */
 import { useEffect, useMemo, type ReactNode } from "react"
-import { QueryClient, QueryClientProvider, defaultShouldDehydrateQuery, hashKey, type Query, type QueryKey } from "@tanstack/react-query"
-import { PersistQueryClientProvider, type PersistQueryClientOptions } from "@tanstack/react-query-persist-client"
+import { QueryClient, QueryClientProvider, defaultShouldDehydrateQuery, hashKey, hydrate, type Query, type QueryKey } from "@tanstack/react-query"
+import { persistQueryClientSubscribe, type PersistedClient, type PersistQueryClientOptions } from "@tanstack/react-query-persist-client"
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister"
 import type { Kernel } from "./context.tsx"
 import { PREFETCH_DELAY_MS, QUERY_CACHE_BUSTER, QUERY_CACHE_MAX_AGE_MS, QUERY_GC_TIME_MS } from "./queryTimes.ts"
@@ -167,27 +167,96 @@ export type Prefetch = (kernel: Kernel, client: QueryClient) => Promise<unknown>
 const prefetches = new Set<Prefetch>()
 export const registerPrefetch = (prefetch: Prefetch): void => void prefetches.add(prefetch)
 
+/**
+ * Start queries (decision 0007): the first request a screen makes, registered by the screen's module
+ * under its route path. The host runs them as soon as the session exists and the route's chunk is
+ * there, before React renders; the screen's own query (same key and options) then finds it in flight.
+ */
+const startQueries = new Map<string, Prefetch>()
+export const registerStartQuery = (path: string, query: Prefetch): void => void startQueries.set(path, query)
+
+/** Settles when the running start query has (the later prefetches and the host's after-start work wait for it). */
+let startSettled: Promise<void> = Promise.resolve()
+
+/**
+ * Runs the start query registered for `path`, if any; a failure is left to the screen's own query.
+ * The promise settles (never rejects) when the query has answered or failed.
+ */
+export const runStartQueries = (kernel: Kernel, path: string): Promise<void> => {
+  const query = startQueries.get(path)
+  if (!query) return Promise.resolve()
+  try {
+    startSettled = Promise.resolve(query(kernel, kernelQueryClient(kernel))).then(
+      () => undefined,
+      () => undefined,
+    )
+  } catch {
+    // An optimisation only: the screen fetches on its own.
+    startSettled = Promise.resolve()
+  }
+  return startSettled
+}
+
 function Prefetcher({ kernel, client }: { readonly kernel: Kernel; readonly client: QueryClient }) {
   useEffect(
     () =>
-      afterLoad(() => {
-        for (const prefetch of prefetches) {
-          try {
-            void Promise.resolve(prefetch(kernel, client)).catch(() => undefined)
-          } catch {
-            // A prefetch is an optimisation: its failure is the screen's to show later.
-          }
-        }
-      }),
+      // Not before the first screen's own data (decision 0007): on a slow link they would share its bandwidth.
+      afterLoad(() => void startSettled.then(() => runPrefetches(kernel, client))),
     [kernel, client],
   )
   return null
 }
 
+const runPrefetches = (kernel: Kernel, client: QueryClient) => {
+  for (const prefetch of prefetches) {
+    try {
+      void Promise.resolve(prefetch(kernel, client)).catch(() => undefined)
+    } catch {
+      // A prefetch is an optimisation: its failure is the screen's to show later.
+    }
+  }
+}
+
+/** The cache (storage key) restored into each client: a restore happens once per client and user. */
+const restored = new WeakMap<QueryClient, string>()
+
 /**
- * The kernel's query provider: the signed-in user's cache is restored from storage before any query
- * runs (persisted data shows at once, then the restored queries refetch in the background); without
- * a user nothing is persisted.
+ * Restores the user's persisted cache into `client` SYNCHRONOUSLY (decision 0008), so the first render
+ * of a screen already has the restored balances (the library's provider restores after the first
+ * paint). Once per client and user; drops other users' caches, an expired cache (12 h) and another
+ * buster; the restored queries are invalidated: shown at once and refetched behind (a reopen is a new
+ * visit). A start query already in flight (decision 0007) is that refetch: it is not cancelled.
+ */
+export const restoreQueryCache = (client: QueryClient, userId: number | string, storage: Storage | undefined = safeLocalStorage()): void => {
+  const key = `${QUERY_CACHE_KEY_PREFIX}${userId}`
+  if (restored.get(client) === key) return
+  restored.set(client, key)
+  dropOtherUsersCaches(userId, storage)
+  if (!storage || closed.has(client)) return
+  try {
+    const raw = storage.getItem(key)
+    if (raw === null) return
+    const persisted = JSON.parse(raw) as PersistedClient
+    if (!persisted?.timestamp || Date.now() - persisted.timestamp > QUERY_CACHE_MAX_AGE_MS || persisted.buster !== QUERY_CACHE_BUSTER) {
+      storage.removeItem(key)
+      return
+    }
+    hydrate(client, persisted.clientState)
+    void client.invalidateQueries({ predicate: (query) => query.meta?.persist === true }, { cancelRefetch: false })
+  } catch {
+    // Unreadable: discarded, as the library does.
+    try {
+      storage.removeItem(key)
+    } catch {
+      // Storage unavailable.
+    }
+  }
+}
+
+/**
+ * The kernel's query provider: the signed-in user's cache is restored from storage synchronously
+ * before the first render (persisted data shows at once, then the restored queries refetch in the
+ * background) and later changes are written back; without a user nothing is persisted.
  */
 export function KernelQueryProvider({ kernel, children }: { readonly kernel: Kernel; readonly children: ReactNode }) {
   const client = kernelQueryClient(kernel)
@@ -196,6 +265,11 @@ export function KernelQueryProvider({ kernel, children }: { readonly kernel: Ker
     () => (userId === undefined ? undefined : persistOptionsFor(userId, safeLocalStorage(), () => closed.has(client))),
     [userId, client],
   )
+  if (userId !== undefined) restoreQueryCache(client, userId)
+  useEffect(
+    () => (persistOptions === undefined ? undefined : persistQueryClientSubscribe({ queryClient: client, ...persistOptions })),
+    [client, persistOptions],
+  )
   // The session's "expired" event means signed out or expired for good (a refreshable token emits none).
   useEffect(() => {
     if (typeof kernel.session?.onEvent !== "function") return
@@ -203,27 +277,11 @@ export function KernelQueryProvider({ kernel, children }: { readonly kernel: Ker
       if (event.type === "expired") clearQueryCache(client, userId)
     })
   }, [kernel, client, userId])
-  if (userId === undefined || persistOptions === undefined) {
-    return (
-      <QueryClientProvider client={client}>
-        <Prefetcher kernel={kernel} client={client} />
-        {children}
-      </QueryClientProvider>
-    )
-  }
   return (
-    <PersistQueryClientProvider
-      client={client}
-      persistOptions={persistOptions}
-      onSuccess={() => {
-        dropOtherUsersCaches(userId, safeLocalStorage())
-        // A reload is a new visit: restored data shows at once and is refreshed behind it.
-        void client.invalidateQueries({ predicate: (query) => query.meta?.persist === true })
-      }}
-    >
+    <QueryClientProvider client={client}>
       <Prefetcher kernel={kernel} client={client} />
-      {typeof kernel.flags?.subscribe === "function" && kernel.runtime ? <FlagsRefresher kernel={kernel} /> : null}
+      {userId !== undefined && typeof kernel.flags?.subscribe === "function" && kernel.runtime ? <FlagsRefresher kernel={kernel} /> : null}
       {children}
-    </PersistQueryClientProvider>
+    </QueryClientProvider>
   )
 }

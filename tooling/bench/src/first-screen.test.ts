@@ -32,8 +32,11 @@ describe("first-screen size suite", () => {
 
   it("fails above the budget, with TON code or with Effect Schema on the first screen", () => {
     expect(FIRST_SCREEN_BUDGET_KB).toBe(210)
-    expect(verdictOf({ totalBytes: 210 * 1024, tonModules: 0, schemaModules: 0 })).toEqual({ ok: true, problems: [] })
-    expect(verdictOf({ totalBytes: 210 * 1024 + 1, tonModules: 0, schemaModules: 0 }).ok).toBe(false)
+    // kB of 1000 bytes, as the browser counts them.
+    expect(verdictOf({ totalBytes: 210_000, tonModules: 0, schemaModules: 0 })).toEqual({ ok: true, problems: [] })
+    expect(verdictOf({ totalBytes: 210_001, tonModules: 0, schemaModules: 0 }).problems).toEqual([
+      "210.0 kB before the first balance is over the 210 kB budget",
+    ])
     expect(verdictOf({ totalBytes: 1, tonModules: 3, schemaModules: 0 }).problems).toEqual(["3 TON library modules on the first screen"])
     expect(verdictOf({ totalBytes: 1, tonModules: 0, schemaModules: 2 }).ok).toBe(false)
   })

@@ -25,6 +25,8 @@ export interface SecurityHeaderOptions {
   readonly scriptHashes?: ReadonlyArray<string>
   /** Inline `<style>` elements (Vite's dev server injects CSS that way; the dev launch page's fake client too). */
   readonly inlineStyles?: boolean
+  /** `'sha256-…'` sources of the inline `<style>` elements the served HTML carries (the boot paint's critical CSS, decision 0007). */
+  readonly styleHashes?: ReadonlyArray<string>
   /** More origins the app may call (an API or bridge on another origin). */
   readonly connectOrigins?: ReadonlyArray<string>
   /** More origins that may frame the app. */
@@ -42,7 +44,8 @@ export const contentSecurityPolicy = (options: SecurityHeaderOptions): string =>
   const directives: Array<[string, ReadonlyArray<string>]> = [
     ["default-src", ["'self'"]],
     ["script-src", ["'self'", ...(options.scriptHashes ?? [])]],
-    ["style-src", ["'self'", ...(options.inlineStyles ? ["'unsafe-inline'"] : [])]],
+    // A hash next to 'unsafe-inline' would switch 'unsafe-inline' off: hashes only without it.
+    ["style-src", ["'self'", ...(options.inlineStyles ? ["'unsafe-inline'"] : (options.styleHashes ?? []))]],
     ["img-src", ["'self'", "data:", "blob:", "https:", ...(dev ? LOOPBACK_HTTP : [])]],
     ["font-src", ["'self'", "data:"]],
     ["connect-src", ["'self'", "https:", ...(options.connectOrigins ?? []), ...(dev ? [...LOOPBACK_HTTP, ...LOOPBACK_WS] : [])]],
@@ -75,6 +78,15 @@ export const inlineScriptHashes = (html: string): ReadonlyArray<string> => {
   }
   return hashes
 }
+
+/** `'sha256-…'` of every inline `<style>` element in an HTML document. */
+export const inlineStyleHashes = (html: string): ReadonlyArray<string> =>
+  [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map(
+    (match) =>
+      `'sha256-${createHash("sha256")
+        .update(match[1] ?? "", "utf8")
+        .digest("base64")}'`,
+  )
 
 /** The dev launch page (a dev tool hosting the fake Telegram client, which injects its own `<style>`). */
 const isLaunchPage = (url: string | undefined) => url !== undefined && /^\/launch(\.html)?(?:[?#]|$)/.test(url)
@@ -131,14 +143,19 @@ export const securityHeadersPlugin = (
     configurePreviewServer(server) {
       const outDir = join(server.config.root, server.config.build.outDir)
       const hashes = new Set<string>()
+      const styleHashes = new Set<string>()
       try {
-        for (const file of readdirSync(outDir))
-          if (file.endsWith(".html")) for (const hash of inlineScriptHashes(readFileSync(join(outDir, file), "utf8"))) hashes.add(hash)
+        for (const file of readdirSync(outDir)) {
+          if (!file.endsWith(".html")) continue
+          const html = readFileSync(join(outDir, file), "utf8")
+          for (const hash of inlineScriptHashes(html)) hashes.add(hash)
+          for (const hash of inlineStyleHashes(html)) styleHashes.add(hash)
+        }
       } catch {
         // no build yet: Vite itself says so
       }
       const dev = env.WALLET_APP_PRODUCTION !== "1"
-      server.middlewares.use(headersMiddleware(() => ({ dev, scriptHashes: [...hashes] }), proxied) as never)
+      server.middlewares.use(headersMiddleware(() => ({ dev, scriptHashes: [...hashes], styleHashes: [...styleHashes] }), proxied) as never)
     },
   }
 }

@@ -1,10 +1,12 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from "react"
+import { Effect } from "effect"
 import { PreferencesStore } from "@wallet/kernel"
 import {
   analyticsOf,
   Icon,
   namespaceOfPlugin,
   registerPrefetch,
+  registerStartQuery,
   runEffect,
   saveViewSettings,
   useDegraded,
@@ -15,11 +17,12 @@ import {
   useT,
   useTrackEvent,
   useViewSettings,
+  type Kernel,
   type MainSlotHost,
 } from "@wallet/kernel-react"
-import { Banner, Button, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
+import { Banner, Button, List, Placeholder, Section, SkeletonList, Spinner, useSnackbar, VisuallyHidden } from "@wallet/kernel-react/ui"
 import { scwRoute } from "../routes.ts"
-import { mainView, prefetchNextScreens, useMainData } from "./wallet/accounts.ts"
+import { mainDataQuery, mainView, prefetchNextScreens, useMainData } from "./wallet/accounts.ts"
 import { formatFiatAmount } from "./wallet/format.ts"
 import { loadAvailability, sectionComponent } from "./wallet/slotModules.ts"
 import { TopBarButtons } from "./TopBar.tsx"
@@ -27,12 +30,33 @@ import styles from "./main.module.css"
 
 /**
  * Actions and the asset list render only with data: their code (rows, formatting, the list rules)
- * is a chunk of its own, requested when main mounts, in parallel with the accounts.
+ * is a chunk of its own, requested when main mounts (and preloaded by the HTML), in parallel with the
+ * accounts. The balance and the rows show together once both the data and this code are there:
+ * no lazy component, so no Suspense fallback whose reveal React would hold back (#17).
  */
-const loadContent = () => import("./wallet/MainContent.tsx")
-const MainContent = lazy(loadContent)
+type MainContentComponent = (typeof import("./wallet/MainContent.tsx"))["default"]
+let loadedContent: MainContentComponent | undefined
+const loadContent = () =>
+  import("./wallet/MainContent.tsx").then((module) => {
+    loadedContent = module.default
+    return module
+  })
+
+/** The fiat main shows, read synchronously so the first render already asks for the accounts. */
+const fiatOf = (kernel: Kernel): string | null => {
+  try {
+    return Effect.runSync(kernel.storage.load(PreferencesStore)).fiatCurrency
+  } catch {
+    return null
+  }
+}
 
 registerPrefetch(prefetchNextScreens)
+// The accounts request starts as soon as the session exists, before main renders (decision 0007).
+registerStartQuery("/main", (kernel, client) => {
+  const fiat = fiatOf(kernel)
+  return fiat === null ? undefined : client.prefetchQuery(mainDataQuery(kernel, fiat))
+})
 
 /** Session key of the toggle's expanded state (spec 1 §2: "lives in the session"). */
 const HIDDEN_ASSETS_EXPANDED_KEY = "wallet:main:hidden-assets-expanded"
@@ -62,14 +86,14 @@ export default function MainScreen() {
   const kernel = useKernel()
   const snackbar = useSnackbar()
   const user = kernel.user()
-  const [fiat, setFiat] = useState<string | null>(null)
+  const [fiat, setFiat] = useState<string | null>(() => fiatOf(kernel))
   const [sessionExpanded, setExpanded] = useState(readExpanded)
   // View settings (decision 0360): `expand_cryptocurrency` opens the low-balance assets, `display_scw`
   // false hides the TON entry of the crypto/TON switch (settings' switch saves it).
   const viewSettings = useViewSettings()
   const expanded = viewSettings?.userFlags.expand_cryptocurrency ?? sessionExpanded
   const showScw = viewSettings?.userFlags.display_scw !== false
-  const { entry, refetch } = useMainData(kernel, fiat)
+  const { entry, refetch, refreshing } = useMainData(kernel, fiat)
   const slots = useMainSlots()
   const go = useGo()
   const goTo = useGoTo()
@@ -78,20 +102,28 @@ export default function MainScreen() {
   // In parallel with the accounts: the content chunk, the actions' availability modules and the
   // contributing plugins' strings (they label the buttons; custody's also the screens main opens).
   const contributors = [...new Set([...slots.topBar, ...slots.actions].map((slot) => namespaceOfPlugin(kernel, slot.pluginId)))].join(",")
+  const [MainContent, setMainContent] = useState<MainContentComponent | undefined>(() => loadedContent)
   useEffect(() => {
-    void loadContent()
-    for (const action of slots.actions) if (action.availability) void loadAvailability(action.availability)
+    let live = true
+    const availability = slots.actions.flatMap((action) => (action.availability ? [loadAvailability(action.availability)] : []))
+    void Promise.all([loadContent(), ...availability]).then(
+      ([content]) => live && setMainContent(() => content.default),
+      // The chunk did not load: a lazy component retries it and the route's error screen shows a failure.
+      () => live && setMainContent(() => lazy(loadContent) as unknown as MainContentComponent),
+    )
+    return () => void (live = false)
   }, [slots])
   useEffect(() => {
     for (const namespace of contributors.split(",")) if (namespace) void runEffect(kernel, kernel.i18n.loadNamespace(namespace)).catch(() => undefined)
   }, [kernel, contributors])
 
   useEffect(() => {
+    if (fiat !== null) return
     void runEffect(kernel, kernel.storage.load(PreferencesStore)).then(
       (p) => setFiat(p.fiatCurrency),
       () => setFiat("USD"),
     )
-  }, [kernel])
+  }, [kernel, fiat])
 
   const switchToTon = () => {
     analyticsOf(kernel).track("home.switch_space", { to: "scw" })
@@ -117,8 +149,9 @@ export default function MainScreen() {
     void saveViewSettings(kernel, { changedUserFlags: { expand_cryptocurrency: next } })
   }
 
-  const data = entry.data
-  const view = mainView(entry)
+  // The balance waits for the rows' code, so the total and the asset rows appear in one render.
+  const data = MainContent === undefined ? undefined : entry.data
+  const view = MainContent === undefined && entry.data !== undefined ? "loading" : mainView(entry)
   useTrackEvent("error_shown", { where: "home/main", code: "main_load_failed" }, { when: view === "error" })
   useTrackEvent("error_shown", { where: "home/main", code: "online_user_limit_exceeded" }, { when: view === "high-demand" || view === "technical-issue" })
   return (
@@ -139,7 +172,16 @@ export default function MainScreen() {
         <TopBarButtons host={host} />
       </header>
       <section className={styles.balance} aria-live="polite" aria-busy={data === undefined}>
-        <p className={styles.balanceLabel}>{t("totalBalance")}</p>
+        <p className={styles.balanceLabel}>
+          {t("totalBalance")}
+          {/* Balances from an earlier visit's cache, their refresh under way (decision 0008). */}
+          {refreshing && data !== undefined && (
+            <span className={styles.refreshing} data-testid="balance-refreshing">
+              <Spinner size={14} />
+              <VisuallyHidden>{t("updating")}</VisuallyHidden>
+            </span>
+          )}
+        </p>
         <p className={styles.balanceValue} data-testid="total-balance">
           {data ? (
             formatFiatAmount(data.accounts.availableBalanceTotalFiatAmount, data.accounts.availableBalanceTotalFiatCurrency, kernel.i18n.language())
@@ -196,7 +238,7 @@ export default function MainScreen() {
             </Button>
           }
         />
-      ) : data === undefined ? (
+      ) : data === undefined || MainContent === undefined ? (
         <AssetsSkeleton label={t("loading")} header={t("assets")} />
       ) : (
         <Suspense fallback={<AssetsSkeleton label={t("loading")} header={t("assets")} />}>

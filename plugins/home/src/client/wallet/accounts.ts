@@ -1,16 +1,17 @@
 /**
  * Wallet main's data: the custody accounts and frozen balances in the user's fiat, through the
- * kernel's Http policy and decoded with the custody contract's schemas, as one persisted query
- * (decision 0320: assets stale after 60 s and kept forever, no polling). The contract module (and
- * its HttpApi definitions) loads lazily, after the first paint, so it stays off the first screen.
+ * kernel's Http policy and checked with the kernel's Check mirror of the custody contract
+ * (accountsCheck.ts), as one persisted query (decision 0320: assets stale after 60 s and kept forever,
+ * no polling). The contract module and Effect Schema stay off the path to the first balance (0007).
  */
 import { useQuery } from "@tanstack/react-query"
-import { Effect, type Schema } from "effect"
-import { Http, isWalletGuardFailure } from "@wallet/kernel"
+import { Effect } from "effect"
+import { Http, isWalletGuardFailure, type Check } from "@wallet/kernel"
 import type { QueryClient } from "@tanstack/react-query"
 import { BALANCES_META, kernelQueryClient, noteBalances, runEffect, STALE_TIME, type Kernel } from "@wallet/kernel-react"
 import type { AccountsData, FrozenBalance } from "@wallet/plugin-custody/api"
 import { homeKeys } from "../queryKeys.ts"
+import { AccountsDataCheck, CUSTODY_PREFIX, FrozenBalancesCheck } from "./accountsCheck.ts"
 
 export interface MainData {
   readonly accounts: AccountsData
@@ -18,18 +19,18 @@ export interface MainData {
 }
 
 export const fetchMainData = async (kernel: Kernel, fiat: string): Promise<MainData> => {
-  const contract = await import("@wallet/plugin-custody/api")
-  const base = `${window.location.origin}${contract.CUSTODY_API_PREFIX}`
+  // Checked with the kernel's Check (accountsCheck.ts): the custody contract's Schema stays off this path (decision 0007).
+  const base = `${window.location.origin}${CUSTODY_PREFIX}`
   const query = `?fiatCurrency=${encodeURIComponent(fiat)}`
-  const get = <A>(schema: Schema.Codec<A, any, never, never>, path: string) =>
+  const get = <A>(check: Check.Check<A>, path: string) =>
     runEffect(
       kernel,
-      Effect.flatMap(Http, (http) => http.json(schema, `${base}${path}${query}`)),
+      Effect.flatMap(Http, (http) => http.json(check, `${base}${path}${query}`)),
     )
   const [accounts, frozen] = await Promise.all([
-    get(contract.AccountsData, "/accounts"),
+    get(AccountsDataCheck, "/accounts"),
     // Frozen rows are extra: main still shows the balances when they fail.
-    get(contract.FrozenBalances, "/frozen-balances").then(
+    get(FrozenBalancesCheck, "/frozen-balances").then(
       (answer) => answer.items,
       (): ReadonlyArray<FrozenBalance> => [],
     ),
@@ -57,12 +58,18 @@ export type MainEntry =
   | { readonly status: "error"; readonly data?: MainData; readonly guardFailure: boolean }
   | { readonly status: "ready"; readonly data: MainData }
 
+/** When this page (visit) started: data updated before it came from the persisted cache of an earlier visit. */
+const visitStartedAt = (): number => (typeof performance === "undefined" ? 0 : performance.timeOrigin)
+
 /**
  * The accounts of `fiat` (null while the fiat is not known yet). A failed refetch keeps the last
  * data beside the error (main shows it as possibly old); `refetch` is the retry button.
+ * `refreshing` (decision 0008): the data shown is an earlier visit's, restored from the persisted
+ * cache, and its refresh has not answered yet (it goes when the fresh answer arrives or fails).
  */
-export function useMainData(kernel: Kernel, fiat: string | null): { readonly entry: MainEntry; readonly refetch: () => void } {
+export function useMainData(kernel: Kernel, fiat: string | null): { readonly entry: MainEntry; readonly refetch: () => void; readonly refreshing: boolean } {
   const query = useQuery({ ...mainDataQuery(kernel, fiat ?? ""), enabled: fiat !== null })
+  const refreshing = fiat !== null && query.data !== undefined && query.status !== "error" && query.dataUpdatedAt < visitStartedAt()
   const entry: MainEntry =
     fiat === null || (query.data === undefined && (query.status !== "error" || query.isFetching))
       ? { status: "loading" }
@@ -71,7 +78,7 @@ export function useMainData(kernel: Kernel, fiat: string | null): { readonly ent
           ? { status: "error", guardFailure: isWalletGuardFailure(query.error) }
           : { status: "error", data: query.data, guardFailure: isWalletGuardFailure(query.error) }
         : { status: "ready", data: query.data! }
-  return { entry, refetch: () => void query.refetch() }
+  return { entry, refetch: () => void query.refetch(), refreshing }
 }
 
 /**

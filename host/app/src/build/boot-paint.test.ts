@@ -1,0 +1,127 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { runInNewContext } from "node:vm"
+import { afterEach, describe, expect, it } from "vitest"
+import { colorSchemeOf, readLaunchParams, themeCssVars } from "@wallet/kernel"
+import { BOOT_SCRIPT_MARK, bootThemeScript, LAUNCH_PARAMS_KEY, preloadFiles, stylesheetsFirst } from "./boot-paint.ts"
+import { inlineStyleHashes, contentSecurityPolicy } from "../server/security-headers.ts"
+
+const LIGHT = { bg_color: "#ffffff", text_color: "#000000", secondary_bg_color: "#efeff4", section_bg_color: "#ffffff" }
+const DARK = { bg_color: "#17212b", text_color: "#f5f5f5", secondary_bg_color: "#232e3c", section_bg_color: "#17212b", bottom_bar_bg_color: "#17212b" }
+
+const hashOf = (theme: object) => `#${new URLSearchParams({ tgWebAppPlatform: "ios", tgWebAppVersion: "8.0", tgWebAppThemeParams: JSON.stringify(theme) })}`
+
+/** Runs the inline script in a bare context (no DOM library): what it leaves on <html>. */
+const runScript = (input: { readonly hash: string; readonly pathname: string; readonly stored?: string }) => {
+  const vars: Record<string, string> = {}
+  const html = { style: { colorScheme: "", setProperty: (name: string, value: string) => void (vars[name] = value) }, dataset: {} as Record<string, string> }
+  runInNewContext(bootThemeScript(), {
+    location: { hash: input.hash, pathname: input.pathname },
+    sessionStorage: { getItem: (key: string) => (key === LAUNCH_PARAMS_KEY ? (input.stored ?? null) : null) },
+    document: { documentElement: html },
+    URLSearchParams,
+  })
+  return { vars, scheme: html.dataset.colorScheme, styleScheme: html.style.colorScheme, skeleton: "bootSkeleton" in html.dataset }
+}
+
+describe("the boot paint's inline theme script (decision 0007)", () => {
+  it("sets the same CSS variables and colour scheme as the kernel, light and dark", () => {
+    for (const theme of [LIGHT, DARK]) {
+      const painted = runScript({ hash: hashOf(theme), pathname: "/main" })
+      expect(painted.vars).toEqual(themeCssVars(theme))
+      expect(painted.scheme).toBe(colorSchemeOf(theme))
+      expect(painted.styleScheme).toBe(colorSchemeOf(theme))
+    }
+    expect(runScript({ hash: hashOf(DARK), pathname: "/" }).scheme).toBe("dark")
+  })
+
+  it("reads the launch params kept for reloads when the hash has none, under the kernel's key", () => {
+    const painted = runScript({ hash: "", pathname: "/main", stored: hashOf(DARK) })
+    expect(painted.scheme).toBe("dark")
+    expect(painted.vars["--tg-theme-bg-color"]).toBe("#17212b")
+  })
+
+  it("shows the skeleton only on the start paths; outside Telegram it paints the light default", () => {
+    expect(runScript({ hash: hashOf(LIGHT), pathname: "/" }).skeleton).toBe(true)
+    expect(runScript({ hash: hashOf(LIGHT), pathname: "/main" }).skeleton).toBe(true)
+    expect(runScript({ hash: hashOf(LIGHT), pathname: "/settings" }).skeleton).toBe(false)
+    const outside = runScript({ hash: "", pathname: "/main" })
+    expect(outside.scheme).toBe("light")
+    expect(outside.vars).toEqual({})
+  })
+
+  it("stays under 1 kB and carries no import", () => {
+    const script = bootThemeScript()
+    expect(script.length).toBeLessThan(1024)
+    expect(script).not.toMatch(/\bimport\b/)
+  })
+})
+
+describe("the launch params key", () => {
+  const saved = { window: globalThis.window, sessionStorage: globalThis.sessionStorage }
+  afterEach(() => Object.assign(globalThis, saved))
+  it("is the one readLaunchParams keeps the hash under", () => {
+    const store = new Map<string, string>()
+    Object.assign(globalThis, {
+      window: { location: { hash: hashOf(LIGHT) } },
+      sessionStorage: { getItem: (key: string) => store.get(key) ?? null, setItem: (key: string, value: string) => void store.set(key, value) },
+    })
+    readLaunchParams()
+    expect([...store.keys()]).toEqual([LAUNCH_PARAMS_KEY])
+  })
+})
+
+describe("index.html", () => {
+  const html = readFileSync(join(import.meta.dirname, "..", "..", "index.html"), "utf8")
+  it("has the script's place before the skeleton's CSS, and a busy skeleton without text inside #root", () => {
+    expect(html.indexOf(BOOT_SCRIPT_MARK)).toBeGreaterThan(0)
+    expect(html.indexOf(BOOT_SCRIPT_MARK)).toBeLessThan(html.indexOf("<style>"))
+    const root = html.match(/<div id="root">([\s\S]*?)<\/div>\s*<script/)![1]!
+    expect(root).toContain('aria-busy="true"')
+    expect(root.replace(/<[^>]+>/g, "").trim()).toBe("")
+  })
+
+  it("its inline style is allowed by the served policy through its hash", () => {
+    const hashes = inlineStyleHashes(html)
+    expect(hashes).toHaveLength(1)
+    expect(contentSecurityPolicy({ dev: false, styleHashes: hashes })).toContain(`style-src 'self' ${hashes[0]}`)
+    // Dev allows inline styles outright; a hash beside 'unsafe-inline' would switch it off.
+    expect(contentSecurityPolicy({ dev: true, inlineStyles: true, styleHashes: hashes })).toContain("style-src 'self' 'unsafe-inline';")
+  })
+})
+
+describe("preloadFiles", () => {
+  const chunk = (fileName: string, moduleIds: Array<string>, imports: Array<string> = []) => ({ type: "chunk" as const, fileName, moduleIds, imports })
+  const bundle = {
+    "app.js": chunk("app.js", ["/r/host/app/src/main.tsx"], ["react.js"]),
+    "react.js": chunk("react.js", ["/r/node_modules/react/index.js"]),
+    "Main.js": chunk("Main.js", ["/r/plugins/home/src/client/MainScreen.tsx"], ["app.js", "react.js", "Cell.js"]),
+    "Cell.js": chunk("Cell.js", ["/r/kernel/react/src/ui/Cell.tsx"]),
+    "en.js": chunk("en.js", ["/r/plugins/home/src/i18n/en.json"]),
+    "ru.js": chunk("ru.js", ["/r/plugins/home/src/i18n/ru.json"]),
+    "style.css": { type: "asset" as const, fileName: "style.css" },
+  }
+  it("takes the matching chunks with their static imports, minus what the entry loads anyway", () => {
+    expect(preloadFiles(bundle, "app.js", [/MainScreen\.tsx$/, /home\/src\/i18n\/en\.json$/])).toEqual(["Main.js", "Cell.js", "en.js"])
+    expect(preloadFiles(bundle, "app.js", [/nothing/])).toEqual([])
+  })
+})
+
+describe("stylesheetsFirst", () => {
+  it("moves the render-blocking stylesheets in front of the module script and its preloads", () => {
+    const html = [
+      "<head>",
+      "    <style>x</style>",
+      '    <script type="module" crossorigin src="/assets/app.js"></script>',
+      '    <link rel="modulepreload" crossorigin href="/assets/a.js">',
+      '    <link rel="stylesheet" crossorigin href="/assets/ui.css">',
+      '    <link rel="stylesheet" crossorigin href="/assets/app.css">',
+      "  </head>",
+    ].join("\n")
+    const out = stylesheetsFirst(html)
+    expect(out.indexOf("ui.css")).toBeLessThan(out.indexOf("app.js"))
+    expect(out.indexOf("app.css")).toBeLessThan(out.indexOf("app.js"))
+    expect(out.match(/rel="stylesheet"/g)).toHaveLength(2)
+    expect(out.indexOf("<style>")).toBeLessThan(out.indexOf("ui.css"))
+  })
+})

@@ -1,0 +1,117 @@
+/**
+ * Paint before the JavaScript (decision 0007). index.html carries wallet main's skeleton and its
+ * critical CSS; this Vite plugin puts in front of them a tiny inline script that applies Telegram's
+ * theme from the launch parameters before the first paint, and preloads the first screen's chunks.
+ *
+ * One source of truth for the theme: the inline script is generated here from the kernel's own
+ * `themeCssVars` and `colorSchemeOf` (their compiled source, minified), so the HTML paint and the app
+ * set the same CSS variables and colour scheme. boot-paint.test.ts runs the script against the kernel.
+ */
+import type { Plugin } from "vite"
+import { minifySync } from "vite"
+import { colorSchemeOf, themeCssVars } from "../../../../kernel/core/src/telegram/launch.ts"
+import { START_PATHS } from "../boot-start.ts"
+
+/** Where readLaunchParams keeps the first hash for reloads (kernel/core/src/telegram/launch.ts; a test checks they agree). */
+export const LAUNCH_PARAMS_KEY = "wallet:launch-params"
+
+/** index.html's placeholder the script replaces. */
+export const BOOT_SCRIPT_MARK = "<!-- boot-theme-script -->"
+
+/**
+ * The inline script: Telegram's theme params from the URL hash (or the hash kept for reloads) as the
+ * kit's `--tg-theme-*` variables and `data-color-scheme` on <html>; `data-boot-skeleton` on the start
+ * paths, where index.html shows wallet main's skeleton (elsewhere: the plain background). No imports,
+ * no globals left behind; any failure leaves the default light palette.
+ */
+export const bootThemeScript = (): string => {
+  const source = `(function(){try{
+var cssVars=(${themeCssVars.toString()}),schemeOf=(${colorSchemeOf.toString()});
+var p=new URLSearchParams(location.hash.slice(1));
+if(!p.get("tgWebAppPlatform"))p=new URLSearchParams((sessionStorage.getItem(${JSON.stringify(LAUNCH_PARAMS_KEY)})||"").replace(/^#/,""));
+var theme=JSON.parse(p.get("tgWebAppThemeParams")||"{}"),html=document.documentElement,vars=cssVars(theme);
+for(var name in vars)html.style.setProperty(name,vars[name]);
+var scheme=schemeOf(theme);html.dataset.colorScheme=scheme;html.style.colorScheme=scheme;
+if(${JSON.stringify(START_PATHS)}.indexOf(location.pathname)>=0)html.dataset.bootSkeleton="";
+}catch(e){}})()`
+  const result = minifySync("boot-theme.js", source, { compress: true, mangle: true })
+  if (result.errors.length > 0) throw new Error(`boot theme script: ${result.errors.map((e) => e.message).join("; ")}`)
+  return result.code.trim()
+}
+
+/**
+ * The first screen's modules the HTML preloads (`<link rel="modulepreload">`), as module-id patterns:
+ * wallet main's chunks, the data layer its first balance needs (the custody contract) and the English
+ * strings of the shell, home and custody. The launch language's strings are only known at run time:
+ * main.tsx starts their load at the top of boot.
+ */
+export interface PreloadOptions {
+  readonly modules: ReadonlyArray<RegExp>
+}
+
+interface ChunkLike {
+  readonly type: "chunk" | "asset"
+  readonly fileName: string
+  readonly moduleIds?: ReadonlyArray<string>
+  readonly imports?: ReadonlyArray<string>
+  readonly isEntry?: boolean
+}
+
+/**
+ * The files to preload: every chunk holding a module matching a pattern, with its static imports,
+ * minus what the entry already loads (the entry's own static imports are preloaded by Vite).
+ */
+export const preloadFiles = (bundle: Readonly<Record<string, ChunkLike>>, entryFile: string, patterns: ReadonlyArray<RegExp>): ReadonlyArray<string> => {
+  const chunks = Object.values(bundle).filter((item) => item.type === "chunk")
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]))
+  const reach = (file: string, into: Set<string>) => {
+    if (into.has(file)) return
+    into.add(file)
+    for (const dep of byFile.get(file)?.imports ?? []) reach(dep, into)
+  }
+  const entry = new Set<string>()
+  reach(entryFile, entry)
+  const wanted = new Set<string>()
+  for (const pattern of patterns) for (const chunk of chunks) if (chunk.moduleIds?.some((id) => pattern.test(id))) reach(chunk.fileName, wanted)
+  return [...wanted].filter((file) => !entry.has(file))
+}
+
+/**
+ * The render-blocking stylesheets requested before the module script and its preloads: on a slow
+ * link the first paint waits for them, so they must not queue behind the JavaScript.
+ */
+export const stylesheetsFirst = (html: string): string => {
+  const sheets = [...html.matchAll(/[ \t]*<link rel="stylesheet"[^>]*>\n?/g)].map((match) => match[0])
+  const script = html.indexOf('<script type="module"')
+  if (sheets.length === 0 || script < 0) return html
+  let rest = html
+  for (const sheet of sheets) rest = rest.replace(sheet, "")
+  const at = rest.indexOf('<script type="module"')
+  return `${rest.slice(0, at)}${sheets.map((sheet) => sheet.trim()).join("\n    ")}\n    ${rest.slice(at)}`
+}
+
+/** `plugins: [bootPaint({ modules: [...] })]` in host/app/vite.config.ts. */
+export function bootPaint(options: PreloadOptions): Plugin {
+  let base = "/"
+  return {
+    name: "wallet-boot-paint",
+    configResolved(config) {
+      base = config.base
+    },
+    transformIndexHtml: {
+      order: "post",
+      handler(html, context) {
+        if (!html.includes(BOOT_SCRIPT_MARK)) return html
+        const withScript = html.replace(BOOT_SCRIPT_MARK, `<script>${bootThemeScript()}</script>`)
+        const bundle = context.bundle as Readonly<Record<string, ChunkLike>> | undefined
+        const entry = context.chunk as ChunkLike | undefined
+        if (!bundle || !entry) return withScript
+        const links = preloadFiles(bundle, entry.fileName, options.modules)
+          .map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`)
+          .join("\n    ")
+        const withPreloads = links ? withScript.replace("</head>", `    ${links}\n  </head>`) : withScript
+        return stylesheetsFirst(withPreloads)
+      },
+    },
+  }
+}
