@@ -5,8 +5,9 @@
 import { DEGRADATION_FLAGS, EXPERIMENTS } from "@wallet/kernel"
 import type { AuditEntry, Overview } from "./service.ts"
 
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!)
+import { escapeHtml } from "../html.ts"
+
+export { escapeHtml }
 
 export const OPS_CSS = `body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:980px;padding:16px;color:#1d1d1f;background:#fff}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px}

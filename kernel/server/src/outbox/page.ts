@@ -1,7 +1,7 @@
 /** The dev outbox page: plain HTML, no framework, no script. */
 import type { OutboxMessage } from "./Outbox.ts"
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!)
+import { escapeHtml } from "../html.ts"
 
 export const renderOutboxPage = (messages: ReadonlyArray<OutboxMessage>, recipient: string | undefined): string => {
   const rows = messages
