@@ -9,6 +9,7 @@ import { QueryClient, QueryClientProvider, defaultShouldDehydrateQuery, hashKey,
 import { persistQueryClientSubscribe, type PersistedClient, type PersistQueryClientOptions } from "@tanstack/react-query-persist-client"
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister"
 import type { Kernel } from "./context.tsx"
+import { clearBootPaint } from "./bootPaint.ts"
 import { PREFETCH_DELAY_MS, QUERY_CACHE_BUSTER, QUERY_CACHE_MAX_AGE_MS, QUERY_GC_TIME_MS } from "./queryTimes.ts"
 import { FlagsRefresher } from "./flags.tsx"
 
@@ -126,6 +127,7 @@ export const clearQueryCache = (client: QueryClient, userId: number | string | u
   } catch {
     // Storage unavailable: nothing was persisted either.
   }
+  clearBootPaint(storage, { userId })
 }
 
 /** Another user's persisted cache never stays on this device once someone else signs in. */
@@ -142,6 +144,7 @@ const dropOtherUsersCaches = (userId: number | string, storage: Storage | undefi
   } catch {
     // Storage unavailable: nothing persisted either.
   }
+  clearBootPaint(storage, { keep: userId })
 }
 
 /**

@@ -3,7 +3,9 @@ import { join } from "node:path"
 import { runInNewContext } from "node:vm"
 import { afterEach, describe, expect, it } from "vitest"
 import { colorSchemeOf, readLaunchParams, themeCssVars } from "@wallet/kernel"
-import { BOOT_SCRIPT_MARK, bootThemeScript, LAUNCH_PARAMS_KEY, preloadFiles, stylesheetsFirst } from "./boot-paint.ts"
+import { BOOT_SCRIPT_MARK, bootThemeScript, bootTotalScript, LAUNCH_PARAMS_KEY, preloadFiles, stylesheetsFirst } from "./boot-paint.ts"
+import { BOOT_PAINT_KEY_PREFIX } from "@wallet/kernel-react"
+import { QUERY_CACHE_MAX_AGE_MS } from "../../../../kernel/react/src/queryTimes.ts"
 import { inlineStyleHashes, contentSecurityPolicy } from "../server/security-headers.ts"
 
 const LIGHT = { bg_color: "#ffffff", text_color: "#000000", secondary_bg_color: "#efeff4", section_bg_color: "#ffffff" }
@@ -76,7 +78,7 @@ describe("index.html", () => {
   it("has the script's place before the skeleton's CSS, and a busy skeleton without text inside #root", () => {
     expect(html.indexOf(BOOT_SCRIPT_MARK)).toBeGreaterThan(0)
     expect(html.indexOf(BOOT_SCRIPT_MARK)).toBeLessThan(html.indexOf("<style>"))
-    const root = html.match(/<div id="root">([\s\S]*?)<\/div>\s*<script/)![1]!
+    const root = html.match(/<div id="root">([\s\S]*?)<\/div>\s*(?:<!--[^>]*-->\s*)?<script/)![1]!
     expect(root).toContain('aria-busy="true"')
     expect(root.replace(/<[^>]+>/g, "").trim()).toBe("")
   })
@@ -123,5 +125,52 @@ describe("stylesheetsFirst", () => {
     expect(out.indexOf("app.css")).toBeLessThan(out.indexOf("app.js"))
     expect(out.match(/rel="stylesheet"/g)).toHaveLength(2)
     expect(out.indexOf("<style>")).toBeLessThan(out.indexOf("ui.css"))
+  })
+})
+
+describe("the cached-total script (reopen)", () => {
+  /** Runs the inline script against stub globals; returns the skeleton total's element afterwards. */
+  const run = (options: { readonly userId?: number; readonly stored?: unknown; readonly skeleton?: boolean }) => {
+    const element = {
+      textContent: "",
+      className: "bp-v",
+      attributes: {} as Record<string, string>,
+      setAttribute(name: string, value: string) {
+        this.attributes[name] = value
+      },
+    }
+    const user = options.userId === undefined ? "" : encodeURIComponent(JSON.stringify({ id: options.userId }))
+    const hash = `#tgWebAppPlatform=ios&tgWebAppData=${encodeURIComponent(`user=${user}&hash=x`)}`
+    const storage = new Map<string, string>()
+    if (options.stored !== undefined) storage.set(`${BOOT_PAINT_KEY_PREFIX}7`, JSON.stringify(options.stored))
+    const globals = {
+      document: {
+        documentElement: { dataset: options.skeleton === false ? {} : { bootSkeleton: "" } },
+        getElementById: (id: string) => (id === "bp-total" ? element : null),
+      },
+      location: { hash },
+      sessionStorage: { getItem: () => null },
+      localStorage: { getItem: (key: string) => storage.get(key) ?? null },
+      URLSearchParams,
+      JSON,
+      Date,
+    }
+    new Function(...Object.keys(globals), bootTotalScript())(...Object.values(globals))
+    return element
+  }
+
+  it("paints the total main last showed this user, as text with the total's test id", () => {
+    const element = run({ userId: 7, stored: { t: Date.now() - 1000, total: "$3,661.06" } })
+    expect(element.textContent).toBe("$3,661.06")
+    expect(element.className).toBe("bp-vt")
+    expect(element.attributes["data-testid"]).toBe("total-balance")
+  })
+
+  it("paints nothing for another user, an expired snapshot, a malformed one, or off the start paths", () => {
+    expect(run({ userId: 8, stored: { t: Date.now(), total: "$1.00" } }).textContent).toBe("")
+    expect(run({ userId: 7, stored: { t: Date.now() - QUERY_CACHE_MAX_AGE_MS - 1, total: "$1.00" } }).textContent).toBe("")
+    expect(run({ userId: 7, stored: { t: Date.now(), total: 5 } }).textContent).toBe("")
+    expect(run({ userId: 7, stored: { t: Date.now(), total: "$1.00" }, skeleton: false }).textContent).toBe("")
+    expect(run({ stored: { t: Date.now(), total: "$1.00" } }).textContent).toBe("")
   })
 })

@@ -11,6 +11,8 @@ import type { Plugin } from "vite"
 import { minifySync } from "vite"
 import { colorSchemeOf, themeCssVars } from "../../../../kernel/core/src/telegram/launch.ts"
 import { START_PATHS } from "../boot-start.ts"
+import { BOOT_PAINT_KEY_PREFIX } from "../../../../kernel/react/src/bootPaint.ts"
+import { QUERY_CACHE_MAX_AGE_MS } from "../../../../kernel/react/src/queryTimes.ts"
 
 /** Where readLaunchParams keeps the first hash for reloads (kernel/core/src/telegram/launch.ts; a test checks they agree). */
 export const LAUNCH_PARAMS_KEY = "wallet:launch-params"
@@ -36,6 +38,33 @@ if(${JSON.stringify(START_PATHS)}.indexOf(location.pathname)>=0)html.dataset.boo
 }catch(e){}})()`
   const result = minifySync("boot-theme.js", source, { compress: true, mangle: true })
   if (result.errors.length > 0) throw new Error(`boot theme script: ${result.errors.map((e) => e.message).join("; ")}`)
+  return result.code.trim()
+}
+
+/** index.html's placeholder (after the skeleton) for the cached-total script. */
+export const BOOT_TOTAL_MARK = "<!-- boot-total-script -->"
+
+/**
+ * The second inline script, right after the skeleton: on a reopen it writes the total wallet main
+ * last showed this Telegram user (`wallet:boot-paint:<id>`, kept by home, at most as old as the
+ * persisted query cache may be) into the skeleton's total as text, before any JavaScript loads. The
+ * user id comes from the launch data (unsigned here, but it only picks which of this device's own
+ * snapshots to show; logout and another user's sign-in remove them).
+ */
+export const bootTotalScript = (): string => {
+  const source = `(function(){try{
+var html=document.documentElement;if(!("bootSkeleton" in html.dataset))return;
+var p=new URLSearchParams(location.hash.slice(1));
+if(!p.get("tgWebAppData"))p=new URLSearchParams((sessionStorage.getItem(${JSON.stringify(LAUNCH_PARAMS_KEY)})||"").replace(/^#/,""));
+var user=JSON.parse(new URLSearchParams(p.get("tgWebAppData")||"").get("user")||"{}");
+if(typeof user.id!=="number")return;
+var s=JSON.parse(localStorage.getItem(${JSON.stringify(BOOT_PAINT_KEY_PREFIX)}+user.id)||"null");
+if(!s||typeof s.total!=="string"||typeof s.t!=="number"||Date.now()-s.t>${QUERY_CACHE_MAX_AGE_MS})return;
+var e=document.getElementById("bp-total");if(!e)return;
+e.textContent=s.total;e.className="bp-vt";e.setAttribute("data-testid","total-balance");
+}catch(e){}})()`
+  const result = minifySync("boot-total.js", source, { compress: true, mangle: true })
+  if (result.errors.length > 0) throw new Error(`boot total script: ${result.errors.map((e) => e.message).join("; ")}`)
   return result.code.trim()
 }
 
@@ -102,7 +131,9 @@ export function bootPaint(options: PreloadOptions): Plugin {
       order: "post",
       handler(html, context) {
         if (!html.includes(BOOT_SCRIPT_MARK)) return html
-        const withScript = html.replace(BOOT_SCRIPT_MARK, `<script>${bootThemeScript()}</script>`)
+        const withScript = html
+          .replace(BOOT_SCRIPT_MARK, `<script>${bootThemeScript()}</script>`)
+          .replace(BOOT_TOTAL_MARK, `<script>${bootTotalScript()}</script>`)
         const bundle = context.bundle as Readonly<Record<string, ChunkLike>> | undefined
         const entry = context.chunk as ChunkLike | undefined
         if (!bundle || !entry) return withScript

@@ -17,6 +17,7 @@ import {
   useT,
   useTrackEvent,
   useViewSettings,
+  writeBootPaint,
   type Kernel,
   type MainSlotHost,
 } from "@wallet/kernel-react"
@@ -152,6 +153,14 @@ export default function MainScreen() {
   // The balance waits for the rows' code, so the total and the asset rows appear in one render.
   const data = MainContent === undefined ? undefined : entry.data
   const view = MainContent === undefined && entry.data !== undefined ? "loading" : mainView(entry)
+  const totalText = data
+    ? formatFiatAmount(data.accounts.availableBalanceTotalFiatAmount, data.accounts.availableBalanceTotalFiatCurrency, kernel.i18n.language())
+    : undefined
+  // What the next open paints from the HTML before its JavaScript runs (decision 0007): a fresh answer only.
+  const userId = user?.id
+  useEffect(() => {
+    if (userId !== undefined && totalText !== undefined && view === "ready") writeBootPaint(userId, totalText)
+  }, [userId, totalText, view])
   useTrackEvent("error_shown", { where: "home/main", code: "main_load_failed" }, { when: view === "error" })
   useTrackEvent("error_shown", { where: "home/main", code: "online_user_limit_exceeded" }, { when: view === "high-demand" || view === "technical-issue" })
   return (
@@ -183,13 +192,7 @@ export default function MainScreen() {
           )}
         </p>
         <p className={styles.balanceValue} data-testid="total-balance">
-          {data ? (
-            formatFiatAmount(data.accounts.availableBalanceTotalFiatAmount, data.accounts.availableBalanceTotalFiatCurrency, kernel.i18n.language())
-          ) : view === "high-demand" ? (
-            "—"
-          ) : (
-            <span className={styles.balanceSkeleton} />
-          )}
+          {totalText !== undefined ? totalText : view === "high-demand" ? "—" : <span className={styles.balanceSkeleton} />}
         </p>
         {view === "technical-issue" && (
           <p className={styles.balanceLabel} data-testid="balance-as-of">
