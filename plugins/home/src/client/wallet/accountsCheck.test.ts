@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { Check } from "@wallet/kernel"
-import { AccountsData, CUSTODY_API_PREFIX, FrozenBalances } from "@wallet/plugin-custody/api"
+import { AccessFlagName, AccountsData, CUSTODY_API_PREFIX, FrozenBalances } from "@wallet/plugin-custody/api"
 import { AccountsDataCheck, CUSTODY_PREFIX, FrozenBalancesCheck } from "./accountsCheck.ts"
 
 const action = { isEnabled: true, isPopular: false, scheduledAt: null }
@@ -27,23 +27,7 @@ const asset = {
   marketCap: null,
   description: "A stablecoin",
 }
-const flags = Object.fromEntries(
-  [
-    "accessToWithdraws",
-    "accessToExchanges",
-    "accessToExchangesByCountry",
-    "accessToRewardPayments",
-    "accessToUnstake",
-    "accessToP2p",
-    "accessToCreateAddress",
-    "accessToSetUserCurrency",
-    "accessToSavingSettings",
-    "accessToTransactionList",
-    "accessToAssetCharts",
-    "accessToTradeStocksAndEtfs",
-    "accessToTradeStocksAndEtfsByCountry",
-  ].map((flag) => [flag, true]),
-)
+const flags = Object.fromEntries(AccessFlagName.literals.map((flag) => [flag, true]))
 const accounts = {
   assets: [asset],
   availableBalanceTotalFiatAmount: "12.50",
