@@ -48,6 +48,9 @@ import "@wallet/kernel-react/ui"
 const rootElement = document.getElementById("root")!
 const root = createRoot(rootElement)
 
+/** The latest the Telegram SDK's chunk waits for the first screen's data (a held or slow first request). */
+const SDK_LATEST_MS = 2500
+
 const RootSearch = searchParams({ backPath: stringParam, code: stringParam, public_asset: stringParam })
 const ErrorSearch = searchParams({ code: stringParam })
 
@@ -131,9 +134,14 @@ async function boot() {
     launchParams = { platform: "unknown", version: "6.0", themeParams: {} }
   }
   // The SDK loads in its own chunk, not awaited: calls made before it arrives are queued (decision 0330).
+  // It is requested once the first screen's data has settled (or SDK_LATEST_MS into the boot), so on a
+  // slow link its 11.5 kB do not share the bandwidth the first balance needs (decision 0007).
+  let loadSdk!: () => void
+  const sdkWanted = new Promise<void>((resolve) => (loadSdk = resolve))
+  const sdkCap = setTimeout(() => loadSdk(), SDK_LATEST_MS)
   const telegram = Telegram.make(
     launchParams,
-    import("@wallet/kernel/telegram-sdk").then((sdk) => sdk.connectTelegramSdk({ launchParams })),
+    sdkWanted.then(() => import("@wallet/kernel/telegram-sdk")).then((sdk) => sdk.connectTelegramSdk({ launchParams })),
   )
   applyTheme(telegram.theme.current())
   telegram.theme.onChange(applyTheme)
@@ -268,6 +276,10 @@ async function boot() {
   // before React renders (the same query the screen then reads: decision 0007).
   // What the first screen does not need waits for its data, so it does not share the link with it.
   const firstData = user ? runStartQueries(kernel, router.state.location.pathname) : Promise.resolve()
+  void firstData.then(() => {
+    clearTimeout(sdkCap)
+    loadSdk()
+  })
 
   if (user) {
     const userId = user.id

@@ -71,9 +71,24 @@ const options = (kernel: Kernel) => ({
 
 /** The view settings (undefined while the first read runs or when it failed). */
 export function useViewSettings(): ViewSettingsData | undefined {
-  const kernel = useKernel()
-  return useQuery({ ...options(kernel), enabled: kernel.user() !== undefined }).data
+  return useViewSettingsRead().data
 }
+
+/**
+ * The view settings and whether their first read is over (answered, failed, or no user): a screen
+ * whose layout they change (wallet main's rows, `expand_cryptocurrency`) shows it only then, so a
+ * late answer cannot rearrange what the user already sees (decision 0007).
+ */
+export function useViewSettingsRead(): { readonly data: ViewSettingsData | undefined; readonly settled: boolean } {
+  const kernel = useKernel()
+  const signedIn = kernel.user() !== undefined
+  const query = useQuery({ ...options(kernel), enabled: signedIn })
+  return { data: query.data, settled: !signedIn || query.status !== "pending" }
+}
+
+/** A screen's start query (`registerStartQuery`) reads the view settings beside its own first request. */
+export const prefetchViewSettings = (kernel: Kernel, client: QueryClient): Promise<void> | undefined =>
+  kernel.user() ? client.prefetchQuery(options(kernel)) : undefined
 
 /** Whether the user may save view settings on the server. */
 export const canSaveViewSettings = (kernel: Pick<Kernel, "user">): boolean => kernel.user()?.permissions.accessToSavingSettings === true
@@ -106,4 +121,4 @@ export async function saveViewSettings(
 }
 
 // Spec 1 §9: the view settings are read at start (with the other start-time data).
-registerPrefetch((kernel, client) => (kernel.user() ? client.prefetchQuery(options(kernel)) : undefined))
+registerPrefetch(prefetchViewSettings)

@@ -20,7 +20,7 @@
  * MutationObserver in the frame, i.e. in the DOM; the paint follows within a frame). Targets are
  * printed, not asserted.
  *
- *   npm run bench -- first-load [--runs N] [--no-throttle] [--json] [--dist <built app dir>]
+ *   npm run bench -- first-load [--runs N] [--no-throttle] [--json] [--dist <built app dir>] [--timeline]
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -44,6 +44,7 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs takes a whole n
 const throttled = !flag("--no-throttle")
 const asJson = flag("--json")
 const givenDist = valueOf("--dist")
+const showTimeline = flag("--timeline")
 const say = (line: string) => {
   if (!asJson) console.log(line)
 }
@@ -107,6 +108,16 @@ try {
   await app.close()
   await api.close()
   if (work) rmSync(work, { recursive: true, force: true })
+}
+
+/** The requests of a load in start order: start, end, body bytes, path (`--timeline`). */
+function timelineOf(figures: LoadFigures, appUrl: string): Array<string> {
+  return [...figures.fetched]
+    .sort((a, b) => a.start - b.start)
+    .map((e) => {
+      const path = e.url.startsWith(appUrl) ? new URL(e.url).pathname : e.url
+      return `${e.start.toFixed(0).padStart(5)} → ${e.end.toFixed(0).padStart(5)} ms ${kB(e.encoded).padStart(6)} kB  ${e.type === "navigation" ? "(document)" : path}`
+    })
 }
 
 function sec(ms: number | undefined): string {
@@ -193,6 +204,16 @@ if (asJson) {
       `  ${kind.name}: before the balance, cold: ${b.cold.staticFiles} static files, ${kB(b.cold.staticEncoded)} kB gzip body (${kB(b.cold.staticTransferred)} kB transferred with headers), ` +
         `API ${b.cold.apiCalls.length} calls ${kB(b.cold.apiTransferred)} kB [${b.cold.apiCalls.join(", ")}]; warm: ${kB(b.warm.staticTransferred)} kB transferred, API [${b.warm.apiCalls.join(", ")}]`,
     )
+  }
+  if (showTimeline) {
+    for (const kind of kinds) {
+      for (const load of ["cold", "warm"] as const) {
+        const pairs = results[kind.name]!
+        const middle = pairs.map((p) => p[load]).sort((a, b) => a.balance - b.balance)[Math.floor(pairs.length / 2)]!
+        console.log(`\n  timeline, ${kind.name} ${load} (the median run): what completed before the balance at ${sec(middle.balance)}`)
+        for (const line of timelineOf(middle, app.url)) console.log(`    ${line}`)
+      }
+    }
   }
   console.log(
     "  kB = 1000 bytes. Targets (issue 17, throttled, not asserted): cold paint ≤ 1.0 s, balance ≤ 2.0 s, rows with the total; reopen balance ≤ 0.5 s.",

@@ -93,19 +93,37 @@ describe("index.html", () => {
 })
 
 describe("preloadFiles", () => {
-  const chunk = (fileName: string, moduleIds: Array<string>, imports: Array<string> = []) => ({ type: "chunk" as const, fileName, moduleIds, imports })
+  const chunk = (fileName: string, moduleIds: Array<string>, imports: Array<string> = [], css: Array<string> = []) => ({
+    type: "chunk" as const,
+    fileName,
+    moduleIds,
+    imports,
+    viteMetadata: { importedCss: new Set(css) },
+  })
   const bundle = {
-    "app.js": chunk("app.js", ["/r/host/app/src/main.tsx"], ["react.js"]),
+    "app.js": chunk("app.js", ["/r/host/app/src/main.tsx"], ["react.js"], ["app.css"]),
     "react.js": chunk("react.js", ["/r/node_modules/react/index.js"]),
-    "Main.js": chunk("Main.js", ["/r/plugins/home/src/client/MainScreen.tsx"], ["app.js", "react.js", "Cell.js"]),
-    "Cell.js": chunk("Cell.js", ["/r/kernel/react/src/ui/Cell.tsx"]),
+    "Main.js": chunk("Main.js", ["/r/plugins/home/src/client/MainScreen.tsx"], ["app.js", "react.js", "Cell.js"], ["Main.css", "app.css"]),
+    "Cell.js": chunk("Cell.js", ["/r/kernel/react/src/ui/Cell.tsx?used"], [], ["Cell.css"]),
     "en.js": chunk("en.js", ["/r/plugins/home/src/i18n/en.json"]),
     "ru.js": chunk("ru.js", ["/r/plugins/home/src/i18n/ru.json"]),
     "style.css": { type: "asset" as const, fileName: "style.css" },
   }
-  it("takes the matching chunks with their static imports, minus what the entry loads anyway", () => {
-    expect(preloadFiles(bundle, "app.js", [/MainScreen\.tsx$/, /home\/src\/i18n\/en\.json$/])).toEqual(["Main.js", "Cell.js", "en.js"])
-    expect(preloadFiles(bundle, "app.js", [/nothing/])).toEqual([])
+  it("takes the listed modules' chunks with their static imports and CSS, minus what the entry loads anyway", () => {
+    expect(preloadFiles(bundle, "app.js", ["plugins/home/src/client/MainScreen.tsx", "plugins/home/src/i18n/en.json"])).toEqual({
+      scripts: ["Main.js", "Cell.js", "en.js"],
+      // Without these Vite's preload helper requests the CSS only when the import runs (#17's waterfall).
+      styles: ["Main.css", "Cell.css"],
+      missing: [],
+    })
+  })
+  it("matches whole paths from the repo root and names a listed module no chunk holds", () => {
+    expect(preloadFiles(bundle, "app.js", ["home/src/client/MainScreen.tsx", "src/i18n/en.json"]).scripts).toEqual(["Main.js", "Cell.js", "en.js"])
+    expect(preloadFiles(bundle, "app.js", ["plugins/home/src/client/Renamed.tsx"])).toEqual({
+      scripts: [],
+      styles: [],
+      missing: ["plugins/home/src/client/Renamed.tsx"],
+    })
   })
 })
 

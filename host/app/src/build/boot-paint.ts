@@ -69,13 +69,12 @@ e.textContent=s.total;e.className="bp-vt";e.setAttribute("data-testid","total-ba
 }
 
 /**
- * The first screen's modules the HTML preloads (`<link rel="modulepreload">`), as module-id patterns:
- * wallet main's chunks, the data layer its first balance needs (the custody contract) and the English
- * strings of the shell, home and custody. The launch language's strings are only known at run time:
- * main.tsx starts their load at the top of boot.
+ * The first screen's modules the HTML preloads: the modules of the first balance's list
+ * (first-balance-roots.ts, with the English strings; the launch language's strings are only known at
+ * run time, and main.tsx starts their load at the top of boot), as paths from the repo root.
  */
 export interface PreloadOptions {
-  readonly modules: ReadonlyArray<RegExp>
+  readonly modules: ReadonlyArray<string>
 }
 
 interface ChunkLike {
@@ -84,13 +83,35 @@ interface ChunkLike {
   readonly moduleIds?: ReadonlyArray<string>
   readonly imports?: ReadonlyArray<string>
   readonly isEntry?: boolean
+  /** Vite's record of the CSS files a chunk brings (loaded with it by Vite's preload helper). */
+  readonly viteMetadata?: { readonly importedCss: ReadonlySet<string> }
 }
 
+export interface Preloads {
+  /** Chunks for `<link rel="modulepreload">`. */
+  readonly scripts: ReadonlyArray<string>
+  /**
+   * Their stylesheets, for `<link rel="preload" as="style">`: Vite's preload helper holds a dynamic
+   * import until the chunk's CSS has loaded, so without these the CSS is requested only when the
+   * import runs, one more round trip on the path to the balance. Preloaded, not applied: the first
+   * paint does not wait for them.
+   */
+  readonly styles: ReadonlyArray<string>
+}
+
+/** Whether a module id (absolute, maybe with a query) is the module at `path` from the repo root. */
+const isModule = (id: string, path: string) => id.split("?")[0]!.endsWith(`/${path}`)
+
 /**
- * The files to preload: every chunk holding a module matching a pattern, with its static imports,
- * minus what the entry already loads (the entry's own static imports are preloaded by Vite).
+ * The files to preload: every chunk holding a listed module, with its static imports and their CSS,
+ * minus what the entry already loads (the entry's own static imports are preloaded by Vite, its CSS
+ * is linked). `missing` names listed modules no chunk holds (a rename: the list must follow).
  */
-export const preloadFiles = (bundle: Readonly<Record<string, ChunkLike>>, entryFile: string, patterns: ReadonlyArray<RegExp>): ReadonlyArray<string> => {
+export const preloadFiles = (
+  bundle: Readonly<Record<string, ChunkLike>>,
+  entryFile: string,
+  modules: ReadonlyArray<string>,
+): Preloads & { readonly missing: ReadonlyArray<string> } => {
   const chunks = Object.values(bundle).filter((item) => item.type === "chunk")
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]))
   const reach = (file: string, into: Set<string>) => {
@@ -101,8 +122,19 @@ export const preloadFiles = (bundle: Readonly<Record<string, ChunkLike>>, entryF
   const entry = new Set<string>()
   reach(entryFile, entry)
   const wanted = new Set<string>()
-  for (const pattern of patterns) for (const chunk of chunks) if (chunk.moduleIds?.some((id) => pattern.test(id))) reach(chunk.fileName, wanted)
-  return [...wanted].filter((file) => !entry.has(file))
+  const missing: Array<string> = []
+  for (const path of modules) {
+    const holders = chunks.filter((chunk) => chunk.moduleIds?.some((id) => isModule(id, path)))
+    if (holders.length === 0) missing.push(path)
+    for (const chunk of holders) reach(chunk.fileName, wanted)
+  }
+  const cssOf = (files: Iterable<string>) => new Set([...files].flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]))
+  const entryCss = cssOf(entry)
+  return {
+    scripts: [...wanted].filter((file) => !entry.has(file)),
+    styles: [...cssOf(wanted)].filter((file) => !entryCss.has(file)),
+    missing,
+  }
 }
 
 /**
@@ -119,7 +151,7 @@ export const stylesheetsFirst = (html: string): string => {
   return `${rest.slice(0, at)}${sheets.map((sheet) => sheet.trim()).join("\n    ")}\n    ${rest.slice(at)}`
 }
 
-/** `plugins: [bootPaint({ modules: [...] })]` in host/app/vite.config.ts. */
+/** `plugins: [bootPaint({ modules: [...] })]` in host/app/vite.config.ts (the first balance's list). */
 export function bootPaint(options: PreloadOptions): Plugin {
   let base = "/"
   return {
@@ -137,9 +169,14 @@ export function bootPaint(options: PreloadOptions): Plugin {
         const bundle = context.bundle as Readonly<Record<string, ChunkLike>> | undefined
         const entry = context.chunk as ChunkLike | undefined
         if (!bundle || !entry) return withScript
-        const links = preloadFiles(bundle, entry.fileName, options.modules)
-          .map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`)
-          .join("\n    ")
+        const preloads = preloadFiles(bundle, entry.fileName, options.modules)
+        if (preloads.missing.length > 0) {
+          this.error(`boot paint: no chunk holds ${preloads.missing.join(", ")} (first-balance-roots.ts must follow the rename)`)
+        }
+        const links = [
+          ...preloads.styles.map((file) => `<link rel="preload" as="style" crossorigin href="${base}${file}">`),
+          ...preloads.scripts.map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`),
+        ].join("\n    ")
         const withPreloads = links ? withScript.replace("</head>", `    ${links}\n  </head>`) : withScript
         return stylesheetsFirst(withPreloads)
       },

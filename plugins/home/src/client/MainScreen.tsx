@@ -15,8 +15,9 @@ import {
   useKernel,
   useMainSlots,
   useT,
+  prefetchViewSettings,
   useTrackEvent,
-  useViewSettings,
+  useViewSettingsRead,
   writeBootPaint,
   type Kernel,
   type MainSlotHost,
@@ -53,10 +54,11 @@ const fiatOf = (kernel: Kernel): string | null => {
 }
 
 registerPrefetch(prefetchNextScreens)
-// The accounts request starts as soon as the session exists, before main renders (decision 0007).
+// The accounts and the view settings are requested as soon as the session exists, side by side,
+// before main renders (decision 0007).
 registerStartQuery("/main", (kernel, client) => {
   const fiat = fiatOf(kernel)
-  return fiat === null ? undefined : client.prefetchQuery(mainDataQuery(kernel, fiat))
+  return Promise.all([fiat === null ? undefined : client.prefetchQuery(mainDataQuery(kernel, fiat)), prefetchViewSettings(kernel, client)])
 })
 
 /** Session key of the toggle's expanded state (spec 1 §2: "lives in the session"). */
@@ -91,7 +93,8 @@ export default function MainScreen() {
   const [sessionExpanded, setExpanded] = useState(readExpanded)
   // View settings (decision 0360): `expand_cryptocurrency` opens the low-balance assets, `display_scw`
   // false hides the TON entry of the crypto/TON switch (settings' switch saves it).
-  const viewSettings = useViewSettings()
+  // The rows wait for their first read, so a late `expand_cryptocurrency` never rearranges them.
+  const { data: viewSettings, settled: viewSettingsSettled } = useViewSettingsRead()
   const expanded = viewSettings?.userFlags.expand_cryptocurrency ?? sessionExpanded
   const showScw = viewSettings?.userFlags.display_scw !== false
   const { entry, refetch, refreshing } = useMainData(kernel, fiat)
@@ -150,9 +153,11 @@ export default function MainScreen() {
     void saveViewSettings(kernel, { changedUserFlags: { expand_cryptocurrency: next } })
   }
 
-  // The balance waits for the rows' code, so the total and the asset rows appear in one render.
-  const data = MainContent === undefined ? undefined : entry.data
-  const view = MainContent === undefined && entry.data !== undefined ? "loading" : mainView(entry)
+  // The balance waits for the rows' code and the view settings, so the total and the asset rows
+  // appear in one render, laid out as they stay.
+  const contentReady = MainContent !== undefined && viewSettingsSettled
+  const data = contentReady ? entry.data : undefined
+  const view = !contentReady && entry.data !== undefined ? "loading" : mainView(entry)
   const totalText = data
     ? formatFiatAmount(data.accounts.availableBalanceTotalFiatAmount, data.accounts.availableBalanceTotalFiatCurrency, kernel.i18n.language())
     : undefined
