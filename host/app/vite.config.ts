@@ -4,7 +4,7 @@ import { defaultClientConditions, defineConfig } from "vite"
 import { securityHeadersPlugin } from "./src/server/security-headers.ts"
 import { walletPlugins } from "./src/build/plugins-vite.ts"
 import { bootPaint } from "./src/build/boot-paint.ts"
-import { rootsFor } from "./src/build/first-balance-roots.ts"
+import { FIRST_BALANCE_REQUESTS, rootsFor } from "./src/build/first-balance-roots.ts"
 
 const apiTarget = process.env.WALLET_API_URL ?? "http://127.0.0.1:8090"
 // The chain API (tonapi v2 paths): the local devnet by default; the self-custody wallet reads it same-origin.
@@ -17,7 +17,8 @@ export default defineConfig({
     // The theme before the first paint, and the first balance's modules and their CSS preloaded by the
     // HTML (decision 0007): the list the size bench counts, with the English strings.
     // Before the security headers: their HTML hook (also "post") hashes the inline script this one adds.
-    bootPaint({ modules: rootsFor("en").map((root) => root.module) }),
+    // On a cold start the HTML also signs in and sends the first balance's requests (decision 0010).
+    bootPaint({ modules: rootsFor("en").map((root) => root.module), requests: FIRST_BALANCE_REQUESTS }),
     // CSP, nosniff and referrer policy on every answer of the dev and preview servers (decision 0207).
     securityHeadersPlugin({ proxied: Object.keys(proxy) }),
     // virtual:wallet-plugins: the manifests of the packages the region files name, checked (decision 0120).

@@ -113,9 +113,11 @@ describe("issue 17: reopen from the persisted cache", () => {
     // The access token stored by the first tab was still valid: no init and no refresh went out.
     expect(second.requests).not.toContain("/api/auth/init")
     expect(second.requests).not.toContain("/api/auth/refresh")
+    // A stored session: the HTML sent nothing for the app to take over.
+    await second.gate.release()
+    await second.app().waitForFunction(() => document.documentElement.dataset.bootAdopted === "0", undefined, { timeout: 30_000 })
     // The new tab's own copy of the session is written (a reload of it resumes too).
     await second.app().waitForFunction(() => sessionStorage.getItem("wallet:session") !== null, undefined, { timeout: 10_000 })
-    await second.gate.release()
     await mark.waitFor({ state: "detached", timeout: 30_000 })
     await second.app().locator('[data-testid="total-balance"]', { hasText: /\d/ }).waitFor({ timeout: 10_000 })
     await second.page.close()
@@ -152,5 +154,31 @@ describe("issue 17: reopen from the persisted cache", () => {
     for (const route of held.splice(0)) await route.continue().catch(() => undefined)
     await other.page.close()
     await first.page.close()
+  })
+})
+
+describe("issue 17: a cold start signs in from the HTML (decision 0010)", () => {
+  it("cold_start_adopts_boot_requests: the HTML's sign-in and wallet main's first requests are the ones the app uses, each sent once", async () => {
+    const requests: Array<string> = []
+    const app = await launch(stack, {
+      user: "balances",
+      before: async (page) => void page.on("request", (request) => void requests.push(`${request.method()} ${new URL(request.url()).pathname}`)),
+    })
+    await app.waitForPath("/main")
+    await app.app().locator("[data-asset]").first().waitFor({ timeout: 30_000 })
+    expect(await app.app().locator('[data-testid="total-balance"]').innerText()).toMatch(/\d/)
+    // The boot script sends each of these on every cold start; had the app not adopted them, it
+    // would have sent its own and each would show twice.
+    const count = (request: string) => requests.filter((r) => r === request).length
+    expect(count("POST /api/auth/init")).toBe(1)
+    expect(count("GET /api/custody/accounts")).toBe(1)
+    expect(count("GET /api/custody/frozen-balances")).toBe(1)
+    expect(count("GET /api/view-settings")).toBe(1)
+    // ...and they came from the HTML: the app took over all four (sign-in, accounts, frozen, view settings).
+    await app.app().waitForFunction(() => document.documentElement.dataset.bootAdopted !== undefined, undefined, { timeout: 10_000 })
+    expect(await app.app().evaluate(() => document.documentElement.dataset.bootAdopted)).toBe("4")
+    // The session the HTML's sign-in opened is the app's: stored for the next start.
+    await app.app().waitForFunction(() => localStorage.getItem("wallet:session") !== null, undefined, { timeout: 10_000 })
+    await app.page.close()
   })
 })

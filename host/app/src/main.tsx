@@ -37,7 +37,7 @@ import { RootLayout } from "./shell/RootLayout.tsx"
 import * as screens from "./shell/screens.tsx"
 import { isContentUnavailable, RESTRICTED_KEY, shouldRestoreHistory, startupTarget } from "./startup.ts"
 import { readRouteHistory, recordRoute, restoreBrowserHistory, writeRouteHistory } from "./route-history.ts"
-import { checkSession, HttpError } from "@wallet/kernel"
+import { adoptingFetch, checkSession, HttpError, takeBootFetches } from "@wallet/kernel"
 import { kernelQueryClient, runStartQueries } from "@wallet/kernel-react"
 import { makeAppAnalytics, NotFoundTracked } from "./analytics.tsx"
 import { startAppFingerprint } from "./fingerprint.ts"
@@ -79,10 +79,16 @@ const applyTheme = (theme: Readonly<Record<string, string>>) => {
   html.style.colorScheme = colorSchemeOf(theme)
 }
 
-function buildLayer(composition: Composition, telegram: Telegram["Service"], passcode: PasscodeShape, analytics: AnalyticsShape) {
+function buildLayer(
+  composition: Composition,
+  telegram: Telegram["Service"],
+  passcode: PasscodeShape,
+  analytics: AnalyticsShape,
+  fetch: typeof globalThis.fetch,
+) {
   const baseUrl = window.location.origin
-  const session = Session.layer({ baseUrl, persist: window.sessionStorage, shared: window.localStorage })
-  const http = Http.layer().pipe(Layer.provide(Session.tokensLayer), Layer.provide(session))
+  const session = Session.layer({ baseUrl, persist: window.sessionStorage, shared: window.localStorage, fetch })
+  const http = Http.layer({}, fetch).pipe(Layer.provide(Session.tokensLayer), Layer.provide(session))
   const i18n = I18n.layer({
     language: "en",
     namespaces: new Map<string, { readonly bundles: NamespaceBundles }>([
@@ -153,7 +159,9 @@ async function boot() {
   let kernelRef: Kernel | undefined
   const passcode = passcodeFromComposition(composition, () => ({ kernel: kernelRef!, overlays }))
   const analytics = makeAppAnalytics(composition, telegram.launchParams)
-  const runtime = ManagedRuntime.make(buildLayer(composition, telegram, passcode, analytics))
+  // Sign-in and the first screen's requests the HTML already sent on a cold start (decision 0010).
+  const bootFetches = adoptingFetch(takeBootFetches())
+  const runtime = ManagedRuntime.make(buildLayer(composition, telegram, passcode, analytics, bootFetches.fetch))
   const services = await runtime.runPromise(Effect.all({ i18n: I18n, session: Session, flags: FeatureFlags, storage: Storage, http: Http }))
   const preferences = await runtime.runPromise(services.storage.load(PreferencesStore))
   const language = preferences.languageCode ?? languageFromCode(telegram.launchParams.languageCode)
@@ -279,6 +287,10 @@ async function boot() {
   void firstData.then(() => {
     clearTimeout(sdkCap)
     loadSdk()
+    // What the boot script sent and nothing adopted (another route, a resumed session) is dropped with its token.
+    bootFetches.forget()
+    // How many of its requests the app took over (browser tests and diagnostics: 0 on a reopen).
+    document.documentElement.dataset.bootAdopted = String(bootFetches.adopted())
   })
 
   if (user) {

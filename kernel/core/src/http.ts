@@ -191,10 +191,11 @@ export const makeHttp = (auth: AuthTokens["Service"], fetch: typeof globalThis.f
 
 /** The mini-app's HTTP client: fetch plus the policy, with the session's tokens. */
 export class Http extends Context.Service<Http, HttpShape>()("wallet/Http") {
-  static readonly layer = (options: HttpPolicyOptions = {}) =>
+  /** `fetch`: the browser's by default; the app passes one that adopts the boot script's requests (decision 0010). */
+  static readonly layer = (options: HttpPolicyOptions = {}, fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init)) =>
     Layer.effect(
       Http,
-      Effect.map(AuthTokens, (auth) => makeHttp(auth, (input, init) => globalThis.fetch(input, init), options)),
+      Effect.map(AuthTokens, (auth) => makeHttp(auth, fetch, options)),
     )
 
   /** Test layer: the same policy over a scripted `fetch`. */

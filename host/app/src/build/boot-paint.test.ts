@@ -3,7 +3,9 @@ import { join } from "node:path"
 import { runInNewContext } from "node:vm"
 import { afterEach, describe, expect, it } from "vitest"
 import { colorSchemeOf, readLaunchParams, themeCssVars } from "@wallet/kernel"
-import { BOOT_SCRIPT_MARK, bootThemeScript, bootTotalScript, LAUNCH_PARAMS_KEY, preloadFiles, stylesheetsFirst } from "./boot-paint.ts"
+import { BOOT_SCRIPT_MARK, bootStartScript, bootThemeScript, bootTotalScript, LAUNCH_PARAMS_KEY, preloadFiles, stylesheetsFirst } from "./boot-paint.ts"
+import { FIRST_BALANCE_REQUESTS } from "./first-balance-roots.ts"
+import { BOOT_FETCHES_GLOBAL, SESSION_STORAGE_KEY, type BootFetch } from "@wallet/kernel"
 import { BOOT_PAINT_KEY_PREFIX } from "@wallet/kernel-react"
 import { QUERY_CACHE_MAX_AGE_MS } from "../../../../kernel/react/src/queryTimes.ts"
 import { inlineStyleHashes, contentSecurityPolicy } from "../server/security-headers.ts"
@@ -56,6 +58,62 @@ describe("the boot paint's inline theme script (decision 0007)", () => {
     const script = bootThemeScript()
     expect(script.length).toBeLessThan(1024)
     expect(script).not.toMatch(/\bimport\b/)
+  })
+})
+
+describe("the boot start script: sign-in and the first requests while the chunks download (decision 0010)", () => {
+  const launchHash = `#${new URLSearchParams({ tgWebAppPlatform: "ios", tgWebAppVersion: "8.0", tgWebAppData: "user=%7B%22id%22%3A7%7D&hash=abc" })}`
+  /** Runs the script with a fake fetch; init answers `initAnswer`. What it sent, and what it left for the app. */
+  const runStart = async (input: { hash?: string; skeleton?: boolean; local?: Record<string, string>; tab?: Record<string, string>; initStatus?: number }) => {
+    const sent: Array<{ url: string; method: string; authorization: string }> = []
+    const scope: Record<string, unknown> = {
+      location: { hash: input.hash ?? launchHash, origin: "https://w.test" },
+      document: { documentElement: { dataset: input.skeleton === false ? {} : { bootSkeleton: "" } } },
+      localStorage: { getItem: (key: string) => input.local?.[key] ?? null },
+      sessionStorage: { getItem: (key: string) => input.tab?.[key] ?? null },
+      URLSearchParams,
+      JSON,
+      encodeURIComponent,
+      fetch: (url: string, init: { method: string; headers: { authorization: string } }) => {
+        sent.push({ url, method: init.method, authorization: init.headers.authorization })
+        const body = url.endsWith("/api/auth/init") ? { access_token: "t1" } : {}
+        return Promise.resolve(new Response(JSON.stringify(body), { status: url.endsWith("/api/auth/init") ? (input.initStatus ?? 200) : 200 }))
+      },
+    }
+    scope.window = scope
+    runInNewContext(bootStartScript(FIRST_BALANCE_REQUESTS), scope)
+    await new Promise((r) => setTimeout(r, 10))
+    return { sent, left: scope[BOOT_FETCHES_GLOBAL] as Array<BootFetch> | undefined }
+  }
+
+  it("on a cold start sends init with the launch data unmodified, then the first screen's requests with its token", async () => {
+    const { sent, left } = await runStart({})
+    expect(sent).toEqual([
+      { url: "https://w.test/api/auth/init", method: "POST", authorization: "tma user=%7B%22id%22%3A7%7D&hash=abc" },
+      { url: "https://w.test/api/custody/accounts?fiatCurrency=USD", method: "GET", authorization: "Bearer t1" },
+      { url: "https://w.test/api/custody/frozen-balances?fiatCurrency=USD", method: "GET", authorization: "Bearer t1" },
+      { url: "https://w.test/api/view-settings", method: "GET", authorization: "Bearer t1" },
+    ])
+    // Each is left for the app to adopt, its response unread (init's token came from a copy).
+    expect(left?.map((f) => f.url)).toEqual(sent.map((s) => s.url))
+    expect((await left![0]!.response).bodyUsed).toBe(false)
+  })
+
+  it("asks in the fiat this device chose", async () => {
+    const { sent } = await runStart({ local: { "wallet:preferences": JSON.stringify({ v: 1, data: { fiatCurrency: "EUR" } }) } })
+    expect(sent[1]!.url).toBe("https://w.test/api/custody/accounts?fiatCurrency=EUR")
+  })
+
+  it("sends nothing on a reload or a reopen (a stored session resumes without init), off the start paths, or without launch data", async () => {
+    expect((await runStart({ tab: { [SESSION_STORAGE_KEY]: "{}" } })).sent).toEqual([])
+    expect((await runStart({ local: { [SESSION_STORAGE_KEY]: "{}" } })).sent).toEqual([])
+    expect((await runStart({ skeleton: false })).sent).toEqual([])
+    expect((await runStart({ hash: "#tgWebAppPlatform=ios" })).sent).toEqual([])
+  })
+
+  it("stops after a refused sign-in: the app makes its own call and shows the error", async () => {
+    const { sent } = await runStart({ initStatus: 401 })
+    expect(sent.map((s) => s.url)).toEqual(["https://w.test/api/auth/init"])
   })
 })
 

@@ -13,6 +13,10 @@ import { colorSchemeOf, themeCssVars } from "../../../../kernel/core/src/telegra
 import { START_PATHS } from "../boot-start.ts"
 import { BOOT_PAINT_KEY_PREFIX } from "../../../../kernel/react/src/bootPaint.ts"
 import { QUERY_CACHE_MAX_AGE_MS } from "../../../../kernel/react/src/queryTimes.ts"
+import { SESSION_STORAGE_KEY } from "../../../../kernel/core/src/session.ts"
+import { BOOT_FETCHES_GLOBAL } from "../../../../kernel/core/src/boot-fetch.ts"
+import { DEFAULT_FIAT_CURRENCY, PreferencesStore } from "../../../../kernel/core/src/preferences.ts"
+import { STORAGE_PREFIX } from "../../../../kernel/core/src/storage.ts"
 
 /** Where readLaunchParams keeps the first hash for reloads (kernel/core/src/telegram/launch.ts; a test checks they agree). */
 export const LAUNCH_PARAMS_KEY = "wallet:launch-params"
@@ -38,6 +42,42 @@ if(${JSON.stringify(START_PATHS)}.indexOf(location.pathname)>=0)html.dataset.boo
 }catch(e){}})()`
   const result = minifySync("boot-theme.js", source, { compress: true, mangle: true })
   if (result.errors.length > 0) throw new Error(`boot theme script: ${result.errors.map((e) => e.message).join("; ")}`)
+  return result.code.trim()
+}
+
+/**
+ * The third inline script, right after the theme one (decision 0010): on a cold start at a start path
+ * (Telegram's signed launch data in the hash, no stored session on this tab or device) it sends
+ * sign-in (`POST /api/auth/init`, the launch data unmodified) and, with the access token of its
+ * answer, the first screen's requests (`requests`, `{fiat}` = the device's fiat or USD), all while the
+ * chunks download. It only starts requests: it reads the answer's token from a copy and leaves the
+ * responses on `window` for the app, which adopts each when it makes the same call (boot-fetch.ts in
+ * the kernel) and drops the rest. A reload or a reopen (a stored session) sends nothing: the app
+ * resumes without init (decision 0008).
+ */
+export const bootStartScript = (requests: ReadonlyArray<string>): string => {
+  const source = `(function(){try{
+var html=document.documentElement;if(!("bootSkeleton" in html.dataset))return;
+var data=new URLSearchParams(location.hash.slice(1)).get("tgWebAppData");if(!data)return;
+if(localStorage.getItem(${JSON.stringify(SESSION_STORAGE_KEY)})||sessionStorage.getItem(${JSON.stringify(SESSION_STORAGE_KEY)}))return;
+var fiat=${JSON.stringify(DEFAULT_FIAT_CURRENCY)};
+try{var pref=JSON.parse(localStorage.getItem(${JSON.stringify(STORAGE_PREFIX + PreferencesStore.key)})||"null");
+if(pref&&pref.data&&/^[A-Z]{3}$/.test(pref.data.fiatCurrency))fiat=pref.data.fiatCurrency}catch(e){}
+var sent=[],origin=location.origin;
+var send=function(path,method,authorization){
+var response=fetch(origin+path,{method:method,headers:{authorization:authorization}});
+response.catch(function(){});
+sent.push({url:origin+path,method:method,authorization:authorization,response:response});
+return response};
+window[${JSON.stringify(BOOT_FETCHES_GLOBAL)}]=sent;
+send("/api/auth/init","POST","tma "+data).then(function(r){return r.ok?r.clone().json():null}).then(function(a){
+if(!a||typeof a.access_token!=="string")return;
+var paths=${JSON.stringify(requests)};
+for(var i=0;i<paths.length;i++)send(paths[i].replace("{fiat}",encodeURIComponent(fiat)),"GET","Bearer "+a.access_token)
+}).catch(function(){});
+}catch(e){}})()`
+  const result = minifySync("boot-start.js", source, { compress: true, mangle: true })
+  if (result.errors.length > 0) throw new Error(`boot start script: ${result.errors.map((e) => e.message).join("; ")}`)
   return result.code.trim()
 }
 
@@ -75,6 +115,8 @@ e.textContent=s.total;e.className="bp-vt";e.setAttribute("data-testid","total-ba
  */
 export interface PreloadOptions {
   readonly modules: ReadonlyArray<string>
+  /** The first screen's requests the boot script sends on a cold start (FIRST_BALANCE_REQUESTS). */
+  readonly requests: ReadonlyArray<string>
 }
 
 interface ChunkLike {
@@ -164,7 +206,7 @@ export function bootPaint(options: PreloadOptions): Plugin {
       handler(html, context) {
         if (!html.includes(BOOT_SCRIPT_MARK)) return html
         const withScript = html
-          .replace(BOOT_SCRIPT_MARK, `<script>${bootThemeScript()}</script>`)
+          .replace(BOOT_SCRIPT_MARK, `<script>${bootThemeScript()}</script>\n    <script>${bootStartScript(options.requests)}</script>`)
           .replace(BOOT_TOTAL_MARK, `<script>${bootTotalScript()}</script>`)
         const bundle = context.bundle as Readonly<Record<string, ChunkLike>> | undefined
         const entry = context.chunk as ChunkLike | undefined

@@ -36,3 +36,15 @@ export const FIRST_BALANCE_ROOTS: ReadonlyArray<FirstBalanceRoot> = [
 
 export const rootsFor = (language: string, roots: ReadonlyArray<FirstBalanceRoot> = FIRST_BALANCE_ROOTS): ReadonlyArray<FirstBalanceRoot> =>
   roots.map((r) => ({ ...r, module: r.module.replaceAll("{lang}", language) }))
+
+/**
+ * The first screen's requests on a cold start, as the boot script sends them with the access token of
+ * its sign-in (decision 0010), from the origin: wallet main's start query (custody's accounts and
+ * frozen balances in the device's fiat, `{fiat}`) and the view settings beside them. They must be the
+ * exact requests the app then makes, or it sends its own (first-balance-roots.test.ts compares them).
+ */
+export const FIRST_BALANCE_REQUESTS: ReadonlyArray<string> = [
+  "/api/custody/accounts?fiatCurrency={fiat}",
+  "/api/custody/frozen-balances?fiatCurrency={fiat}",
+  "/api/view-settings",
+]
