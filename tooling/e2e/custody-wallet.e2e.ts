@@ -125,6 +125,10 @@ describe("wallet main", () => {
     // The asset's history: only its currency.
     await app.app().getByRole("button", { name: "All transactions" }).click()
     await app.waitForPath("/transactions/list")
+    // The asset page lists its recent transactions as [data-transaction] rows too, and stays on
+    // screen while the history route resolves: count rows only once the history screen is there
+    // (the rows counted were the asset page's, then none while the history loaded).
+    await app.app().getByText("TON history", { exact: true }).waitFor()
     await app.app().locator("[data-transaction]").first().waitFor()
     const amounts = await app.app().locator("[data-transaction]").allInnerTexts()
     expect(amounts.length).toBeGreaterThan(0)

@@ -6,10 +6,19 @@
  *
  * `vite preview` compresses too (gzip level 6 on the fly) but serves every file `no-cache`, so a
  * reopen revalidates each chunk: a warm cache would cost one round trip per file.
+ *
+ * `http2: true` serves HTTPS with HTTP/2 (a throwaway self-signed certificate made with `openssl`;
+ * the browser context must ignore certificate errors), as any host a Telegram mini-app can use does
+ * (Telegram requires HTTPS; CDNs and hosting speak HTTP/2). Over HTTP/1.1 Chromium opens at most six
+ * connections per host, so some fifty first-screen files queue behind each other one round trip at a
+ * time and the early sign-in request waits in that queue (decision 0010).
  */
+import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { readdirSync, readFileSync, statSync } from "node:fs"
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http"
+import { createSecureServer, type Http2Session } from "node:http2"
+import { tmpdir } from "node:os"
 import { extname, join, relative, sep } from "node:path"
 import { gzipSync } from "node:zlib"
 import { securityHeadersPlugin } from "../../../host/app/src/server/security-headers.ts"
@@ -61,7 +70,34 @@ const previewHeaders = (distDir: string, proxied: ReadonlyArray<string>): Middle
   return middleware
 }
 
-export async function serveApp(options: { readonly distDir: string; readonly apiUrl: string }): Promise<ServedApp> {
+/** Headers HTTP/2 forbids (connection-specific) and HTTP/2's pseudo-headers, which node:http refuses. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "http2-settings", "host"])
+const forwardable = (headers: IncomingHttpHeaders): IncomingHttpHeaders =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !name.startsWith(":") && !HOP_BY_HOP.has(name)))
+
+/** A self-signed certificate for 127.0.0.1, valid one day (openssl, which Debian ships). */
+const throwawayCertificate = (): { key: Buffer; cert: Buffer } => {
+  const dir = mkdtempSync(join(tmpdir(), "wallet-bench-tls-"))
+  try {
+    execFileSync(
+      "openssl",
+      ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"].concat([
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+      ]),
+      { stdio: "ignore" },
+    )
+    return { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export async function serveApp(options: { readonly distDir: string; readonly apiUrl: string; readonly http2?: boolean }): Promise<ServedApp> {
   const files = new Map<string, Served>()
   for (const path of walk(options.distDir)) {
     const key = "/" + relative(options.distDir, path).split(sep).join("/")
@@ -83,9 +119,9 @@ export async function serveApp(options: { readonly distDir: string; readonly api
 
   const proxy = (req: IncomingMessage, res: ServerResponse) => {
     const upstream = request(
-      { host: api.hostname, port: api.port, method: req.method, path: req.url, headers: { ...req.headers, host: api.host } },
+      { host: api.hostname, port: api.port, method: req.method, path: req.url, headers: { ...forwardable(req.headers), host: api.host } },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers))
         answer.pipe(res)
       },
     )
@@ -96,7 +132,7 @@ export async function serveApp(options: { readonly distDir: string; readonly api
     req.pipe(upstream)
   }
 
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split(/[?#]/)[0]!
     if (proxied.some((p) => path === p || path.startsWith(`${p}/`))) return proxy(req, res)
     headers(req, res, () => {
@@ -120,7 +156,27 @@ export async function serveApp(options: { readonly distDir: string; readonly api
       res.writeHead(200, { ...common, "content-length": String(body.length), ...(gzip ? { "content-encoding": "gzip" } : {}) })
       res.end(req.method === "HEAD" ? undefined : body)
     })
-  })
+  }
+  if (options.http2) {
+    // The compatibility API hands the same (req, res) shape as node:http.
+    const server = createSecureServer({ ...throwawayCertificate(), allowHTTP1: true }, handle as never)
+    const sessions = new Set<Http2Session>()
+    server.on("session", (session) => {
+      sessions.add(session)
+      session.on("close", () => sessions.delete(session))
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const port = (server.address() as { port: number }).port
+    return {
+      url: `https://127.0.0.1:${port}`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          for (const session of sessions) session.destroy()
+          server.close(() => resolve())
+        }),
+    }
+  }
+  const server = createServer(handle)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const port = (server.address() as { port: number }).port
   return {

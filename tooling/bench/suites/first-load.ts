@@ -1,6 +1,7 @@
 /**
  * First load of wallet main (issue 17): the production build (`vite build host/app`) served with
- * gzip by `tooling/bench/src/serve-app.ts` (precompressed level 9, hashed assets immutable, /api
+ * gzip over HTTPS and HTTP/2 (`--http1`: plain HTTP/1.1, six connections per host) by
+ * `tooling/bench/src/serve-app.ts` (precompressed level 9, hashed assets immutable, /api
  * proxied to the API server started as the browser tests start it: dev mode, PGlite in memory),
  * headless Chromium opening the dev launch page as the demo user "balances" (a fresh signed launch
  * per load). Each run is one new browser context (empty HTTP cache, fresh storage):
@@ -20,7 +21,7 @@
  * MutationObserver in the frame, i.e. in the DOM; the paint follows within a frame). Targets are
  * printed, not asserted.
  *
- *   npm run bench -- first-load [--runs N] [--no-throttle] [--json] [--dist <built app dir>] [--timeline]
+ *   npm run bench -- first-load [--runs N] [--no-throttle] [--json] [--dist <built app dir>] [--timeline] [--http1]
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -45,6 +46,8 @@ const throttled = !flag("--no-throttle")
 const asJson = flag("--json")
 const givenDist = valueOf("--dist")
 const showTimeline = flag("--timeline")
+// HTTPS with HTTP/2 by default, as any host of a Telegram mini-app serves it; `--http1` for plain HTTP/1.1.
+const http2 = !flag("--http1")
 const say = (line: string) => {
   if (!asJson) console.log(line)
 }
@@ -59,7 +62,7 @@ if (!givenDist) {
 }
 
 const api = await startServer({ port: 0, dev: true, dataDir: "memory", rateLimits: false })
-const app = await serveApp({ distDir, apiUrl: api.url })
+const app = await serveApp({ distDir, apiUrl: api.url, http2 })
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
 const target = { appUrl: app.url, apiUrl: api.url }
 const browserVersion = browser.version()
@@ -183,7 +186,9 @@ if (asJson) {
   ]
   const throttledSummary = summary.throttled
   const plainSummary = summary.unthrottled!
-  console.log(`\nwallet main, first load (medians of ${runs}; seconds from the app frame's navigation start; Chromium ${browserVersion})`)
+  console.log(
+    `\nwallet main, first load (medians of ${runs}; seconds from the app frame's navigation start; ${http2 ? "HTTPS, HTTP/2" : "HTTP/1.1"}; Chromium ${browserVersion})`,
+  )
   console.log(
     `  ${"".padEnd(30)} ${throttled ? `${"throttled".padStart(10)} ${"target".padStart(9)} ` : ""}${"unthrottled".padStart(11)}${throttled ? "   ratio" : ""}`,
   )
