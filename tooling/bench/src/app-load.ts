@@ -98,15 +98,22 @@ export const demoUserId = async (apiUrl: string, kind: string): Promise<number> 
 
 /** A browser context for one device: the observer in every frame, fresh cache and storage. */
 export const newDevice = async (browser: Browser): Promise<BrowserContext> => {
-  // Certificate errors ignored: the HTTP/2 server of the first-load bench has a throwaway self-signed one.
-  const context = await browser.newContext({ viewport: { width: 420, height: 860 }, reducedMotion: "reduce", ignoreHTTPSErrors: true })
+  // The first-load bench's HTTP/2 server has a throwaway certificate, trusted by the browser's launch flag
+  // (`ServedApp.spki`): ignoring certificate errors instead would keep its answers out of the HTTP cache.
+  const context = await browser.newContext({ viewport: { width: 420, height: 860 }, reducedMotion: "reduce" })
   await context.addInitScript({ content: OBSERVE_FIRST_BALANCE })
   return context
 }
 
-const throttle = async (context: BrowserContext, page: Page, profile: Throttle | undefined) => {
-  if (!profile) return
+const throttle = async (context: BrowserContext, page: Page, profile: Throttle | undefined, cpuProfile: boolean) => {
+  if (!profile && !cpuProfile) return undefined
   const cdp = await context.newCDPSession(page)
+  if (cpuProfile) {
+    await cdp.send("Profiler.enable")
+    await cdp.send("Profiler.setSamplingInterval", { interval: 250 })
+    await cdp.send("Profiler.start")
+  }
+  if (!profile) return cdp
   await cdp.send("Network.enable")
   await cdp.send("Network.emulateNetworkConditions", {
     offline: false,
@@ -115,6 +122,7 @@ const throttle = async (context: BrowserContext, page: Page, profile: Throttle |
     uploadThroughput: profile.bytesPerSecond,
   })
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpuRate })
+  return cdp
 }
 
 /**
@@ -138,17 +146,50 @@ export interface OpenOptions {
   readonly throttle?: Throttle
   readonly language?: string
   readonly timeoutMs?: number
+  /** Record a CPU profile (CDP Profiler) of the page from before the launch to the first balance. */
+  readonly cpuProfile?: boolean
 }
 
 /**
  * Opens the launch page in a new tab of `context` (a fresh signed launch) and waits for the total
  * and the rows. The tab stays open for the caller to close.
  */
-export async function openWalletMain(context: BrowserContext, target: LaunchTarget, options: OpenOptions): Promise<{ page: Page; figures: LoadFigures }> {
+/** A CDP CPU profile (the `.cpuprofile` format DevTools opens). */
+export interface CpuProfile {
+  readonly nodes: ReadonlyArray<{
+    readonly id: number
+    readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
+  }>
+  readonly samples: ReadonlyArray<number>
+  readonly timeDeltas: ReadonlyArray<number>
+}
+
+/** Self time of a profile by script (file name) and by function, heaviest first (microseconds). */
+export const selfTimes = (profile: CpuProfile): { byScript: Array<[string, number]>; byFunction: Array<[string, number]> } => {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n.callFrame]))
+  const scripts = new Map<string, number>()
+  const functions = new Map<string, number>()
+  profile.samples.forEach((id, i) => {
+    const frame = nodes.get(id)
+    const dt = profile.timeDeltas[i] ?? 0
+    const file = frame?.url ? frame.url.split("/").pop()!.split("?")[0]! : `(${frame?.functionName || "native"})`
+    scripts.set(file, (scripts.get(file) ?? 0) + dt)
+    const fn = `${frame?.functionName || "(anonymous)"} ${file}:${(frame?.lineNumber ?? 0) + 1}`
+    functions.set(fn, (functions.get(fn) ?? 0) + dt)
+  })
+  const heaviest = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1])
+  return { byScript: heaviest(scripts), byFunction: heaviest(functions) }
+}
+
+export async function openWalletMain(
+  context: BrowserContext,
+  target: LaunchTarget,
+  options: OpenOptions,
+): Promise<{ page: Page; figures: LoadFigures; cpuProfile?: CpuProfile }> {
   const page = await context.newPage()
   const errors: Array<string> = []
   page.on("pageerror", (error) => errors.push(error.message))
-  await throttle(context, page, options.throttle)
+  const cdp = await throttle(context, page, options.throttle, options.cpuProfile === true)
   const query = new URLSearchParams({ autostart: "1", user: String(options.userId), platform: "ios", theme: "light", lang: options.language ?? "en" })
   await page.goto(`${target.appUrl}/launch.html?${query}`)
   const timeout = options.timeoutMs ?? 60_000
@@ -163,8 +204,10 @@ export async function openWalletMain(context: BrowserContext, target: LaunchTarg
     const marks = frame ? await frame.evaluate(() => window.__firstLoad).catch(() => undefined) : undefined
     if (marks?.balance !== undefined && marks.rows !== undefined && frame) {
       const paints = await frame.evaluate(() => performance.getEntriesByType("paint").map((p) => ({ name: p.name, at: p.startTime })))
+      const cpuProfile = options.cpuProfile && cdp ? ((await cdp.send("Profiler.stop")).profile as CpuProfile) : undefined
       return {
         page,
+        ...(cpuProfile ? { cpuProfile } : {}),
         figures: {
           firstPaint: paints.find((p) => p.name === "first-paint")?.at,
           firstContentfulPaint: paints.find((p) => p.name === "first-contentful-paint")?.at,

@@ -14,7 +14,7 @@
  * time and the early sign-in request waits in that queue (decision 0010).
  */
 import { execFileSync } from "node:child_process"
-import { createHash } from "node:crypto"
+import { createHash, X509Certificate } from "node:crypto"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http"
 import { createSecureServer, type Http2Session } from "node:http2"
@@ -48,6 +48,12 @@ interface Served {
 
 export interface ServedApp {
   readonly url: string
+  /**
+   * HTTP/2 only: the base64 SHA-256 of the certificate's public key, for Chromium's
+   * `--ignore-certificate-errors-spki-list`. Trusted that way (not with certificate errors ignored)
+   * the answers go to the HTTP cache, which skips anything served with a certificate error.
+   */
+  readonly spki?: string
   close(): Promise<void>
 }
 
@@ -159,7 +165,11 @@ export async function serveApp(options: { readonly distDir: string; readonly api
   }
   if (options.http2) {
     // The compatibility API hands the same (req, res) shape as node:http.
-    const server = createSecureServer({ ...throwawayCertificate(), allowHTTP1: true }, handle as never)
+    const tls = throwawayCertificate()
+    const spki = createHash("sha256")
+      .update(new X509Certificate(tls.cert).publicKey.export({ type: "spki", format: "der" }))
+      .digest("base64")
+    const server = createSecureServer({ ...tls, allowHTTP1: true }, handle as never)
     const sessions = new Set<Http2Session>()
     server.on("session", (session) => {
       sessions.add(session)
@@ -169,6 +179,7 @@ export async function serveApp(options: { readonly distDir: string; readonly api
     const port = (server.address() as { port: number }).port
     return {
       url: `https://127.0.0.1:${port}`,
+      spki,
       close: () =>
         new Promise<void>((resolve) => {
           for (const session of sessions) session.destroy()

@@ -21,15 +21,26 @@
  * MutationObserver in the frame, i.e. in the DOM; the paint follows within a frame). Targets are
  * printed, not asserted.
  *
- *   npm run bench -- first-load [--runs N] [--no-throttle] [--json] [--dist <built app dir>] [--timeline] [--http1]
+ *   npm run bench -- first-load [--runs N] [--no-throttle] [--json] [--dist <built app dir>] [--timeline] [--http1] [--cpu-profile <file>]
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "playwright-core"
 import { build } from "vite"
 import { startServer } from "../../../host/server/src/index.ts"
-import { apiFetches, CHEAP_PHONE, demoUserId, median, newDevice, openWalletMain, staticFetches, type LoadFigures, type Throttle } from "../src/app-load.ts"
+import {
+  apiFetches,
+  CHEAP_PHONE,
+  demoUserId,
+  median,
+  newDevice,
+  openWalletMain,
+  selfTimes,
+  staticFetches,
+  type LoadFigures,
+  type Throttle,
+} from "../src/app-load.ts"
 import { kB } from "../src/first-balance.ts"
 import { serveApp } from "../src/serve-app.ts"
 import { CHROMIUM, CHROMIUM_ARGS } from "../../testkit/src/browser.ts"
@@ -48,6 +59,8 @@ const givenDist = valueOf("--dist")
 const showTimeline = flag("--timeline")
 // HTTPS with HTTP/2 by default, as any host of a Telegram mini-app serves it; `--http1` for plain HTTP/1.1.
 const http2 = !flag("--http1")
+// One more cold throttled load with the CPU profiler on (not counted): written as a .cpuprofile, its heaviest self times printed.
+const cpuProfileFile = valueOf("--cpu-profile")
 const say = (line: string) => {
   if (!asJson) console.log(line)
 }
@@ -63,7 +76,10 @@ if (!givenDist) {
 
 const api = await startServer({ port: 0, dev: true, dataDir: "memory", rateLimits: false })
 const app = await serveApp({ distDir, apiUrl: api.url, http2 })
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: [...CHROMIUM_ARGS, ...(app.spki ? [`--ignore-certificate-errors-spki-list=${app.spki}`] : [])],
+})
 const target = { appUrl: app.url, apiUrl: api.url }
 const browserVersion = browser.version()
 
@@ -104,6 +120,23 @@ try {
         `  run ${i + 1}/${runs} ${kind.name.padEnd(11)} cold: paint ${sec(pair.cold.firstPaint)} balance ${sec(pair.cold.balance)} rows ${sec(pair.cold.rows)}` +
           `  warm: paint ${sec(pair.warm.firstPaint)} balance ${sec(pair.warm.balance)} rows ${sec(pair.warm.rows)}`,
       )
+    }
+  }
+  if (cpuProfileFile) {
+    const context = await newDevice(browser)
+    try {
+      const userId = await demoUserId(api.url, "balances")
+      const load = await openWalletMain(context, target, { userId, throttle: CHEAP_PHONE, cpuProfile: true })
+      await load.page.close()
+      writeFileSync(cpuProfileFile, JSON.stringify(load.cpuProfile))
+      const { byScript, byFunction } = selfTimes(load.cpuProfile!)
+      const line = ([name, us]: [string, number]) => `    ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`
+      say(`\ncold throttled load with the profiler (balance at ${sec(load.figures.balance)}), written to ${cpuProfileFile}; self time by script:`)
+      for (const entry of byScript.slice(0, 15)) say(line(entry))
+      say("  by function:")
+      for (const entry of byFunction.slice(0, 30)) say(line(entry))
+    } finally {
+      await context.close()
     }
   }
 } finally {
