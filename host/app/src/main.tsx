@@ -284,9 +284,18 @@ async function boot() {
   // before React renders (the same query the screen then reads: decision 0007).
   // What the first screen does not need waits for its data, so it does not share the link with it.
   const firstData = user ? runStartQueries(kernel, router.state.location.pathname) : Promise.resolve()
-  void firstData.then(() => {
+  // Work the first screen does not need starts once its data has settled AND the browser is idle:
+  // right after the data React renders the balance, and this work would delay that render (#17's profile).
+  const afterFirstScreen = (run: () => void) =>
+    void firstData.then(() => {
+      if ("requestIdleCallback" in window) window.requestIdleCallback(run, { timeout: 2000 })
+      else setTimeout(run, 200)
+    })
+  afterFirstScreen(() => {
     clearTimeout(sdkCap)
     loadSdk()
+  })
+  void firstData.then(() => {
     // What the boot script sent and nothing adopted (another route, a resumed session) is dropped with its token.
     bootFetches.forget()
     // How many of its requests the app took over (browser tests and diagnostics: 0 on a reopen).
@@ -295,7 +304,7 @@ async function boot() {
 
   if (user) {
     const userId = user.id
-    void firstData.then(() => {
+    afterFirstScreen(() => {
       void ensureUserRecord(kernel, telegram.launchParams.startParam, () => analytics.track("user_created")).catch((error: unknown) =>
         console.warn("[user] current user check failed", error),
       )
@@ -353,10 +362,7 @@ async function boot() {
         )
       }
     }
-    void firstData.then(() => {
-      if ("requestIdleCallback" in window) window.requestIdleCallback(run, { timeout: 2000 })
-      else setTimeout(run, 200)
-    })
+    afterFirstScreen(run)
   }
 }
 
