@@ -13,7 +13,7 @@ import { chainPart } from "./chain/index.ts"
 import { custodyHandlers } from "./handlers.ts"
 import { custodyMigrations } from "./migrations.ts"
 import { Rates } from "./rates/Rates.ts"
-import { TransferCreates } from "./transfers.ts"
+import { TransferApprovals, TransferCancels, TransferCreates } from "./transfers.ts"
 
 export { usdBalanceOf, freezeBalance, releaseFrozen, accountsData } from "./accounts.ts"
 export { recordTransaction, setTransactionStatus, type NewTransaction } from "./history.ts"
@@ -39,8 +39,9 @@ export const custodyUsdBalances = Layer.effect(
   }),
 ).pipe(Layer.provide(Rates.layer))
 
-// Concurrent transfer creations share one batch (docs/decisions/0403).
-const handlers = Layer.mergeAll(custodyHandlers.pipe(Layer.provide(TransferCreates.layer)), chainPart.handlers as Layer.Layer<never, unknown, unknown>)
+// Concurrent transfer creations share one batch (docs/decisions/0403), and so do approvals and cancels (0405).
+const transferBatches = Layer.mergeAll(TransferCreates.layer, TransferApprovals.layer, TransferCancels.layer)
+const handlers = Layer.mergeAll(custodyHandlers.pipe(Layer.provide(transferBatches)), chainPart.handlers as Layer.Layer<never, unknown, unknown>)
 
 export const serverPlugin: ServerPlugin = defineServerPlugin({
   id: "custody",

@@ -32,7 +32,7 @@ import {
 } from "../api.ts"
 import { currencyInfo, formatAmount, parseAmount } from "../currencies.ts"
 import { userAccount } from "./ledgerSetup.ts"
-import { displayName, findUsers, requireAccess, type CustodyUser } from "./users.ts"
+import { displayName, findUsers, requireAccess, userJson, userOfJson, type CustodyUser } from "./users.ts"
 
 const DAY_MS = 24 * 3_600_000
 
@@ -549,46 +549,268 @@ export const getTransfer = (userId: number, id: string) =>
 
 type Resolution = "approve" | "cancel"
 
-const resolve = (userId: number, id: string, action: Resolution) =>
+export interface ResolveTransferItem {
+  readonly userId: number
+  readonly transferId: string
+}
+
+export type ResolveTransferError = CustodyForbidden | CustodyNotFound | CustodyConflict
+
+/**
+ * Tests only: what runs between the Ledger movements of an approve/cancel batch and its rows
+ * statement (default nothing); a test makes it die (the process stopping in the gap).
+ */
+export const AfterTransferResolutions = Context.Reference<Effect.Effect<void>>("custody/AfterTransferResolutions", { defaultValue: () => Effect.void })
+
+const TRANSFER_ID = /^[1-9][0-9]{0,18}$/
+const MAX_ID = 9_223_372_036_854_775_807n
+
+/** Transfer rows by id with both parties (one statement for the batch). */
+const selectForResolution = (ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const ledger = yield* Ledger
-    const found = yield* selectTransfer(id).pipe(Effect.orDie)
-    if (found === undefined || (found.senderId !== userId && found.receiverId !== userId)) return yield* notFound()
-    const users = yield* findUsers([found.senderId, found.receiverId])
-    const role: TransferRole = found.senderId === userId ? "sender" : "receiver"
-    const needed: TransferRole = action === "approve" ? "receiver" : "sender"
-    if (role !== needed) return yield* new CustodyForbidden({ code: "wrong_transfer_role", message: `Only the ${needed} may ${action} this transfer` })
-    const done: TgTransferStatus = action === "approve" ? "accepted" : "canceled"
-    const current = yield* settle(found)
-    // A repeated approve (or cancel) answers the transfer as it is: the movement ran once.
-    if (current.status === done) return transferView(current, users, userId)
-    if (current.status !== "new") return yield* notPending(current.status)
-    if (action === "approve") {
-      const user = users.get(userId)
-      if (user === undefined) return yield* notFound()
-      yield* requireAccess(user, undefined, "canReceive")
+    const found = new Map<string, { readonly row: TransferRow; readonly users: ReadonlyMap<number, CustodyUser> }>()
+    if (ids.length === 0) return found
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql.unsafe<RawTransfer & { sender: unknown; receiver: unknown }>(
+      `select ${columns}, ${userJson("t.sender_id")} as sender, ${userJson("t.receiver_id")} as receiver
+         from custody_transfers t where t.id = any($1::bigint[])`,
+      [ids],
+    )
+    for (const raw of rows) {
+      const users = new Map<number, CustodyUser>()
+      for (const user of [userOfJson(raw.sender), userOfJson(raw.receiver)]) if (user !== undefined) users.set(user.id, user)
+      found.set(raw.id, { row: toTransfer(raw), users })
     }
-    const metadata: Metadata = { gateway: "tg_transfer", transferId: current.id }
-    const movement =
-      action === "approve"
-        ? ledger.postHold({ key: postKey(current.id), holdId: current.holdId, metadata })
-        : ledger.voidHold({ key: voidKey(current.id), holdId: current.holdId, metadata })
-    const outcome = yield* Effect.result(movement)
-    const at = yield* now
-    let row: TransferRow
-    if (outcome._tag === "Failure") {
-      if (outcome.failure._tag !== "HoldNotPending") return yield* Effect.die(outcome.failure)
-      // Resolved meanwhile (the other action, or the expiry): answer what it became.
-      row = yield* finalize(current, yield* statusOfHold(current, outcome.failure.status as HoldStatus), at)
-    } else {
-      row = yield* finalize(current, done, at)
-    }
-    if (row.status !== done) return yield* notPending(row.status)
-    return transferView(row, users, userId)
+    return found
+  }).pipe(Effect.orDie)
+
+/**
+ * Brings many new transfers (distinct ids) and both history rows of each to their final status in
+ * one statement, each only if still new; answers the ids it moved.
+ */
+const finalizeMany = (list: ReadonlyArray<{ readonly id: string; readonly status: Exclude<TgTransferStatus, "new"> }>, at: Date) =>
+  Effect.gen(function* () {
+    if (list.length === 0) return new Set<string>()
+    const sql = yield* SqlClient.SqlClient
+    const ids = list.map((item) => item.id)
+    const updated = yield* sql.unsafe<{ id: string }>(
+      `with v as (
+         select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) as v(id, status, sender_status, receiver_status)
+       ),
+       t as (
+         update custody_transfers c set status = v.status, resolved_at = $5::timestamptz
+           from v where c.id = v.id and c.id = any($1::bigint[]) and c.status = 'new'
+         returning c.id, v.sender_status, v.receiver_status
+       ),
+       h as (
+         update custody_transactions h set status = case when h.type = 'withdraw' then t.sender_status else t.receiver_status end,
+           updated_at = $5::timestamptz
+           from t where h.transfer_id = t.id and h.gateway = 'tg_transfer'
+       )
+       select id::text as id from t`,
+      [
+        ids,
+        list.map((item) => item.status),
+        list.map((item) => ROW_STATUS[item.status].sender),
+        list.map((item) => ROW_STATUS[item.status].receiver),
+        at.toISOString(),
+      ],
+    )
+    return new Set(updated.map((row) => row.id))
+  }).pipe(Effect.orDie)
+
+/** Transfer rows by id (one statement). */
+const selectTransfers = (ids: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    if (ids.length === 0) return new Map<string, TransferRow>()
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql.unsafe<RawTransfer>(`select ${columns} from custody_transfers where id = any($1::bigint[])`, [ids])
+    return new Map(rows.map((raw) => [raw.id, toTransfer(raw)]))
+  }).pipe(Effect.orDie)
+
+interface Resolving {
+  readonly index: number
+  readonly row: TransferRow
+  readonly users: ReadonlyMap<number, CustodyUser>
+  /** Past its expiry: voided back to the sender (as `settle` does) instead of the action. */
+  readonly expire: boolean
+}
+
+/**
+ * Approves (receiver) or cancels (sender) many transfers at once, each with its own answer
+ * (docs/decisions/0405): one statement reads every row with both parties, the checks run in memory
+ * (party, role, state, expiry, the receiver's access), every post/void goes through the Ledger's
+ * queue at once (one Ledger batch, each movement with its own key and outcome: the Ledger lets a
+ * hold resolve once, so racing approvals move money once and approve-vs-cancel has one winner),
+ * then one conditional statement moves every row and its history rows. The same transfer twice in
+ * one call runs once, then again after it (a replay or a state error, as a second request would get).
+ */
+const resolveTransfers =
+  (action: Resolution) =>
+  (
+    items: ReadonlyArray<ResolveTransferItem>,
+  ): Effect.Effect<ReadonlyArray<Exit.Exit<CustodyTransfer, ResolveTransferError>>, never, Ledger | SqlClient.SqlClient | ServerConfig> =>
+    Effect.gen(function* () {
+      const answers: Array<Exit.Exit<CustodyTransfer, ResolveTransferError>> = []
+      const seen = new Set<string>()
+      const first: Array<number> = []
+      const later: Array<number> = []
+      items.forEach((item, index) => {
+        if (!TRANSFER_ID.test(item.transferId) || BigInt(item.transferId) > MAX_ID) answers[index] = Exit.fail(notFound())
+        else if (seen.has(item.transferId)) later.push(index)
+        else {
+          seen.add(item.transferId)
+          first.push(index)
+        }
+      })
+      const done: TgTransferStatus = action === "approve" ? "accepted" : "canceled"
+      const needed: TransferRole = action === "approve" ? "receiver" : "sender"
+      // A row in its final state: the transfer as it is when that is this action's, else a state error.
+      const answerOf = (row: TransferRow, users: ReadonlyMap<number, CustodyUser>, userId: number): Exit.Exit<CustodyTransfer, ResolveTransferError> =>
+        row.status === done ? Exit.succeed(transferView(row, users, userId)) : Exit.fail(notPending(row.status))
+
+      // 1. Every row and both parties: one statement.
+      const loaded = yield* selectForResolution(first.map((index) => items[index]!.transferId))
+      const at = yield* now
+
+      // 2. Per item, in memory.
+      const resolving: Array<Resolving> = []
+      for (const index of first) {
+        const { userId, transferId } = items[index]!
+        const found = loaded.get(transferId)
+        if (found === undefined || (found.row.senderId !== userId && found.row.receiverId !== userId)) {
+          answers[index] = Exit.fail(notFound())
+          continue
+        }
+        const { row, users } = found
+        const role: TransferRole = row.senderId === userId ? "sender" : "receiver"
+        if (role !== needed) {
+          answers[index] = Exit.fail(new CustodyForbidden({ code: "wrong_transfer_role", message: `Only the ${needed} may ${action} this transfer` }))
+          continue
+        }
+        // A repeated approve (or cancel) answers the transfer as it is: the movement ran once.
+        if (row.status !== "new") {
+          answers[index] = answerOf(row, users, userId)
+          continue
+        }
+        if (row.expiresAt.getTime() <= at.getTime()) {
+          resolving.push({ index, row, users, expire: true })
+          continue
+        }
+        if (action === "approve") {
+          const user = users.get(userId)
+          const denied: Exit.Exit<void, ResolveTransferError> =
+            user === undefined ? Exit.fail(notFound()) : Effect.runSyncExit(requireAccess(user, undefined, "canReceive"))
+          if (Exit.isFailure(denied)) {
+            // The access check comes after the row is brought to its hold's state (a transfer the
+            // Ledger already resolved answers what it became): rare, so this item alone reads its hold.
+            const settled = yield* Effect.exit(settle(row))
+            answers[index] = Exit.isFailure(settled)
+              ? Exit.failCause(settled.cause)
+              : settled.value.status === "new"
+                ? Exit.failCause(denied.cause)
+                : answerOf(settled.value, users, userId)
+            continue
+          }
+        }
+        resolving.push({ index, row, users, expire: false })
+      }
+
+      // 3. Every movement through the Ledger's queue at once (one Ledger batch); inside a caller's
+      // transaction one after the other (they run there, on its connection).
+      const ledger = yield* Ledger
+      const sql = yield* SqlClient.SqlClient
+      const inTransaction = Option.isSome(yield* Effect.serviceOption(sql.transactionService))
+      const outcomes = yield* Effect.forEach(
+        resolving,
+        ({ row, expire }) => {
+          const metadata: Metadata = expire ? { gateway: "tg_transfer", transferId: row.id, reason: "expired" } : { gateway: "tg_transfer", transferId: row.id }
+          return Effect.result(
+            expire
+              ? ledger.voidHold({ key: expireKey(row.id), holdId: row.holdId, metadata })
+              : action === "approve"
+                ? ledger.postHold({ key: postKey(row.id), holdId: row.holdId, metadata })
+                : ledger.voidHold({ key: voidKey(row.id), holdId: row.holdId, metadata }),
+          )
+        },
+        { concurrency: inTransaction ? 1 : "unbounded" },
+      )
+      // Tests stop here (a crash between the Ledger and the rows).
+      yield* yield* AfterTransferResolutions
+
+      // 4. What each row becomes: the movement's status, or (resolved meanwhile by the other action
+      // or the expiry) what the hold became.
+      const targets: Array<{ readonly item: Resolving; readonly status: Exclude<TgTransferStatus, "new"> }> = []
+      for (const [n, item] of resolving.entries()) {
+        const outcome = outcomes[n]!
+        if (outcome._tag === "Success") {
+          targets.push({ item, status: item.expire ? "expired" : (done as Exclude<TgTransferStatus, "new">) })
+          continue
+        }
+        if (outcome.failure._tag !== "HoldNotPending") {
+          answers[item.index] = Exit.die(outcome.failure)
+          continue
+        }
+        const status = yield* Effect.exit(statusOfHold(item.row, outcome.failure.status as HoldStatus))
+        if (Exit.isFailure(status)) answers[item.index] = Exit.failCause(status.cause)
+        else targets.push({ item, status: status.value })
+      }
+
+      // 5. Every row and its history rows: one statement (only rows still new move); a row another
+      // request finalised first is read back as it is.
+      const moved = yield* finalizeMany(
+        targets.map(({ item, status }) => ({ id: item.row.id, status })),
+        at,
+      )
+      const current = yield* selectTransfers(targets.filter(({ item }) => !moved.has(item.row.id)).map(({ item }) => item.row.id))
+      for (const { item, status } of targets) {
+        const row = moved.has(item.row.id) ? { ...item.row, status, resolvedAt: at } : (current.get(item.row.id) ?? item.row)
+        answers[item.index] = answerOf(row, item.users, items[item.index]!.userId)
+      }
+
+      // 6. Repeated transfers of this call, now that their first ran.
+      if (later.length > 0) {
+        const again = yield* resolveTransfers(action)(later.map((index) => items[index]!))
+        later.forEach((index, n) => (answers[index] = again[n]!))
+      }
+      return answers
+    })
+
+/** Approves many transfers (receivers), each with its own answer (docs/decisions/0405). */
+export const approveTransfers = resolveTransfers("approve")
+/** Cancels many transfers (senders), each with its own answer (docs/decisions/0405). */
+export const cancelTransfers = resolveTransfers("cancel")
+
+type ResolveBatcher = Batcher<ResolveTransferItem, CustodyTransfer, ResolveTransferError>
+type BatcherOptions = { readonly maxBatch?: number; readonly workers?: number; readonly onBatch?: (size: number) => void }
+
+/** Queues approvals so concurrent requests share one `approveTransfers` call (wired by the server plugin). */
+export class TransferApprovals extends Context.Service<TransferApprovals, ResolveBatcher>()("custody/TransferApprovals") {
+  static readonly layer = Layer.effect(TransferApprovals, makeBatcher({ execute: approveTransfers }))
+  static readonly layerWith = (options: BatcherOptions) => Layer.effect(TransferApprovals, makeBatcher({ ...options, execute: approveTransfers }))
+}
+
+/** Queues cancellations so concurrent requests share one `cancelTransfers` call (wired by the server plugin). */
+export class TransferCancels extends Context.Service<TransferCancels, ResolveBatcher>()("custody/TransferCancels") {
+  static readonly layer = Layer.effect(TransferCancels, makeBatcher({ execute: cancelTransfers }))
+  static readonly layerWith = (options: BatcherOptions) => Layer.effect(TransferCancels, makeBatcher({ ...options, execute: cancelTransfers }))
+}
+
+/** One item through its queue when there is one and no caller's transaction is open, else a batch of one. */
+const resolveOne = (action: Resolution, userId: number, transferId: string) =>
+  Effect.gen(function* () {
+    const item: ResolveTransferItem = { userId, transferId }
+    const sql = yield* SqlClient.SqlClient
+    const queue = action === "approve" ? yield* Effect.serviceOption(TransferApprovals) : yield* Effect.serviceOption(TransferCancels)
+    // Inside a caller's transaction (and on PGlite's one connection) run here, not in a worker.
+    const inTransaction = Option.isSome(yield* Effect.serviceOption(sql.transactionService))
+    if (Option.isSome(queue) && !inTransaction) return yield* queue.value.run(item)
+    const [exit] = yield* resolveTransfers(action)([item])
+    return yield* exit!
   })
 
-export const approveTransfer = (userId: number, id: string) => resolve(userId, id, "approve")
-export const cancelTransfer = (userId: number, id: string) => resolve(userId, id, "cancel")
+export const approveTransfer = (userId: number, id: string) => resolveOne("approve", userId, id)
+export const cancelTransfer = (userId: number, id: string) => resolveOne("cancel", userId, id)
 
 /** Incoming transfers still waiting for the caller (past-due ones are settled first). */
 export const incomingTransfers = (userId: number) =>

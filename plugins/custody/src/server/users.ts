@@ -55,6 +55,16 @@ const toUser = (row: UserRow): CustodyUser => ({
 
 const columns = `id, first_name, last_name, username, photo_url, country_alpha2_ip, restriction_code, is_custody_available, is_blocked, permissions, local_currency`
 
+/**
+ * SQL for the user whose id is `idColumn` as one jsonb value (null when there is none): lets a query
+ * that reads other rows bring their users along in the same round trip. Read it with `userOfJson`.
+ */
+export const userJson = (idColumn: string) => `(select to_jsonb(u) from (select ${columns} from kernel_users where id = ${idColumn}) u)`
+
+/** The user a `userJson` column holds (undefined for null). */
+export const userOfJson = (value: unknown): CustodyUser | undefined =>
+  value === null || value === undefined ? undefined : toUser((typeof value === "string" ? JSON.parse(value) : value) as UserRow)
+
 export const findUser = (id: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
