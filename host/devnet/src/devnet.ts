@@ -12,9 +12,9 @@ import { messageHash } from "./render.ts"
 import { ApiError, OP, nowSec, opOf, raw } from "./util.ts"
 import type { GlobalId, Meta } from "./engine/catalog.ts"
 import { type FaucetRequest, faucetMessages, genesisMessages } from "./engine/faucet.ts"
-import { appendTrace, loadState, readTraces, saveState } from "./engine/persist.ts"
+import { appendTraceLines, loadState, readTraces, saveState } from "./engine/persist.ts"
 import { type RecordContext, buildRecord } from "./engine/record.ts"
-import { type Executed, ForkStorage, Mutex, execute } from "./engine/sandbox.ts"
+import { type Executed, ForkStorage, Mutex, checkAccepted, execute } from "./engine/sandbox.ts"
 import { ChainReader } from "./engine/reader.ts"
 
 export {
@@ -46,6 +46,12 @@ interface Pending {
   readonly mint?: { readonly id: number; readonly amount: bigint }
 }
 
+/** A sent message whose in-progress events are not built yet: the chain time its acceptance check ran at. */
+interface Unsettled {
+  readonly cell: Cell
+  readonly now: number
+}
+
 export interface EmulationResult {
   readonly root: TxNode
   readonly record: TraceRecord
@@ -56,7 +62,11 @@ export interface EmulationResult {
 export class Devnet extends ChainReader {
   private readonly lock = new Mutex()
   private mempool: Pending[] = []
+  /** sent messages accepted since the last block whose emulated events no request has needed yet, in send order */
+  private readonly unsettled = new Map<string, Unsettled>()
   private readonly seenBocs = new Map<string, number>()
+  /** trace lines of the block being produced, appended to traces.jsonl in one write at its end */
+  private traceLines: string[] = []
   private readonly relayKey: KeyPair
   private readonly records: RecordContext
   private lastPersist = 0
@@ -158,11 +168,20 @@ export class Devnet extends ChainReader {
     return extHash
   }
 
-  /** POST /v2/blockchain/message: validates, rejects duplicates within a minute and what the contract would not accept. */
+  /**
+   * POST /v2/blockchain/message: validates, rejects duplicates within a minute and what the contract would
+   * not accept. Only the root transaction runs here (the acceptance check); the whole trace is emulated
+   * for the in-progress events when a request first needs them (`settleProvisional`), against the same
+   * state, since the chain state only changes in blocks and a block drops what it executes.
+   */
   async submit(boc: Cell): Promise<string> {
     const key = boc.hash().toString("hex")
     const now = Date.now()
-    for (const [k, exp] of this.seenBocs) if (exp < now) this.seenBocs.delete(k)
+    // entries expire in insertion order (each lives one minute), so the oldest are first
+    for (const [k, exp] of this.seenBocs) {
+      if (exp >= now) break
+      this.seenBocs.delete(k)
+    }
     if (this.seenBocs.has(key)) throw new ApiError(400, "duplicate message: this boc was already sent within the last minute")
     let message: Message
     try {
@@ -172,52 +191,91 @@ export class Devnet extends ChainReader {
     }
     if (message.info.type !== "external-in") throw new ApiError(400, "only external inbound messages can be sent")
     this.seenBocs.set(key, now + 60_000)
-    const extHash = messageHash(message)
-    const emulated = await this.emulate(boc, {}).catch((e: unknown) => {
-      this.seenBocs.delete(key)
-      throw e
-    })
-    this.indexer.provisional.set(
-      extHash,
-      emulated.record.accountEvents.map((e) => ({ ...e, event: { ...e.event, in_progress: true, progress: 0 } })),
-    )
-    this.mempool.push({ cell: boc, message, extHash })
+    // the message as the sandbox stores it: its hash is the ext_msg_hash, and the check runs it
+    const stored = beginCell().store(storeMessage(message)).endCell()
+    const extHash = stored.hash().toString("hex")
+    await this.lock
+      .run(async () => {
+        const at = Math.max(nowSec(), this.blockTime)
+        try {
+          await checkAccepted(this.emu, this.bc, message, stored, at)
+        } catch (e) {
+          throw this.notAccepted(e)
+        }
+        // registered under the lock, so the block that runs next takes the message and drops these
+        this.unsettled.set(extHash, { cell: boc, now: at })
+        this.indexer.provisional.set(extHash, [])
+        this.mempool.push({ cell: boc, message, extHash })
+      })
+      .catch((e: unknown) => {
+        this.seenBocs.delete(key)
+        throw e
+      })
     return extHash
+  }
+
+  /** Builds the in-progress events of every sent message still waiting for its block (before a request reads). */
+  settleProvisional(): Promise<void> {
+    if (this.unsettled.size === 0) return Promise.resolve()
+    return this.lock.run(async () => {
+      for (const [extHash, u] of this.unsettled) {
+        this.unsettled.delete(extHash)
+        try {
+          const emulated = await this.emulateUnlocked(u.cell, {}, u.now)
+          this.indexer.provisional.set(
+            extHash,
+            emulated.record.accountEvents.map((e) => ({ ...e, event: { ...e.event, in_progress: true, progress: 0 } })),
+          )
+        } catch (e) {
+          // accepted by its contract a moment ago on the same state: only a devnet bug lands here
+          console.error("devnet: emulating a sent message failed", e)
+        }
+      }
+    })
+  }
+
+  private notAccepted(e: unknown): unknown {
+    if (e instanceof EmulationError) {
+      return new ApiError(400, `external message was not accepted by the contract: exit code ${e.exitCode ?? "unknown"}`, e.exitCode)
+    }
+    return e
+  }
+
+  /** The emulator starts from the chain as it is: accounts copied on first touch, the chain's lt. */
+  private forkFromChain(): void {
+    this.emuStorage.clearKnownContracts()
+    const emu = this.emu as unknown as { currentLt: bigint; transactions: unknown[] }
+    emu.currentLt = this.bc.lt
+    // the sandbox keeps every transaction it ran; nothing reads the emulator's list
+    emu.transactions = []
   }
 
   /** Emulates a message on a copy of the current state; nothing is committed. */
   emulate(cell: Cell, opts: { ignoreChksig?: boolean; balanceOverride?: ReadonlyArray<{ address: string; balance: bigint }> }): Promise<EmulationResult> {
-    return this.lock.run(async () => {
-      this.emuStorage.clearKnownContracts()
-      ;(this.emu as unknown as { currentLt: bigint }).currentLt = this.bc.lt
-      for (const o of opts.balanceOverride ?? []) {
-        const c = await this.emu.getContract(Address.parse(o.address))
-        c.balance = o.balance
-      }
-      const now = Math.max(nowSec(), this.blockTime)
-      let list: Executed
-      try {
-        list = await execute(this.emu, cell, { now, ...(opts.ignoreChksig ? { ignoreChksig: true } : {}) })
-      } catch (e) {
-        if (e instanceof EmulationError) {
-          throw new ApiError(400, `external message was not accepted by the contract: exit code ${e.exitCode ?? "unknown"}`, e.exitCode)
-        }
-        throw e
-      }
-      const msg = loadMessage(cell.beginParse())
-      const { record, root } = await buildRecord(
-        this.records,
-        this.emu,
-        list,
-        messageHash(msg),
-        `(0,8000000000000000,${this.meta.blockSeqno + 1})`,
-        false,
-        true,
-      )
-      const rootTx = list[0]?.tx
-      const outActions = (rootTx?.outActions ?? []).flatMap((a) => (a.type === "sendMsg" ? [{ mode: a.mode, message: a.outMsg as unknown as Message }] : []))
-      return { root, record, rootAccount: root.account, outActions }
-    })
+    return this.lock.run(() => this.emulateUnlocked(cell, opts, Math.max(nowSec(), this.blockTime)))
+  }
+
+  private async emulateUnlocked(
+    cell: Cell,
+    opts: { ignoreChksig?: boolean; balanceOverride?: ReadonlyArray<{ address: string; balance: bigint }> },
+    now: number,
+  ): Promise<EmulationResult> {
+    this.forkFromChain()
+    for (const o of opts.balanceOverride ?? []) {
+      const c = await this.emu.getContract(Address.parse(o.address))
+      c.balance = o.balance
+    }
+    let list: Executed
+    try {
+      list = await execute(this.emu, cell, { now, ...(opts.ignoreChksig ? { ignoreChksig: true } : {}) })
+    } catch (e) {
+      throw this.notAccepted(e)
+    }
+    const msg = loadMessage(cell.beginParse())
+    const { record, root } = await buildRecord(this.records, this.emu, list, messageHash(msg), `(0,8000000000000000,${this.meta.blockSeqno + 1})`, false, true)
+    const rootTx = list[0]?.tx
+    const outActions = (rootTx?.outActions ?? []).flatMap((a) => (a.type === "sendMsg" ? [{ mode: a.mode, message: a.outMsg as unknown as Message }] : []))
+    return { root, record, rootAccount: root.account, outActions }
   }
 
   /** Produces one block: executes every pending message and indexes the traces. */
@@ -231,6 +289,7 @@ export class Devnet extends ChainReader {
       const block = `(0,8000000000000000,${this.meta.blockSeqno})`
       for (const p of batch) {
         this.indexer.provisional.delete(p.extHash)
+        this.unsettled.delete(p.extHash)
         if (p.mint) {
           const faucet = await this.bc.getContract(Address.parse(this.meta.faucet))
           const held = faucet.ec
@@ -251,6 +310,7 @@ export class Devnet extends ChainReader {
       }
       // the sandbox keeps its own transaction list; the index above replaces it
       ;(this.bc as unknown as { transactions: unknown[] }).transactions = []
+      this.flushTraces()
       if (batch.length > 0) this.dirty = true
       this.persistMaybe(false)
     })
@@ -263,7 +323,14 @@ export class Devnet extends ChainReader {
   // ---------------------------------------------------------------- persistence
 
   private appendTrace(record: TraceRecord): void {
-    appendTrace(this.dataDir, record)
+    if (this.dataDir) this.traceLines.push(JSON.stringify(record))
+  }
+
+  /** One append per block instead of one per trace. */
+  private flushTraces(): void {
+    if (this.traceLines.length === 0) return
+    appendTraceLines(this.dataDir, this.traceLines)
+    this.traceLines = []
   }
 
   private loadTraces(): void {

@@ -17,5 +17,7 @@ export const createServer = (devnet: Devnet, sim?: SimNetworks): http.Server => 
   marketRoutes(on, devnet)
   lookupRoutes(on, devnet, views)
   devnetRoutes(on, devnet, sim)
-  return serve(routes)
+  // sending a message defers its emulated in-progress events; every other request may show them
+  // (events, traces, is_wallet flags), so it settles them first, in send order
+  return serve(routes, (method, path) => (method === "POST" && path === "/v2/blockchain/message" ? Promise.resolve() : devnet.settleProvisional()))
 }

@@ -18,9 +18,36 @@ export const loadState = async (dataDir: string | undefined, bc: Blockchain): Pr
   return meta
 }
 
+/** The fields of a sandbox contract a snapshot needs, read without parsing or copying its state. */
+interface ContractFields {
+  readonly address: { toString(): string }
+  readonly _account?: string
+  readonly lastTxTime: number
+  readonly _verbosity?: unknown
+}
+
+/**
+ * Writes chain.json and meta.json. The sandbox's own `snapshot()` parses and deep-copies every account and
+ * serialises it again; each account's state is already a serialised BoC, so the snapshot takes those strings
+ * as they are and lets the sandbox serialise only the chain-wide fields.
+ */
 export const saveState = (dataDir: string, bc: Blockchain, meta: Meta): void => {
-  const snap = bc.snapshot()
-  const ser = snapshotToSerializable({ ...snap, transactions: [] })
+  const storage = (bc as unknown as { storage: { knownContracts(): ContractFields[] } }).storage
+  const contracts = storage.knownContracts()
+  let ser: ReturnType<typeof snapshotToSerializable>
+  if (contracts.every((c) => typeof c._account === "string")) {
+    // the chain-wide fields of bc, over a storage that lists no contracts
+    const chainOnly = Object.create(bc, { storage: { value: { knownContracts: () => [] } } }) as Blockchain
+    ser = snapshotToSerializable({ ...chainOnly.snapshot(), transactions: [] })
+    ser.contracts = contracts.map((c) => ({
+      account: c._account!,
+      address: c.address.toString(),
+      lastTxTime: c.lastTxTime,
+      verbosity: c._verbosity as ReturnType<typeof snapshotToSerializable>["contracts"][number]["verbosity"],
+    }))
+  } else {
+    ser = snapshotToSerializable({ ...bc.snapshot(), transactions: [] })
+  }
   const tmp = (n: string) => path.join(dataDir, `${n}.tmp`)
   fs.writeFileSync(tmp("chain.json"), JSON.stringify(ser))
   fs.renameSync(tmp("chain.json"), path.join(dataDir, "chain.json"))
@@ -30,9 +57,10 @@ export const saveState = (dataDir: string, bc: Blockchain, meta: Meta): void => 
 
 const tracesFile = (dataDir: string | undefined): string | undefined => (dataDir ? path.join(dataDir, "traces.jsonl") : undefined)
 
-export const appendTrace = (dataDir: string | undefined, record: TraceRecord): void => {
+/** Appends already serialised trace records, one a line, in one write. */
+export const appendTraceLines = (dataDir: string | undefined, lines: readonly string[]): void => {
   const f = tracesFile(dataDir)
-  if (f) fs.appendFileSync(f, `${JSON.stringify(record)}\n`)
+  if (f && lines.length > 0) fs.appendFileSync(f, `${lines.join("\n")}\n`)
 }
 
 export const readTraces = (dataDir: string | undefined): TraceRecord[] => {

@@ -35,7 +35,10 @@ export const routeList = (): { routes: Route[]; on: On } => {
   return { routes, on: (method, p, handler) => void routes.push({ method, ...compile(p), handler }) }
 }
 
-export const serve = (routes: readonly Route[]): http.Server => {
+/** Runs before a matched handler: the devnet settles work it deferred that the request may see. */
+export type Before = (method: string, path: string) => Promise<void>
+
+export const serve = (routes: readonly Route[], before?: Before): http.Server => {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on("data", (c: Buffer) => chunks.push(c))
@@ -69,6 +72,7 @@ export const serve = (routes: readonly Route[]): http.Server => {
               throw new ApiError(400, "invalid JSON body")
             }
           }
+          if (before) await before(method, url.pathname)
           const out = await matched.route.handler({ params: matched.params, query: url.searchParams, body })
           if (out === undefined) {
             res.writeHead(200, { "content-type": "application/json" }).end("{}")
