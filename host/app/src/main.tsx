@@ -38,7 +38,7 @@ import * as screens from "./shell/screens.tsx"
 import { isContentUnavailable, RESTRICTED_KEY, shouldRestoreHistory, startupTarget } from "./startup.ts"
 import { readRouteHistory, recordRoute, restoreBrowserHistory, writeRouteHistory } from "./route-history.ts"
 import { adoptingFetch, checkSession, HttpError, takeBootFetches } from "@wallet/kernel"
-import { kernelQueryClient, runStartQueries } from "@wallet/kernel-react"
+import { hasStartQuery, kernelQueryClient, runStartQueries } from "@wallet/kernel-react"
 import { makeAppAnalytics, NotFoundTracked } from "./analytics.tsx"
 import { startAppFingerprint } from "./fingerprint.ts"
 import { startNamespaces } from "./boot-start.ts"
@@ -291,10 +291,15 @@ async function boot() {
       if ("requestIdleCallback" in window) window.requestIdleCallback(run, { timeout: 2000 })
       else setTimeout(run, 200)
     })
-  afterFirstScreen(() => {
+  // The SDK waits only behind a start query (wallet main's balance). Elsewhere it loads at once:
+  // Telegram's buttons and events reach the app only through it, and a screen without data to wait
+  // for is interactive as soon as it shows (bug: a back press right after a restart was lost).
+  const startSdk = () => {
     clearTimeout(sdkCap)
     loadSdk()
-  })
+  }
+  if (user && hasStartQuery(router.state.location.pathname)) afterFirstScreen(startSdk)
+  else startSdk()
   void firstData.then(() => {
     // What the boot script sent and nothing adopted (another route, a resumed session) is dropped with its token.
     bootFetches.forget()

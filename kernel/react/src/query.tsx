@@ -177,6 +177,8 @@ export const registerPrefetch = (prefetch: Prefetch): void => void prefetches.ad
  */
 const startQueries = new Map<string, Prefetch>()
 export const registerStartQuery = (path: string, query: Prefetch): void => void startQueries.set(path, query)
+/** Whether a screen registered a start query for `path` (the host defers other work only behind one). */
+export const hasStartQuery = (path: string): boolean => startQueries.has(path)
 
 /** Settles when the running start query has (the later prefetches and the host's after-start work wait for it). */
 let startSettled: Promise<void> = Promise.resolve()
