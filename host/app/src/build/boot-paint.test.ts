@@ -54,34 +54,6 @@ describe("the boot paint's inline theme script (decision 0007)", () => {
     expect(outside.vars).toEqual({})
   })
 
-  it("warms the browser's Intl data up when the page is idle, not before the first paint", () => {
-    const idle: Array<() => void> = []
-    const used: Array<string> = []
-    const html = { style: { colorScheme: "", setProperty: () => undefined }, dataset: {} as Record<string, string> }
-    const intl = {
-      NumberFormat: class {
-        constructor() {
-          used.push("NumberFormat")
-        }
-        format = () => "$1.00"
-      },
-      DateTimeFormat: () => ({ resolvedOptions: () => (used.push("timeZone"), { timeZone: "UTC" }) }),
-    }
-    const scope: Record<string, unknown> = {
-      location: { hash: hashOf(LIGHT), pathname: "/main" },
-      sessionStorage: { getItem: () => null },
-      document: { documentElement: html },
-      URLSearchParams,
-      Intl: intl,
-      requestIdleCallback: (run: () => void) => void idle.push(run),
-    }
-    scope.window = scope
-    runInNewContext(bootThemeScript(), scope)
-    expect(used).toEqual([])
-    idle.forEach((run) => run())
-    expect(used).toEqual(["NumberFormat", "timeZone"])
-  })
-
   it("stays under 1 kB and carries no import", () => {
     const script = bootThemeScript()
     expect(script.length).toBeLessThan(1024)

@@ -27,11 +27,8 @@ export const BOOT_SCRIPT_MARK = "<!-- boot-theme-script -->"
 /**
  * The inline script: Telegram's theme params from the URL hash (or the hash kept for reloads) as the
  * kit's `--tg-theme-*` variables and `data-color-scheme` on <html>; `data-boot-skeleton` on the start
- * paths, where index.html shows wallet main's skeleton (elsewhere: the plain background). Then, when the
- * page is idle (waiting for the chunks), one currency format and one time-zone read: the first use of
- * `Intl` initialises the browser's ICU data, 50-70 ms on this machine and four times that on the
- * cheap-phone profile, which would otherwise land on the balance's first render. No imports, no
- * globals left behind; any failure leaves the default light palette.
+ * paths, where index.html shows wallet main's skeleton (elsewhere: the plain background). No imports,
+ * no globals left behind; any failure leaves the default light palette.
  */
 export const bootThemeScript = (): string => {
   const source = `(function(){try{
@@ -42,7 +39,6 @@ var theme=JSON.parse(p.get("tgWebAppThemeParams")||"{}"),html=document.documentE
 for(var name in vars)html.style.setProperty(name,vars[name]);
 var scheme=schemeOf(theme);html.dataset.colorScheme=scheme;html.style.colorScheme=scheme;
 if(${JSON.stringify(START_PATHS)}.indexOf(location.pathname)>=0)html.dataset.bootSkeleton="";
-(window.requestIdleCallback||setTimeout)(function(){try{new Intl.NumberFormat("en",{style:"currency",currency:"USD"}).format(1);Intl.DateTimeFormat().resolvedOptions()}catch(e){}});
 }catch(e){}})()`
   const result = minifySync("boot-theme.js", source, { compress: true, mangle: true })
   if (result.errors.length > 0) throw new Error(`boot theme script: ${result.errors.map((e) => e.message).join("; ")}`)
