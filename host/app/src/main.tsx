@@ -141,7 +141,7 @@ async function boot() {
   }
   // The SDK loads in its own chunk, not awaited: calls made before it arrives are queued (decision 0330).
   // It is requested once the first screen's data has settled (or SDK_LATEST_MS into the boot), so on a
-  // slow link its 11.5 kB do not share the bandwidth the first balance needs (decision 0007).
+  // slow link its 11.5 kB do not share the bandwidth the first balance needs (decision 0010).
   let loadSdk!: () => void
   const sdkWanted = new Promise<void>((resolve) => (loadSdk = resolve))
   const sdkCap = setTimeout(() => loadSdk(), SDK_LATEST_MS)
