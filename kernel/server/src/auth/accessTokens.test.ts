@@ -1,4 +1,4 @@
-import { Effect, Layer, ManagedRuntime, Redacted, Scope, Exit } from "effect"
+import { Effect, Layer, ManagedRuntime, Scope, Exit } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Db from "../db/Db.ts"
@@ -8,6 +8,7 @@ import { createSession } from "../kernel/sessions.ts"
 import { upsertFromTelegram } from "../kernel/users.ts"
 import { ServerConfig } from "../services.ts"
 import { startTestDatabase, testDatabases, type TestDatabase } from "../testing/databases.ts"
+import { testServerConfig } from "../testing/config.ts"
 import { checkAccessTokens, makeAccessTokenChecker } from "./accessTokens.ts"
 
 const clock = { now: Date.UTC(2026, 2, 1) }
@@ -25,17 +26,7 @@ describe.each(testDatabases)("batched access token checks on %s", (kind) => {
 
   beforeAll(async () => {
     database = await startTestDatabase(kind)
-    const config = Layer.succeed(ServerConfig, {
-      botToken: Redacted.make("1:x"),
-      botUsername: "bot",
-      region: "default",
-      dev: false,
-      accessTokenTtlSeconds: 900,
-      refreshTokenTtlSeconds: 30 * 24 * 3600,
-      initDataMaxAgeSeconds: 3600,
-      now: () => clock.now,
-      pluginConfig: {},
-    })
+    const config = testServerConfig(() => clock.now)
     runtime = ManagedRuntime.make(Layer.mergeAll(Db.layer(database.options), config))
     await run(runMigrations([{ id: "kernel", migrations: kernelMigrations }]))
   }, 60_000)

@@ -1,10 +1,11 @@
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Db from "../db/Db.ts"
 import { runMigrations } from "../db/migrations.ts"
 import { ServerConfig } from "../services.ts"
 import { startTestDatabase, testDatabases, type TestDatabase } from "../testing/databases.ts"
+import { testServerConfig } from "../testing/config.ts"
 import { kernelMigrations } from "./migrations.ts"
 import { createSession, pruneExpired, recordInitDataUse, refreshSession } from "./sessions.ts"
 import { upsertFromTelegram, upsertProfile } from "./users.ts"
@@ -23,17 +24,7 @@ describe.each(testDatabases)("sessions and users in SQL on %s", (kind) => {
 
   beforeAll(async () => {
     database = await startTestDatabase(kind)
-    const config = Layer.succeed(ServerConfig, {
-      botToken: Redacted.make("1:x"),
-      botUsername: "bot",
-      region: "default",
-      dev: false,
-      accessTokenTtlSeconds: 900,
-      refreshTokenTtlSeconds: 30 * 24 * 3600,
-      initDataMaxAgeSeconds: 3600,
-      now: () => clock.now,
-      pluginConfig: {},
-    })
+    const config = testServerConfig(() => clock.now)
     runtime = ManagedRuntime.make(Layer.mergeAll(Db.layer(database.options), config))
     await run(runMigrations([{ id: "kernel", migrations: kernelMigrations }]))
   }, 60_000)

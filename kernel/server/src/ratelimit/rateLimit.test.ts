@@ -12,8 +12,8 @@ import { runMigrations } from "../db/migrations.ts"
 import { signInitData } from "../kernel/initData.ts"
 import { kernelModule } from "../kernel/module.ts"
 import { startServer, type RunningServer } from "../server.ts"
-import { ServerConfig } from "../services.ts"
 import { startTestDatabase, testDatabases, type TestDatabase } from "../testing/databases.ts"
+import { testServerConfig } from "../testing/config.ts"
 import { judge, rateLimitOptionsFromEnv, RateLimiter, resolveRateLimits } from "./RateLimiter.ts"
 
 const BOT_TOKEN = "1111111111:rate-limit-test"
@@ -74,17 +74,7 @@ describe.each(testDatabases)("RateLimiter on %s", (kind) => {
 
   beforeAll(async () => {
     database = await startTestDatabase(kind)
-    const config = Layer.succeed(ServerConfig, {
-      botToken: Redacted.make(BOT_TOKEN),
-      botUsername: "bot",
-      region: "default",
-      dev: false,
-      accessTokenTtlSeconds: 900,
-      refreshTokenTtlSeconds: 3600,
-      initDataMaxAgeSeconds: 3600,
-      now: () => clock.now,
-      pluginConfig: {},
-    })
+    const config = testServerConfig(() => clock.now, { botToken: Redacted.make(BOT_TOKEN), refreshTokenTtlSeconds: 3600 })
     const base = Layer.mergeAll(Db.layer(database.options), config)
     runtime = ManagedRuntime.make(RateLimiter.layer().pipe(Layer.provideMerge(base)))
     await run(runMigrations([{ id: "kernel", migrations: kernelModule.migrations }]))

@@ -3,12 +3,12 @@
  * members, the same transfer twice (one batch, two batches), cancel racing approve, and a whole-batch
  * retry after the process stopped between the Ledger step and the rows.
  */
-import { Effect, Exit, Layer, ManagedRuntime, Redacted, Tracer } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, Tracer } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { Db, kernelModule, runMigrations, ServerConfig } from "@wallet/kernel-server"
 import { Ledger, ledgerMigrationModule, userOwner } from "@wallet/kernel-server/ledger"
-import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing"
+import { startTestDatabase, testDatabases, testServerConfig, type TestDatabase } from "@wallet/kernel-server/testing"
 import { defineCustodyCurrencies } from "./ledgerSetup.ts"
 import { custodyMigrations } from "./migrations.ts"
 import {
@@ -102,17 +102,7 @@ describe.each(testDatabases)("custody approve and cancel batches on %s", (kind) 
 
   beforeAll(async () => {
     database = await startTestDatabase(kind)
-    const config = Layer.succeed(ServerConfig, {
-      botToken: Redacted.make("1:x"),
-      botUsername: "bot",
-      region: "default",
-      dev: false,
-      accessTokenTtlSeconds: 900,
-      refreshTokenTtlSeconds: 30 * 24 * 3600,
-      initDataMaxAgeSeconds: 3600,
-      now: () => clock.now,
-      pluginConfig: {},
-    })
+    const config = testServerConfig(() => clock.now)
     const base = Layer.mergeAll(Db.layer(database.options), config)
     const ledger = Ledger.layer.pipe(Layer.provideMerge(base))
     const queues = Layer.mergeAll(

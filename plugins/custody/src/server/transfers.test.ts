@@ -2,12 +2,12 @@
  * The batch path of transfer creation (docs/decisions/0403): many creations in one
  * `createTransfers` call (and through the `TransferCreates` queue), one of them failing.
  */
-import { Effect, Exit, Layer, ManagedRuntime, Redacted } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Db, kernelModule, runMigrations, ServerConfig } from "@wallet/kernel-server"
 import { Ledger, ledgerMigrationModule, userOwner } from "@wallet/kernel-server/ledger"
-import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing"
+import { startTestDatabase, testDatabases, testServerConfig, type TestDatabase } from "@wallet/kernel-server/testing"
 import { defineCustodyCurrencies } from "./ledgerSetup.ts"
 import { custodyMigrations } from "./migrations.ts"
 import { recordTransaction } from "./history.ts"
@@ -45,17 +45,7 @@ describe.each(testDatabases)("custody transfer batches on %s", (kind) => {
 
   beforeAll(async () => {
     database = await startTestDatabase(kind)
-    const config = Layer.succeed(ServerConfig, {
-      botToken: Redacted.make("1:x"),
-      botUsername: "bot",
-      region: "default",
-      dev: false,
-      accessTokenTtlSeconds: 900,
-      refreshTokenTtlSeconds: 30 * 24 * 3600,
-      initDataMaxAgeSeconds: 3600,
-      now: () => clock.now,
-      pluginConfig: {},
-    })
+    const config = testServerConfig(() => clock.now)
     const base = Layer.mergeAll(Db.layer(database.options), config)
     const ledger = Ledger.layer.pipe(Layer.provideMerge(base))
     runtime = ManagedRuntime.make(TransferCreates.layerWith({ onBatch: (size) => batches.push(size) }).pipe(Layer.provideMerge(ledger)))
