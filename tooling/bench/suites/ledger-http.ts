@@ -15,7 +15,10 @@
  *
  *   npx tsx tooling/bench/suites/ledger-http.ts [--seconds 10] [--clients 64] [--users 200] [--runs 2]
  *     [--pgbench-clients 8] [--scale 10] [--connections 8] [--phases read,create,lifecycle]
- *     [--processes 1] [--cpu-prof DIR]
+ *     [--processes 1] [--cpu-prof DIR] [--statements]
+ *   --runs must be odd: each ratio is the median run.
+ *   --statements: PostgreSQL with pg_stat_statements; the first run prints, per phase, the statements
+ *   per request and the most frequent ones (what each request costs the database).
  *   BENCH_SCANS=1 also prints the sequential scans per table at the end.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
@@ -23,7 +26,6 @@ import cluster from "node:cluster"
 import { randomUUID } from "node:crypto"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import http from "node:http"
-import net from "node:net"
 import { dirname, join } from "node:path"
 import { parseArgs } from "node:util"
 import { signInitData } from "../../../kernel/server/src/kernel/initData.ts"
@@ -31,6 +33,7 @@ import { startServer } from "../../../kernel/server/src/server.ts"
 import { startTestPostgres } from "../../../kernel/server/src/testing/postgres.ts"
 import { serverPlugin } from "../../../plugins/custody/src/server/index.ts"
 import { probePlugin } from "../../../plugins/custody/src/server/testSupport.ts"
+import { Connection, cpuOfTree, median, percentile } from "../src/http-load.ts"
 
 const BOT_TOKEN = "1234567:ledger-http-bench"
 const { values } = parseArgs({
@@ -39,7 +42,8 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     clients: { type: "string", default: "64" },
     users: { type: "string", default: "200" },
-    runs: { type: "string", default: "2" },
+    runs: { type: "string", default: "3" },
+    statements: { type: "boolean", default: false },
     "pgbench-clients": { type: "string", default: "8" },
     scale: { type: "string", default: "10" },
     connections: { type: "string", default: "8" },
@@ -66,6 +70,27 @@ function pgbench(url: string, args: ReadonlyArray<string>): string {
   const result = spawnSync(pgbenchBinary(), [...args, url], { encoding: "utf8" })
   if (result.status !== 0) throw new Error(`pgbench ${args.join(" ")} failed: ${result.stderr}`)
   return result.stdout + result.stderr
+}
+
+function psql(url: string, query: string): string {
+  const result = spawnSync(join(dirname(pgbenchBinary()), "psql"), [url, "-At", "-F", " | ", "-c", query], { encoding: "utf8" })
+  if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`)
+  return result.stdout.trim()
+}
+
+/** With --statements: what one request of a phase costs the database, from pg_stat_statements. */
+function statementsPerRequest(url: string, requests: number): string {
+  const own = "query not like '%pg_stat_statements%'"
+  const total = Number(psql(url, `select coalesce(sum(calls), 0) from pg_stat_statements where ${own}`))
+  const top = psql(
+    url,
+    `select to_char(calls::numeric / ${requests}, 'FM990.000'), to_char(mean_exec_time, 'FM990.000') || ' ms', left(regexp_replace(query, '\\s+', ' ', 'g'), 120)
+       from pg_stat_statements where ${own} order by calls desc limit 10`,
+  )
+  return `statements per request: ${(total / requests).toFixed(2)} (calls per request | mean execution | statement)\n${top
+    .split("\n")
+    .map((line) => `          ${line}`)
+    .join("\n")}`
 }
 
 function startChild(url: string): Promise<{ child: ChildProcess; base: string }> {
@@ -98,34 +123,6 @@ function startChild(url: string): Promise<{ child: ChildProcess; base: string }>
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
     child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${output}`)))
   })
-}
-
-// CPU seconds (user + system) of a process tree, from /proc: the cost
-// per request of each side, which other load on the machine moves much less than the rates.
-const TICK = 100
-function cpuOfTree(root: number): number {
-  let total = 0
-  const children = new Map<number, Array<number>>()
-  const times = new Map<number, number>()
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      const ppid = Number(fields[1])
-      // utime + stime, and cutime + cstime (children that ended: pgbench's backends)
-      times.set(Number(entry), (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / TICK)
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)])
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const walk = (pid: number) => {
-    total += times.get(pid) ?? 0
-    for (const child of children.get(pid) ?? []) walk(child)
-  }
-  walk(root)
-  return total
 }
 
 function postmasterPid(url: string): number {
@@ -191,87 +188,6 @@ function request(base: string, method: string, path: string, body: unknown, auth
   })
 }
 
-/**
- * One keep-alive HTTP/1.1 connection, one request at a time (as each pgbench client runs one
- * transaction at a time), written and parsed by hand: node:http's client costs the shared CPU
- * several times what this does, and the load generator is not what is measured.
- */
-class Connection {
-  private readonly socket: net.Socket
-  private buffer: Buffer = Buffer.alloc(0)
-  private waiting: ((reply: { status: number; body: string }) => void) | undefined
-  private failure: ((error: Error) => void) | undefined
-  private readonly ready: Promise<void>
-
-  constructor(base: string) {
-    const url = new URL(base)
-    this.socket = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true })
-    this.ready = new Promise((resolve, reject) => {
-      this.socket.once("connect", () => resolve())
-      this.socket.once("error", reject)
-    })
-    this.socket.on("data", (chunk: Buffer) => {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk])
-      this.parse()
-    })
-    this.socket.on("error", (error) => this.failure?.(error))
-    this.socket.on("close", () => this.failure?.(new Error("connection closed")))
-  }
-
-  private parse() {
-    const end = this.buffer.indexOf("\r\n\r\n")
-    if (end < 0 || this.waiting === undefined) return
-    const head = this.buffer.toString("latin1", 0, end)
-    const status = Number(head.slice(9, 12))
-    const length = /\r\ncontent-length: *(\d+)/i.exec(head)
-    let body: string
-    let rest: Buffer
-    if (length !== null) {
-      const total = end + 4 + Number(length[1])
-      if (this.buffer.length < total) return
-      body = this.buffer.toString("utf8", end + 4, total)
-      rest = this.buffer.subarray(total)
-    } else if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
-      const last = this.buffer.indexOf("\r\n0\r\n\r\n", end)
-      if (last < 0) return
-      let at = end + 4
-      body = ""
-      while (at < last + 2) {
-        const lineEnd = this.buffer.indexOf("\r\n", at)
-        const size = parseInt(this.buffer.toString("latin1", at, lineEnd), 16)
-        body += this.buffer.toString("utf8", lineEnd + 2, lineEnd + 2 + size)
-        at = lineEnd + 2 + size + 2
-      }
-      rest = this.buffer.subarray(last + 7)
-    } else {
-      body = ""
-      rest = this.buffer.subarray(end + 4)
-    }
-    this.buffer = rest
-    const done = this.waiting
-    this.waiting = undefined
-    this.failure = undefined
-    done({ status, body })
-  }
-
-  async send(method: string, path: string, body: string | undefined, authorization: string): Promise<{ status: number; body: string }> {
-    await this.ready
-    return new Promise((resolve, reject) => {
-      this.waiting = resolve
-      this.failure = reject
-      const length = body === undefined ? 0 : Buffer.byteLength(body)
-      this.socket.write(
-        `${method} ${path} HTTP/1.1\r\nhost: bench\r\nauthorization: ${authorization}\r\n` +
-          (body === undefined ? "\r\n" : `content-type: application/json\r\ncontent-length: ${length}\r\n\r\n${body}`),
-      )
-    })
-  }
-
-  close() {
-    this.socket.destroy()
-  }
-}
-
 interface Phase {
   readonly perSecond: number
   readonly ok: number
@@ -332,14 +248,14 @@ async function load(
   const elapsed = (performance.now() - started) / 1000
   const cpu = cpuLine(cpuBefore, cpuNow(), Math.max(1, ok))
   latencies.sort((a, b) => a - b)
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? Number.NaN
-  return { perSecond: ok / elapsed, ok, failed, p50: pct(50), p99: pct(99), cpu }
+  return { perSecond: ok / elapsed, ok, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpu }
 }
 
 async function main() {
   const seconds = Number(values.seconds)
   const phases = new Set(values.phases.split(","))
-  const postgres = await startTestPostgres()
+  if (Number(values.runs) % 2 !== 1) throw new Error("--runs must be odd: each ratio is the median run")
+  const postgres = await startTestPostgres(values.statements ? { settings: { shared_preload_libraries: "pg_stat_statements" } } : {})
   let server: { child: ChildProcess; base: string } | undefined
   try {
     console.log(`ledger-http bench: one throwaway PostgreSQL cluster, ${seconds} s per phase, ${values.clients} HTTP clients, ${values.users} users`)
@@ -357,7 +273,15 @@ async function main() {
       users.push({ id, token: auth.body.access_token as string })
     }
     await load(base, users, 2, "create") // warm-up
+    if (values.statements) psql(postgres.url, "create extension if not exists pg_stat_statements")
+    const measure = async (run: number, mode: "create" | "lifecycle" | "read") => {
+      const counting = values.statements && run === 1
+      if (counting) psql(postgres.url, "select pg_stat_statements_reset()")
+      const phase = await load(base, users, seconds, mode)
+      return counting ? { ...phase, cpu: `${phase.cpu}\n        ${statementsPerRequest(postgres.url, Math.max(1, phase.ok))}` } : phase
+    }
 
+    const readRatios: Array<number> = []
     const ratios: Array<number> = []
     const lifecycleRatios: Array<number> = []
     for (let run = 1; run <= Number(values.runs); run++) {
@@ -369,14 +293,15 @@ async function main() {
         `[run ${run}] pgbench -b tpcb-like -s ${values.scale} -c ${values["pgbench-clients"]} -j 2: ${tps.toFixed(0)} tps (postgres CPU ${pgPerTx.toFixed(2)} ms per transaction; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`,
       )
       if (phases.has("read")) {
-        const read = await load(base, users, seconds, "read")
+        const read = await measure(run, "read")
         console.log(
           `[run ${run}] HTTP ceiling of this server (GET /api/view-settings: auth + one read): ${read.perSecond.toFixed(0)}/s ` +
             `(p50 ${read.p50.toFixed(1)} ms, p99 ${read.p99.toFixed(1)} ms) -> ${(read.perSecond / tps).toFixed(2)}x pgbench\n        ${read.cpu}`,
         )
+        readRatios.push(read.perSecond / tps)
       }
       if (phases.has("create")) {
-        const create = await load(base, users, seconds, "create")
+        const create = await measure(run, "create")
         console.log(
           `[run ${run}] HTTP internal transfers (POST /api/custody/transfers: auth, hold, records): ${create.perSecond.toFixed(0)}/s ` +
             `(${create.ok} ok, ${create.failed} failed; p50 ${create.p50.toFixed(1)} ms, p99 ${create.p99.toFixed(1)} ms) -> ${(create.perSecond / tps).toFixed(2)}x pgbench\n        ${create.cpu}`,
@@ -384,7 +309,7 @@ async function main() {
         ratios.push(create.perSecond / tps)
       }
       if (phases.has("lifecycle")) {
-        const lifecycle = await load(base, users, seconds, "lifecycle")
+        const lifecycle = await measure(run, "lifecycle")
         console.log(
           `[run ${run}] HTTP transfer lifecycle (create + approve by the receiver): ${lifecycle.perSecond.toFixed(0)}/s ` +
             `(${lifecycle.ok} ok, ${lifecycle.failed} failed; p50 ${lifecycle.p50.toFixed(1)} ms, p99 ${lifecycle.p99.toFixed(1)} ms) -> ${(lifecycle.perSecond / tps).toFixed(2)}x pgbench\n        ${lifecycle.cpu}`,
@@ -392,10 +317,11 @@ async function main() {
         lifecycleRatios.push(lifecycle.perSecond / tps)
       }
     }
-    const median = (list: ReadonlyArray<number>) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!
-    if (ratios.length > 0) console.log(`ratio HTTP transfers / pgbench (median of ${ratios.length}): ${median(ratios).toFixed(2)}x (target >= 0.5x)`)
+    const verdict = (value: number, target: number) => `${value.toFixed(2)}x (target >= ${target.toFixed(1)}x: ${value >= target ? "met" : "missed"})`
+    if (readRatios.length > 0) console.log(`ratio authenticated reads / pgbench (median of ${readRatios.length}): ${verdict(median(readRatios), 1)}`)
+    if (ratios.length > 0) console.log(`ratio HTTP transfers / pgbench (median of ${ratios.length}): ${verdict(median(ratios), 1)}`)
     if (lifecycleRatios.length > 0)
-      console.log(`ratio HTTP create+approve / pgbench (median of ${lifecycleRatios.length}): ${median(lifecycleRatios).toFixed(2)}x`)
+      console.log(`ratio HTTP create+approve / pgbench (median of ${lifecycleRatios.length}): ${verdict(median(lifecycleRatios), 0.5)}`)
     if (process.env.BENCH_SCANS) {
       const psql = join(dirname(pgbenchBinary()), "psql")
       console.log(

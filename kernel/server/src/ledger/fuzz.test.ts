@@ -63,9 +63,12 @@ const minute = 60_000
 
 // Group commit (the default) on both databases, and one movement per transaction with more
 // transactions in flight on PostgreSQL (more lock waits, concurrent commits of one key).
-const variants: ReadonlyArray<readonly [string, TestDatabaseKind, LedgerOptions]> = [
+const variants: ReadonlyArray<readonly [string, TestDatabaseKind, LedgerOptions & { readonly processes?: number }]> = [
   ...testDatabases.map((kind) => [`${kind}`, kind, {}] as const),
   ["postgres without batching", "postgres", { maxBatch: 1, workers: 6 }],
+  // Two and four API processes on one PostgreSQL (issue 18): each with its own pool and batcher.
+  ["postgres in two processes", "postgres", { processes: 2 }],
+  ["postgres in four processes", "postgres", { processes: 4 }],
 ]
 
 describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
@@ -211,17 +214,29 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
             return ledger.expireHolds(op.now)
         }
       }
-      const outcomes: ReadonlyArray<Outcome> = await run((ledger) =>
-        Effect.forEach(
-          ops,
-          (op) =>
-            Effect.map(Effect.exit(execute(op, ledger)), (exit): Outcome => {
-              if (Exit.isSuccess(exit)) return { ok: true, value: exit.value }
-              const reason = exit.cause.reasons[0]
-              if (reason?._tag === "Fail") return { ok: false, error: reason.error as MovementError }
-              throw new Error(`unexpected defect: ${String(exit.cause)}`)
-            }),
-          { concurrency: "unbounded" },
+      // With several processes, op i runs on process i % n: neighbours (often the same key or
+      // hold) race from different connection pools and batchers.
+      const outcomes: Array<Outcome> = new Array(ops.length)
+      await Promise.all(
+        Array.from({ length: db.processes }, (_, process) =>
+          db.runOn(
+            process,
+            Effect.flatMap(Effect.service(Ledger), (ledger) =>
+              Effect.forEach(
+                ops.flatMap((op, index) => (index % db.processes === process ? [{ op, index }] : [])),
+                ({ op, index }) =>
+                  Effect.map(Effect.exit(execute(op, ledger)), (exit) => {
+                    if (Exit.isSuccess(exit)) outcomes[index] = { ok: true, value: exit.value }
+                    else {
+                      const reason = exit.cause.reasons[0]
+                      if (reason?._tag !== "Fail") throw new Error(`unexpected defect: ${String(exit.cause)}`)
+                      outcomes[index] = { ok: false, error: reason.error as MovementError }
+                    }
+                  }),
+                { concurrency: "unbounded", discard: true },
+              ),
+            ),
+          ),
         ),
       )
       stats.ops += ops.length

@@ -70,7 +70,11 @@ const fromUrl = async (baseUrl: string): Promise<TestPostgres> => {
   }
 }
 
-export const startTestPostgres = async (): Promise<TestPostgres> => {
+/**
+ * `settings`: extra server settings for an own cluster (benches: `shared_preload_libraries:
+ * "pg_stat_statements"`); ignored for an external server, which keeps its own.
+ */
+export const startTestPostgres = async (options: { readonly settings?: Readonly<Record<string, string>> } = {}): Promise<TestPostgres> => {
   const external = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL
   if (external) return fromUrl(external)
   const bin = findBinaries()
@@ -99,7 +103,11 @@ export const startTestPostgres = async (): Promise<TestPostgres> => {
       "-t",
       "60",
       "-o",
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60${Object.entries(
+        options.settings ?? {},
+      )
+        .map(([name, value]) => ` -c ${name}=${value}`)
+        .join("")}`,
       "start",
     ])
   } catch (error) {
