@@ -323,24 +323,8 @@ async function main() {
     if (lifecycleRatios.length > 0)
       console.log(`ratio HTTP create+approve / pgbench (median of ${lifecycleRatios.length}): ${verdict(median(lifecycleRatios), 0.5)}`)
     if (process.env.BENCH_SCANS) {
-      const psql = join(dirname(pgbenchBinary()), "psql")
       console.log(
-        spawnSync(
-          psql,
-          [postgres.url, "-c", "select relname, seq_scan, seq_tup_read, idx_scan, n_dead_tup from pg_stat_user_tables order by seq_tup_read desc limit 10"],
-          { encoding: "utf8" },
-        ).stdout,
-      )
-      console.log(
-        spawnSync(
-          psql,
-          [
-            postgres.url,
-            "-c",
-            "prepare q(bigint[], text[]) as select c.* from unnest($1::bigint[], $2::text[]) as v(sender_id, idempotency_key) cross join lateral (select * from custody_transfers t where t.sender_id = v.sender_id and t.idempotency_key = v.idempotency_key) c; set plan_cache_mode = force_custom_plan; explain analyze execute q(array(select sender_id from custody_transfers limit 20), array(select idempotency_key from custody_transfers limit 20))",
-          ],
-          { encoding: "utf8" },
-        ).stdout,
+        psql(postgres.url, "select relname, seq_scan, seq_tup_read, idx_scan, n_dead_tup from pg_stat_user_tables order by seq_tup_read desc limit 10"),
       )
     }
     const audit = await request(base, "GET", "/api/custody-probe/audit", undefined)

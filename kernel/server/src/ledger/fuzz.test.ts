@@ -216,7 +216,7 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
       }
       // With several processes, op i runs on process i % n: neighbours (often the same key or
       // hold) race from different connection pools and batchers.
-      const outcomes: Array<Outcome> = new Array(ops.length)
+      const outcomes: Array<Outcome> = []
       await Promise.all(
         Array.from({ length: db.processes }, (_, process) =>
           db.runOn(
