@@ -34,6 +34,22 @@ export function cpuOfTree(root: number): number {
   return total
 }
 
+/** The postmaster of a PostgreSQL on this machine by its URL's port (its backends are its children), or -1. */
+export function postmasterPid(url: string): number {
+  const port = new URL(url).port
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")
+      if (cmdline[0]?.endsWith("/postgres") && cmdline.includes(`-p`) && cmdline[cmdline.indexOf("-p") + 1] === port) return Number(entry)
+      if (cmdline[0]?.endsWith("/postgres") && cmdline.some((arg) => arg === `-p ${port}` || arg.includes(`-p ${port} `))) return Number(entry)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return -1
+}
+
 /**
  * One keep-alive HTTP/1.1 connection, one request at a time (as each pgbench client runs one
  * transaction at a time), written and parsed by hand: node:http's client costs the shared CPU

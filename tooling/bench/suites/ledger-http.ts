@@ -33,7 +33,7 @@ import { startServer } from "../../../kernel/server/src/server.ts"
 import { startTestPostgres } from "../../../kernel/server/src/testing/postgres.ts"
 import { serverPlugin } from "../../../plugins/custody/src/server/index.ts"
 import { probePlugin } from "../../../plugins/custody/src/server/testSupport.ts"
-import { Connection, cpuOfTree, median, percentile } from "../src/http-load.ts"
+import { Connection, cpuOfTree, median, percentile, postmasterPid } from "../src/http-load.ts"
 
 const BOT_TOKEN = "1234567:ledger-http-bench"
 const { values } = parseArgs({
@@ -123,21 +123,6 @@ function startChild(url: string): Promise<{ child: ChildProcess; base: string }>
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
     child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${output}`)))
   })
-}
-
-function postmasterPid(url: string): number {
-  const port = new URL(url).port
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")
-      if (cmdline[0]?.endsWith("/postgres") && cmdline.includes(`-p`) && cmdline[cmdline.indexOf("-p") + 1] === port) return Number(entry)
-      if (cmdline[0]?.endsWith("/postgres") && cmdline.some((arg) => arg === `-p ${port}` || arg.includes(`-p ${port} `))) return Number(entry)
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return -1
 }
 
 interface Cpu {

@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { CurrentSession, Forbidden, KernelApi, NotFound, TelegramLaunch, Unauthorized, type AuthInitResponse, type ProfileLanguages } from "@wallet/kernel/api"
 import { ServerConfig } from "../services.ts"
 import { createSession, refreshSession, revokeSession } from "./sessions.ts"
-import { featureFlagsFor, saveViewSettings, viewSettingsFor, viewSettingsOfUser } from "./settings.ts"
+import { featureFlagsFor, makeViewSettingsReader, saveViewSettings, viewSettingsFor } from "./settings.ts"
 import { bucketsForAll } from "../operator/service.ts"
 import { findUser, markOnboarded, setLanguage, setVisitorId, toCurrentUser, upsertFromTelegram, upsertProfile } from "./users.ts"
 
@@ -69,30 +69,32 @@ const FeatureFlagsLive = HttpApiBuilder.group(KernelApi, "featureFlags", (handle
 )
 
 const ViewSettingsLive = HttpApiBuilder.group(KernelApi, "viewSettings", (handlers) =>
-  handlers
-    .handle("get", () =>
-      Effect.gen(function* () {
-        const session = yield* CurrentSession
-        const settings = yield* Effect.orDie(viewSettingsOfUser(session.userId))
-        if (settings === undefined) return yield* new Unauthorized({ code: "user_not_found", message: "The session's user no longer exists" })
-        return settings
-      }),
-    )
-    .handle("save", ({ payload }) =>
-      Effect.gen(function* () {
-        const user = yield* currentUser
-        if (!user.permissions.accessToSavingSettings) {
-          return yield* new Forbidden({
-            code: "permission_denied",
-            message: "Saving view settings requires accessToSavingSettings",
-            permission: "accessToSavingSettings",
-          })
-        }
-        yield* Effect.orDie(saveViewSettings(user.id, payload))
-        if (payload.changedUserFlags?.wallet_onboarding_finished === true && user.isNew) yield* Effect.orDie(markOnboarded(user.id))
-        return yield* Effect.orDie(viewSettingsFor(user.id, user.isCustodyAvailable))
-      }),
-    ),
+  Effect.map(makeViewSettingsReader(), (reader) =>
+    handlers
+      .handle("get", () =>
+        Effect.gen(function* () {
+          const session = yield* CurrentSession
+          const settings = yield* Effect.orDie(reader.run(session.userId))
+          if (settings === undefined) return yield* new Unauthorized({ code: "user_not_found", message: "The session's user no longer exists" })
+          return settings
+        }),
+      )
+      .handle("save", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* currentUser
+          if (!user.permissions.accessToSavingSettings) {
+            return yield* new Forbidden({
+              code: "permission_denied",
+              message: "Saving view settings requires accessToSavingSettings",
+              permission: "accessToSavingSettings",
+            })
+          }
+          yield* Effect.orDie(saveViewSettings(user.id, payload))
+          if (payload.changedUserFlags?.wallet_onboarding_finished === true && user.isNew) yield* Effect.orDie(markOnboarded(user.id))
+          return yield* Effect.orDie(viewSettingsFor(user.id, user.isCustodyAvailable))
+        }),
+      ),
+  ),
 )
 
 export const profileLanguages: ProfileLanguages = {

@@ -1,7 +1,10 @@
 /** Feature flags (global, with per-user overrides) and per-user view settings. */
-import { Effect } from "effect"
+import { Effect, Exit, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 import { KnownBanners, type Banners, type FeatureFlags, type SaveViewSettingsRequest, type UserFlags, type ViewSettings } from "@wallet/kernel/api"
+import { decodeInt8Number } from "../db/Db.ts"
+import { makeBatcher, type Batcher } from "../ledger/batcher.ts"
 import { ServerConfig } from "../services.ts"
 
 const json = (value: unknown): Record<string, unknown> =>
@@ -52,17 +55,34 @@ export const viewSettingsFor = (userId: number, isCustodyAvailable: boolean) =>
     return toViewSettings(rows[0]?.user_flags, rows[0]?.banners, isCustodyAvailable)
   })
 
-/** The hot read path (every app start): the user's custody flag and their settings in one query. */
-export const viewSettingsOfUser = (userId: number) =>
+/**
+ * The hot read path (every app start): each user's custody flag and settings, for many users in
+ * one query (a user that does not exist answers undefined).
+ */
+export const viewSettingsOfUsers = (userIds: ReadonlyArray<number>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ is_custody_available: boolean; user_flags: unknown; banners: unknown }>`
-      select u.is_custody_available, v.user_flags, v.banners
-      from kernel_users u left join kernel_view_settings v on v.user_id = u.id
-      where u.id = ${userId}`
-    const row = rows[0]
-    return row === undefined ? undefined : toViewSettings(row.user_flags, row.banners, row.is_custody_available === true)
+    const rows = yield* sql.unsafe<{ id: unknown; is_custody_available: boolean; user_flags: unknown; banners: unknown }>(
+      `select u.id, u.is_custody_available, v.user_flags, v.banners
+         from kernel_users u left join kernel_view_settings v on v.user_id = u.id
+        where u.id = any($1::bigint[])`,
+      [[...new Set(userIds)]],
+    )
+    const byId = new Map(rows.map((row) => [decodeInt8Number(row.id), row]))
+    return userIds.map((id) => {
+      const row = byId.get(id)
+      return row === undefined ? undefined : toViewSettings(row.user_flags, row.banners, row.is_custody_available === true)
+    })
   })
+
+export const viewSettingsOfUser = (userId: number) => Effect.map(viewSettingsOfUsers([userId]), (list) => list[0])
+
+/**
+ * Concurrent view-settings reads share one query (the batcher of decision 0404): on PGlite, whose
+ * one session runs every query on the server's thread, and on PostgreSQL alike (decision 0406).
+ */
+export const makeViewSettingsReader = (): Effect.Effect<Batcher<number, ViewSettings | undefined, SqlError>, never, Scope.Scope | SqlClient.SqlClient> =>
+  makeBatcher({ execute: (userIds) => Effect.map(viewSettingsOfUsers(userIds), (list) => list.map((settings) => Exit.succeed(settings))) })
 
 /** Merges the changed flags into the stored ones in one statement (jsonb `||`), so concurrent saves do not lose keys. */
 export const saveViewSettings = (userId: number, request: SaveViewSettingsRequest) =>
