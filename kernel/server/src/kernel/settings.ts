@@ -81,8 +81,10 @@ export const viewSettingsOfUser = (userId: number) => Effect.map(viewSettingsOfU
  * Concurrent view-settings reads share one query (the batcher of decision 0404): on PGlite, whose
  * one session runs every query on the server's thread, and on PostgreSQL alike (decision 0406).
  */
-export const makeViewSettingsReader = (): Effect.Effect<Batcher<number, ViewSettings | undefined, SqlError>, never, Scope.Scope | SqlClient.SqlClient> =>
-  makeBatcher({ execute: (userIds) => Effect.map(viewSettingsOfUsers(userIds), (list) => list.map((settings) => Exit.succeed(settings))) })
+export const makeViewSettingsReader = (
+  options: { readonly onBatch?: (size: number) => void } = {},
+): Effect.Effect<Batcher<number, ViewSettings | undefined, SqlError>, never, Scope.Scope | SqlClient.SqlClient> =>
+  makeBatcher({ ...options, execute: (userIds) => Effect.map(viewSettingsOfUsers(userIds), (list) => list.map((settings) => Exit.succeed(settings))) })
 
 /** Merges the changed flags into the stored ones in one statement (jsonb `||`), so concurrent saves do not lose keys. */
 export const saveViewSettings = (userId: number, request: SaveViewSettingsRequest) =>
