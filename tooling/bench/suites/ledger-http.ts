@@ -84,10 +84,11 @@ function statementsPerRequest(url: string, requests: number): string {
   const total = Number(psql(url, `select coalesce(sum(calls), 0) from pg_stat_statements where ${own}`))
   const top = psql(
     url,
-    `select to_char(calls::numeric / ${requests}, 'FM990.000'), to_char(mean_exec_time, 'FM990.000') || ' ms', left(regexp_replace(query, '\\s+', ' ', 'g'), 120)
-       from pg_stat_statements where ${own} order by calls desc limit 10`,
+    `select to_char(calls::numeric / ${requests}, 'FM990.000'), to_char(total_exec_time / ${requests}, 'FM990.000') || ' ms', to_char(mean_exec_time, 'FM990.000') || ' ms',
+            left(regexp_replace(query, '\\s+', ' ', 'g'), 110)
+       from pg_stat_statements where ${own} order by total_exec_time desc limit 12`,
   )
-  return `statements per request: ${(total / requests).toFixed(2)} (calls per request | mean execution | statement)\n${top
+  return `statements per request: ${(total / requests).toFixed(2)} (calls per request | execution per request | mean execution | statement, by execution time)\n${top
     .split("\n")
     .map((line) => `          ${line}`)
     .join("\n")}`
