@@ -137,8 +137,21 @@ const cpuNow = (): Cpu => ({
   postgres: cpuOfTree(cpuPids.postgres),
   client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
 })
-const cpuLine = (before: Cpu, after: Cpu, count: number) =>
-  `CPU per request: server ${(((after.server - before.server) / count) * 1e3).toFixed(2)} ms, postgres ${(((after.postgres - before.postgres) / count) * 1e3).toFixed(2)} ms, load generator ${(((after.client - before.client) / count) * 1e3).toFixed(2)} ms`
+/**
+ * CPU per request of each side, and the rate that CPU allows on 2 and on 3 cores given to the
+ * server and PostgreSQL alone (the load generator elsewhere): what one more core would buy when
+ * the cores, not the design, are the limit.
+ */
+const cpuLine = (before: Cpu, after: Cpu, count: number) => {
+  const server = ((after.server - before.server) / count) * 1e3
+  const postgres = ((after.postgres - before.postgres) / count) * 1e3
+  const client = ((after.client - before.client) / count) * 1e3
+  const ceiling = (cores: number) => ((cores * 1000) / Math.max(0.001, server + postgres)).toFixed(0)
+  return (
+    `CPU per request: server ${server.toFixed(2)} ms, postgres ${postgres.toFixed(2)} ms, load generator ${client.toFixed(2)} ms; ` +
+    `CPU-bound ceiling ${ceiling(2)}/s on 2 cores, ${ceiling(3)}/s on 3`
+  )
+}
 
 // Setup requests (sign-in, funding, audit) go through node:http.
 let agent = new http.Agent({ keepAlive: true, maxSockets: 1024 })
