@@ -20,7 +20,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as Db from "../db/Db.ts"
 import { HoldNotPending, IdempotencyConflict, InsufficientFunds, InvalidMovement, UnknownAccount, UnknownHold, type MovementError } from "./errors.ts"
-import { System, type AccountRef, type Command, type Entry, type Metadata, type Movement, type MovementKind } from "./model.ts"
+import { System, type AccountRef, type AlongGroup, type Command, type Entry, type Metadata, type Movement, type MovementKind } from "./model.ts"
 
 /** The batch must run again from the start (a key committed concurrently). Internal. */
 export class RetryBatch extends Schema.TaggedError<RetryBatch>()("RetryBatch", { reason: Schema.String }) {}
@@ -299,7 +299,7 @@ export const runBatch = (commands: ReadonlyArray<Command>): Effect.Effect<Readon
         const replayIds = results.flatMap((r) => ("replay" in r ? [r.replay] : []))
         const replayed = yield* loadMovements(sql, replayIds)
 
-        return results.map((r, index): CommandResult => {
+        const answers = results.map((r, index): CommandResult => {
           if ("replay" in r) {
             const movement = replayed.get(r.replay)
             if (movement === undefined) throw new Error(`ledger: transaction ${r.replay} has no entries`)
@@ -321,6 +321,18 @@ export const runBatch = (commands: ReadonlyArray<Command>): Effect.Effect<Readon
             },
           }
         })
+
+        // 7. the callers' own writes (decision 0407): one call per group, with the movements this batch made
+        const groups = new Map<AlongGroup<unknown>, Array<{ item: unknown; movement: Movement }>>()
+        for (const t of fresh) {
+          const answer = answers[t.index]!
+          if (t.command.along === null || !answer.ok) continue
+          const made = groups.get(t.command.along.group) ?? []
+          made.push({ item: t.command.along.item, movement: answer.movement })
+          groups.set(t.command.along.group, made)
+        }
+        for (const [group, made] of groups) yield* group.write(made)
+        return answers
       }),
     )
   })

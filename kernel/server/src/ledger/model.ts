@@ -3,6 +3,9 @@
  * Amounts are integer minor units (`bigint`) everywhere; never floats.
  */
 import { createHash } from "node:crypto"
+import type { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 import { InvalidMovement, UnknownHold } from "./errors.ts"
 
 /** An account is identified by its owner and currency: `{ owner: "user:42", currency: "TON" }`. */
@@ -41,11 +44,35 @@ export interface Leg {
   readonly amount: bigint
 }
 
+/**
+ * A caller's own writes that must commit or roll back with its movements (decision 0407): `write` runs
+ * inside the Ledger's transaction, once per batch, with every item of this group whose movement the batch
+ * made (a replay of a committed key has its writes already and is not passed), after the movements are
+ * written and before the commit. If it fails, the batch rolls back and the Ledger runs each movement on its
+ * own, so the failure (an `SqlError`) is only that movement's. It must touch only the caller's tables and
+ * take its row locks after the Ledger's (every batch locks holds, then accounts, then these).
+ */
+export interface AlongGroup<T> {
+  /** For errors and traces. */
+  readonly name: string
+  readonly write: (made: ReadonlyArray<{ readonly item: T; readonly movement: Movement }>) => Effect.Effect<void, SqlError, SqlClient.SqlClient>
+}
+
+/** One movement's part of an `AlongGroup` (made with `along`). */
+export interface Along {
+  readonly group: AlongGroup<unknown>
+  readonly item: unknown
+}
+
+export const along = <T>(group: AlongGroup<T>, item: T): Along => ({ group: group as AlongGroup<unknown>, item })
+
 interface Described {
   /** Idempotency key, 1-200 chars, global: namespace it ("custody:send:<uuid>"). */
   readonly key: string
   readonly memo?: string | undefined
   readonly metadata?: Metadata | undefined
+  /** Writes of the caller's that commit with this movement (not part of the request's hash). */
+  readonly along?: Along | undefined
 }
 
 /** One movement of one or more legs (e.g. amount to the receiver plus a fee leg), all or nothing. */
@@ -144,6 +171,7 @@ interface CommandBase {
   readonly hash: string
   readonly memo: string | null
   readonly metadata: Metadata
+  readonly along: Along | null
 }
 
 export type Command =
@@ -210,6 +238,7 @@ const base = (request: Described) => ({
   key: request.key,
   memo: request.memo === undefined || request.memo === "" ? null : request.memo,
   metadata: request.metadata ?? {},
+  along: request.along ?? null,
 })
 
 export type ValidationError = InvalidMovement | UnknownHold
@@ -295,6 +324,7 @@ export const expireCommand = (holdId: string, now: Date): Command => ({
   key: expireKey(holdId),
   memo: null,
   metadata: {},
+  along: null,
   holdId,
   now,
   hash: hashOf(["expire", holdId]),
