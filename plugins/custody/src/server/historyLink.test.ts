@@ -1,37 +1,21 @@
 /**
- * Issue #15 case 5 (docs/decisions/0801): the sender's history row of a custody transfer keeps its
- * transfer link when the server stops between the transfer's Ledger hold and its rows, and when a
- * history read lands in that gap. The gap is reached through the `AfterTransferHolds` seam of
- * `createTransfers`: it dies (a crash: that server is then closed and a fresh one started on the
- * same database) or waits while the test reads the history.
+ * Issue #15 case 5 (docs/decisions/0801, 0407): a creation is one transaction (the hold and its rows
+ * commit together: a failure in the rows leaves no hold), and a hold that a server before decision 0407
+ * left without its rows (it stopped in between; the probe places such an orphan) gets its rows, linked,
+ * on the sender's first history read or on a retry of the creation.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { randomUUID } from "node:crypto"
-import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { signInitData, startServer, type Db, type RunningServer, type ServerPlugin } from "@wallet/kernel-server"
+import { signInitData, startServer, type Db, type RunningServer } from "@wallet/kernel-server"
 import { startTestDatabase, testDatabases, type TestDatabase } from "@wallet/kernel-server/testing"
 import { serverPlugin } from "./index.ts"
 import { probePlugin } from "./testSupport.ts"
-import { AfterTransferHolds } from "./transfers.ts"
 
 vi.setConfig({ testTimeout: 60_000 })
 
 const BOT_TOKEN = "1234567:history-link-test"
 const clock = { now: Date.UTC(2026, 4, 6, 12, 0, 0) }
 let nextId = 8_400_000_001
-
-/** What the seam does for the next creation: nothing, die (a crash), or wait in the gap. */
-let gap: Effect.Effect<void> = Effect.void
-const seam = Effect.suspend(() => gap)
-
-/** Custody with the seam between a creation's holds and its rows. */
-const custodyWithSeam: ServerPlugin = {
-  ...serverPlugin,
-  handlers: Layer.provide(serverPlugin.handlers as Layer.Layer<unknown, unknown, unknown>, Layer.succeed(AfterTransferHolds, seam)),
-}
 
 interface Reply {
   readonly status: number
@@ -41,7 +25,6 @@ interface Reply {
 describe.each(testDatabases)("custody history link on %s (issue #15 case 5)", (kind) => {
   let database: TestDatabase
   let options: Db.DatabaseOptions
-  let dataDir: string | undefined
   let server: RunningServer
 
   const start = () =>
@@ -51,22 +34,19 @@ describe.each(testDatabases)("custody history link on %s (issue #15 case 5)", (k
       botToken: BOT_TOKEN,
       now: () => clock.now,
       accessTokenTtlSeconds: 365 * 24 * 3600,
-      plugins: [custodyWithSeam, probePlugin],
+      plugins: [serverPlugin, probePlugin],
       pluginConfig: { custody: { rates: { seed: 7 } } },
     })
 
   beforeAll(async () => {
     database = await startTestDatabase(kind)
-    // A PGlite server that stops must leave its data for the next one: a directory, not memory.
-    dataDir = kind === "pglite" ? mkdtempSync(join(tmpdir(), "custody-history-link-")) : undefined
-    options = dataDir === undefined ? database.options : { kind: "pglite", dataDir }
+    options = database.options
     server = await start()
   }, 120_000)
 
   afterAll(async () => {
     await server?.close()
     await database?.stop()
-    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
   })
 
   const request = async (method: string, path: string, body?: unknown, token?: string): Promise<Reply> => {
@@ -138,26 +118,52 @@ describe.each(testDatabases)("custody history link on %s (issue #15 case 5)", (k
     expect(audit.body.ok, JSON.stringify(audit.body)).toBe(true)
   }
 
-  it("case 5: the history link survives a crash between the hold and the rows", async () => {
-    const aliceId = nextId++
-    const bobId = nextId++
-    let alice = await signIn(aliceId)
-    let bob = await signIn(bobId)
+  /** A hold as a server before decision 0407 left it when it stopped before the transfer's rows. */
+  const orphan = async (sender: User, receiver: User, key: string) => {
+    const reply = await request("POST", "/api/custody-probe/orphan-transfer", {
+      senderId: sender.id,
+      receiverId: receiver.id,
+      currency: "TON",
+      amount: "1.5",
+      comment: "in the gap",
+      idempotencyKey: key,
+    })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+    expect(await balance(sender)).toEqual({ available: "8500000000", held: "1500000000" })
+    expect(await server.sql(`select count(*)::int as n from custody_transfers where sender_id = $1`, [sender.id])).toEqual([{ n: 0 }])
+  }
+
+  it("a creation is one transaction: when its rows fail, no hold is left and the money stays available", async () => {
+    const alice = await signIn(nextId++)
+    const bob = await signIn(nextId++)
     await fund(alice, "10")
+    // The transfer rows' insert fails (as a full disk or a bug would) for one comment.
+    await server.sql(`create or replace function custody_test_refuse() returns trigger language plpgsql as $$
+      begin if new.comment = 'refuse me' then raise exception 'test: the rows cannot be written'; end if; return new; end $$`)
+    await server.sql(`create trigger custody_test_refuse before insert on custody_transfers for each row execute function custody_test_refuse()`)
+    try {
+      const key = randomUUID()
+      const [refused, fine] = await Promise.all([
+        alice.post("/api/custody/transfers", { ...sendBody(bob, key), comment: "refuse me" }),
+        alice.post("/api/custody/transfers", { ...sendBody(bob, randomUUID()), amount: "2" }),
+      ])
+      expect(refused.status).toBeGreaterThanOrEqual(500)
+      expect(fine.status, JSON.stringify(fine.body)).toBe(200)
+      // Only the other transfer moved money; the refused one left no hold and no rows.
+      expect(await balance(alice)).toEqual({ available: "8000000000", held: "2000000000" })
+      expect(await transferRows(alice)).toEqual([expect.objectContaining({ amount: "2", status: "pending", transferId: fine.body.id })])
+      expect((await request("GET", "/api/custody-probe/audit")).body.ok).toBe(true)
+    } finally {
+      await server.sql(`drop trigger custody_test_refuse on custody_transfers`)
+    }
+  })
 
-    // The server stops after the hold, before the transfer row and the history rows.
-    gap = Effect.die(new Error("test: the server stopped between the hold and the rows"))
-    const crashed = await alice.post("/api/custody/transfers", sendBody(bob, randomUUID()))
-    gap = Effect.void
-    expect(crashed.status).toBeGreaterThanOrEqual(500)
-    expect(await balance(alice)).toEqual({ available: "8500000000", held: "1500000000" })
-    expect(await server.sql(`select count(*)::int as n from custody_transfers where sender_id = $1`, [aliceId])).toEqual([{ n: 0 }])
-    await server.close()
+  it("case 5: a hold left without its rows gets them, linked, on the sender's first history read", async () => {
+    const alice = await signIn(nextId++)
+    const bob = await signIn(nextId++)
+    await fund(alice, "10")
+    await orphan(alice, bob, randomUUID())
 
-    // A fresh server on the same database; the sender reads the history first (before any repair).
-    server = await start()
-    alice = await signIn(aliceId)
-    bob = await signIn(bobId)
     const rows = await transferRows(alice)
     expect(rows).toEqual([expect.objectContaining({ type: "withdraw", status: "pending", amount: "1.5" })])
     expect(rows[0]!.transferId).toMatch(/^[1-9]\d*$/)
@@ -167,38 +173,19 @@ describe.each(testDatabases)("custody history link on %s (issue #15 case 5)", (k
     await openAndCancel(alice, bob, rows[0]!.transferId!)
   })
 
-  it("case 5: a history read between the hold and the rows keeps the link, and the creation answers the same transfer", async () => {
+  it("case 5: a retried creation of a hold left without its rows answers the transfer, with one row per side", async () => {
     const alice = await signIn(nextId++)
     const bob = await signIn(nextId++)
     await fund(alice, "10")
-
-    let reached!: () => void
-    const inGap = new Promise<void>((resolve) => (reached = resolve))
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    gap = Effect.andThen(
-      Effect.sync(() => reached()),
-      Effect.promise(() => released),
-    )
     const key = randomUUID()
-    const creating = alice.post("/api/custody/transfers", sendBody(bob, key))
-    await inGap
-    gap = Effect.void
-    // The hold is placed, its rows are not written yet: the sender reads the history now.
-    const during = await transferRows(alice)
-    expect(during).toEqual([expect.objectContaining({ type: "withdraw", status: "pending", amount: "1.5" })])
-    const transferId = during[0]!.transferId
-    expect(transferId).toMatch(/^[1-9]\d*$/)
-    expect((await alice.get(`/api/custody/transfers/${transferId}`)).status).toBe(200)
-    release()
+    await orphan(alice, bob, key)
 
-    const created = await creating
-    expect(created.status, JSON.stringify(created.body)).toBe(200)
-    expect(created.body).toMatchObject({ id: transferId, tg_transfer_status: "new" })
-    // A retry of the creation answers the same transfer; still one row per side.
     const retried = await alice.post("/api/custody/transfers", sendBody(bob, key))
-    expect(retried.body).toMatchObject({ id: transferId })
-    expect(await transferRows(alice)).toEqual([expect.objectContaining({ transferId, status: "pending" })])
-    await openAndCancel(alice, bob, transferId!)
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200)
+    expect(retried.body).toMatchObject({ tg_transfer_status: "new", amount: "1.5", comment: "in the gap" })
+    const again = await alice.post("/api/custody/transfers", sendBody(bob, key))
+    expect(again.body).toMatchObject({ id: retried.body.id })
+    expect(await transferRows(alice)).toEqual([expect.objectContaining({ transferId: retried.body.id, status: "pending" })])
+    await openAndCancel(alice, bob, retried.body.id)
   })
 })

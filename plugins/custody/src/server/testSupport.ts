@@ -10,7 +10,7 @@ import { ApiId, RequestValidation } from "@wallet/kernel/api"
 import { currencyInfo, parseAmount } from "../currencies.ts"
 import { freezeBalance } from "./accounts.ts"
 import { recordTransaction } from "./history.ts"
-import { expireDueTransfers, repairOrphanHolds } from "./transfers.ts"
+import { expireDueTransfers, placeOrphanHold, repairOrphanHolds } from "./transfers.ts"
 
 const FundRequest = Schema.Struct({ userId: Schema.Int, currency: Schema.String, amount: Schema.String, key: Schema.String })
 const FreezeRequest = Schema.Struct({
@@ -28,6 +28,18 @@ export const ProbeGroup = HttpApiGroup.make("custodyProbe")
     HttpApiEndpoint.post("freeze", "/api/custody-probe/freeze", { payload: FreezeRequest, success: Schema.Struct({ ok: Schema.Boolean }) }),
     HttpApiEndpoint.post("expire", "/api/custody-probe/expire", { success: Schema.Struct({ transfers: Schema.Int, holds: Schema.Int }) }),
     HttpApiEndpoint.post("repair", "/api/custody-probe/repair", { success: Schema.Struct({ repaired: Schema.Int }) }),
+    /** A transfer's hold without its rows, as a server before decision 0407 left it when it stopped in between. */
+    HttpApiEndpoint.post("orphanTransfer", "/api/custody-probe/orphan-transfer", {
+      payload: Schema.Struct({
+        senderId: Schema.Int,
+        receiverId: Schema.Int,
+        currency: Schema.String,
+        amount: Schema.String,
+        comment: Schema.optional(Schema.String),
+        idempotencyKey: Schema.String,
+      }),
+      success: Schema.Struct({ holdId: Schema.String }),
+    }),
     /** A movement as the chain half makes it: a deposit (transfer) or a withdrawal (amount and fee holds, then post or void). */
     HttpApiEndpoint.post("chainLike", "/api/custody-probe/chain-like", {
       payload: Schema.Struct({
@@ -129,6 +141,9 @@ export const probePlugin = defineServerPlugin({
         }).pipe(Effect.orDie),
       )
       .handle("repair", () => Effect.map(repairOrphanHolds(0), (repaired) => ({ repaired })))
+      .handle("orphanTransfer", ({ payload }) =>
+        Effect.map(placeOrphanHold(payload.senderId, payload), (placed) => ({ holdId: placed.holdId })).pipe(Effect.orDie),
+      )
       .handle("audit", () =>
         Effect.gen(function* () {
           const ledger = yield* Ledger

@@ -16,7 +16,7 @@ import { createHash } from "node:crypto"
 import { Context, Effect, Exit, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ServerConfig } from "@wallet/kernel-server"
-import { Ledger, makeBatcher, type Batcher, type Hold, type HoldStatus, type Metadata } from "@wallet/kernel-server/ledger"
+import { along, Ledger, makeBatcher, type AlongGroup, type Batcher, type Hold, type HoldStatus, type Metadata } from "@wallet/kernel-server/ledger"
 import {
   CustodyBadRequest,
   CustodyConflict,
@@ -214,13 +214,12 @@ const pairKey = (senderId: number, idempotencyKey: string) => `${senderId}:${ide
  * Transfer rows and both history rows of each, in one statement for the whole list; answers the
  * rows it inserted by `pairKey` (a row that existed is left as it is and missing from the answer).
  */
-const insertTransferRows = (list: ReadonlyArray<NewTransferRows>) =>
+const insertTransferRowsOrFail = (list: ReadonlyArray<NewTransferRows>) =>
   Effect.gen(function* () {
     if (list.length === 0) return new Map<string, TransferRow>()
     const sql = yield* SqlClient.SqlClient
-    const inserted = yield* sql
-      .unsafe<RawTransfer>(
-        `with v as (
+    const inserted = yield* sql.unsafe<RawTransfer>(
+      `with v as (
            select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[])
              with ordinality as v(sender_id, receiver_id, currency, amount, comment, idempotency_key, request_hash, hold_id, created_at, expires_at, n)
          ),
@@ -241,20 +240,19 @@ const insertTransferRows = (list: ReadonlyArray<NewTransferRows>) =>
            where custody_transactions.transfer_id is null
          )
          select ${columns}, idempotency_key from t`,
-        [
-          list.map((r) => String(r.senderId)),
-          list.map((r) => String(r.receiverId)),
-          list.map((r) => r.currency),
-          list.map((r) => r.amount.toString()),
-          list.map((r) => r.comment ?? ""),
-          list.map((r) => r.idempotencyKey),
-          list.map((r) => r.requestHash),
-          list.map((r) => r.holdId),
-          list.map((r) => r.createdAt.toISOString()),
-          list.map((r) => r.expiresAt.toISOString()),
-        ],
-      )
-      .pipe(Effect.orDie)
+      [
+        list.map((r) => String(r.senderId)),
+        list.map((r) => String(r.receiverId)),
+        list.map((r) => r.currency),
+        list.map((r) => r.amount.toString()),
+        list.map((r) => r.comment ?? ""),
+        list.map((r) => r.idempotencyKey),
+        list.map((r) => r.requestHash),
+        list.map((r) => r.holdId),
+        list.map((r) => r.createdAt.toISOString()),
+        list.map((r) => r.expiresAt.toISOString()),
+      ],
+    )
     return new Map(
       (inserted as ReadonlyArray<RawTransfer & { idempotency_key: string }>).map((raw) => [
         pairKey(Number(raw.sender_id), raw.idempotency_key),
@@ -262,6 +260,32 @@ const insertTransferRows = (list: ReadonlyArray<NewTransferRows>) =>
       ]),
     )
   })
+
+const insertTransferRows = (list: ReadonlyArray<NewTransferRows>) => Effect.orDie(insertTransferRowsOrFail(list))
+
+/** A creation's rows, waiting for the hold they ride along with (decision 0407). */
+interface RowsAlong {
+  readonly rows: Omit<NewTransferRows, "holdId">
+  /** Takes the rows as inserted (called again if the Ledger re-runs the batch: the last call committed). */
+  readonly deliver: (row: TransferRow) => void
+}
+
+/**
+ * The transfer row and both history rows of every hold a Ledger batch placed, in that batch's
+ * transaction: a creation is one transaction (the brief's rule), with no gap for a crash or a read
+ * between the hold and its rows.
+ */
+const transferRowsAlong: AlongGroup<RowsAlong> = {
+  name: "custody transfer rows",
+  write: (made) =>
+    Effect.gen(function* () {
+      const inserted = yield* insertTransferRowsOrFail(made.map(({ item, movement }) => ({ ...item.rows, holdId: movement.holdId! })))
+      for (const { item } of made) {
+        const row = inserted.get(pairKey(item.rows.senderId, item.rows.idempotencyKey))
+        if (row !== undefined) item.deliver(row)
+      }
+    }),
+}
 
 /**
  * Existing transfer rows by (sender, idempotency key), one query for the list: a lateral lookup
@@ -282,13 +306,6 @@ const selectByKeys = (pairs: ReadonlyArray<{ readonly senderId: number; readonly
     )
     return new Map(rows.map((raw) => [pairKey(Number(raw.sender_id), raw.idempotency_key), toTransfer(raw)]))
   }).pipe(Effect.orDie)
-
-/**
- * Tests only: what runs between a creation's Ledger holds and its rows (default nothing). A test
- * makes it die (the process stopping in the gap) or wait while it reads the history (a read in the
- * gap); docs/decisions/0801.
- */
-export const AfterTransferHolds = Context.Reference<Effect.Effect<void>>("custody/AfterTransferHolds", { defaultValue: () => Effect.void })
 
 export interface CreateTransferItem {
   readonly senderId: number
@@ -311,14 +328,29 @@ interface Placing {
   readonly hash: string
 }
 
-/** The hold of one transfer (through the Ledger's group-commit queue; a retry with its key replays it). */
-const placeHold = (item: Placing, at: Date) =>
+/**
+ * The hold of one transfer (through the Ledger's group-commit queue; a retry with its key replays
+ * it), with its rows in the same transaction when `deliver` takes them. Without `deliver` it places
+ * the hold alone, as servers before decision 0407 did first (`placeOrphanHold`).
+ */
+const placeHold = (item: Placing, at: Date, deliver?: (row: TransferRow) => void) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
     const key = holdKey(item.senderId, item.idempotencyKey)
     const from = userAccount(item.senderId, item.currency)
     const to = userAccount(item.receiverId, item.currency)
     const expiresAt = new Date(at.getTime() + TRANSFER_EXPIRY_DAYS * DAY_MS)
+    const rows: Omit<NewTransferRows, "holdId"> = {
+      senderId: item.senderId,
+      receiverId: item.receiverId,
+      currency: item.currency,
+      amount: item.amount,
+      comment: item.comment,
+      idempotencyKey: item.idempotencyKey,
+      requestHash: item.hash,
+      createdAt: at,
+      expiresAt,
+    }
     const hold = ledger.hold({
       key,
       from,
@@ -326,6 +358,7 @@ const placeHold = (item: Placing, at: Date) =>
       amount: item.amount,
       expiresAt,
       metadata: { gateway: "tg_transfer", receiverId: item.receiverId, requestHash: item.hash, comment: item.comment } satisfies Metadata,
+      ...(deliver === undefined ? {} : { along: along(transferRowsAlong, { rows, deliver }) }),
     })
     return yield* hold.pipe(
       Effect.catchTag("UnknownAccount", () => Effect.andThen(Effect.all([ledger.openAccount(from), ledger.openAccount(to)]), hold)),
@@ -357,6 +390,29 @@ const placeHold = (item: Placing, at: Date) =>
         SqlError: (error) => Effect.die(error),
       }),
     )
+  })
+
+/**
+ * Tests only: the hold of a creation without its rows, as a server before decision 0407 left it when it
+ * stopped between the two (the rows are then written by a retry, a read of the history or the sweep, 0801).
+ */
+export const placeOrphanHold = (senderId: number, request: CreateTransferRequest) =>
+  Effect.gen(function* () {
+    const info = currencyInfo(request.currency)!
+    const amount = parseAmount(request.amount, info.decimals)!
+    const comment = request.comment === undefined || request.comment.trim() === "" ? null : request.comment.trim()
+    const placing: Placing = {
+      index: 0,
+      senderId,
+      receiverId: request.receiverId,
+      currency: info.code,
+      decimals: info.decimals,
+      amount,
+      comment,
+      idempotencyKey: request.idempotencyKey,
+      hash: requestHash(request.receiverId, info.code, amount, comment),
+    }
+    return yield* placeHold(placing, yield* now)
   })
 
 /**
@@ -446,18 +502,27 @@ export const createTransfers = (
       })
     }
 
-    // 4. The holds, through the Ledger's queue (so they share its batches); a used key replays.
+    // 4. The holds, through the Ledger's queue (so they share its batches), each with its rows in the
+    // same transaction (decision 0407); a used key replays, its rows written before.
     const at = yield* now
-    const placed = yield* Effect.forEach(placing, (item) => Effect.exit(placeHold(item, at)), { concurrency: "unbounded" })
-    // Tests stop here (a crash) or read the history here (the gap): docs/decisions/0801.
-    yield* yield* AfterTransferHolds
+    const delivered = new Map<number, TransferRow>()
+    const placed = yield* Effect.forEach(placing, (item, n) => Effect.exit(placeHold(item, at, (row) => delivered.set(n, row))), {
+      concurrency: "unbounded",
+    })
 
-    // 5. The rows of every placed hold in one statement (a concurrent retry inserts nothing).
+    // 5. A hold without delivered rows is a replay (or another request's with this key): its rows are
+    // read and settled (the transfer may have moved since), or written if a server before decision 0407
+    // stopped between its hold and its rows (a retry inserts nothing twice).
     const rows: Array<{ readonly item: Placing; readonly rows: NewTransferRows }> = []
     placing.forEach((item, n) => {
       const exit = placed[n]!
       if (Exit.isFailure(exit)) {
         answers[item.index] = Exit.failCause(exit.cause)
+        return
+      }
+      const row = delivered.get(n)
+      if (row !== undefined) {
+        answers[item.index] = Exit.succeed(view(row, item.senderId))
         return
       }
       rows.push({
@@ -476,11 +541,8 @@ export const createTransfers = (
         },
       })
     })
-    // A row that was there (a retry, or a concurrent request with the key) is read and settled:
-    // the transfer may have been approved, canceled or expired since.
     const inserted = yield* insertTransferRows(rows.map((r) => r.rows))
-    const missing = rows.filter((r) => !inserted.has(pairKey(r.item.senderId, r.item.idempotencyKey)))
-    const existing = yield* selectByKeys(missing.map((r) => r.item))
+    const existing = yield* selectByKeys(rows.filter((r) => !inserted.has(pairKey(r.item.senderId, r.item.idempotencyKey))).map((r) => r.item))
     for (const { item } of rows) {
       const pair = pairKey(item.senderId, item.idempotencyKey)
       const row = inserted.get(pair) ?? existing.get(pair)
