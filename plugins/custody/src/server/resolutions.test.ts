@@ -1,7 +1,8 @@
 /**
  * Approve and cancel in batches (docs/decisions/0405): statements per request, a batch with failing
- * members, the same transfer twice (one batch, two batches), cancel racing approve, and a whole-batch
- * retry after the process stopped between the Ledger step and the rows.
+ * members, the same transfer twice (one batch, two batches), cancel racing approve, one transaction per
+ * resolution (decision 0407: a failing row update leaves the hold pending), and rows a server before
+ * 0407 left new after its post or void, healed by a retry.
  */
 import { Effect, Exit, Layer, ManagedRuntime, Tracer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -12,7 +13,6 @@ import { startTestDatabase, testDatabases, testServerConfig, type TestDatabase }
 import { defineCustodyCurrencies } from "./ledgerSetup.ts"
 import { custodyMigrations } from "./migrations.ts"
 import {
-  AfterTransferResolutions,
   approveTransfer,
   approveTransfers,
   cancelTransfer,
@@ -288,18 +288,57 @@ describe.each(testDatabases)("custody approve and cancel batches on %s", (kind) 
     }
   })
 
-  it("heals on a whole-batch retry after the process stopped between the Ledger and the rows", async () => {
-    const toBob = [await send(ALICE, BOB, 11, "crash-1"), await send(ALICE, BOB, 12, "crash-2")]
-    const toCarol = await send(ALICE, CAROL, 13, "crash-3")
-    const toCancel = [await send(ALICE, BOB, 14, "crash-4"), await send(ALICE, CAROL, 15, "crash-5")]
+  it("is one transaction per resolution: when a row update fails, its post is rolled back and the others go on", async () => {
+    const failing = await send(ALICE, BOB, 21, "atomic-1")
+    const fine = await send(ALICE, BOB, 22, "atomic-2")
+    await query(`create or replace function custody_test_refuse_update() returns trigger language plpgsql as $$
+      begin if new.id = ${failing.id} and new.status <> 'new' then raise exception 'test: the row cannot move'; end if; return new; end $$`)
+    await query(`create trigger custody_test_refuse_update before update on custody_transfers for each row execute function custody_test_refuse_update()`)
+    const bob = await balance(BOB)
+    try {
+      const [refused, accepted] = await run(
+        approveTransfers([
+          { userId: BOB, transferId: failing.id },
+          { userId: BOB, transferId: fine.id },
+        ]),
+      )
+      expect(Exit.isFailure(refused!)).toBe(true)
+      expect(Exit.isSuccess(accepted!) && accepted.value.tg_transfer_status).toBe("accepted")
+    } finally {
+      await query(`drop trigger custody_test_refuse_update on custody_transfers`)
+    }
+    // The refused approve moved no money and left its hold pending: it can be approved again.
+    expect(await resolutionsOf(failing.id)).toEqual([])
+    expect(await rowsOf(failing.id)).toEqual([{ transfer: "new", history: "new,pending" }])
+    expect((await balance(BOB)).available - bob.available).toBe(22n)
+    const [again] = await run(approveTransfers([{ userId: BOB, transferId: failing.id }]))
+    expect(Exit.isSuccess(again!) && again.value.tg_transfer_status).toBe("accepted")
+    expect(await rowsOf(failing.id)).toEqual([{ transfer: "accepted", history: "success,success" }])
+  })
+
+  it("heals rows a server before decision 0407 left new after its post or void, on a retry", async () => {
+    const toBob = [await send(ALICE, BOB, 11, "legacy-1"), await send(ALICE, BOB, 12, "legacy-2")]
+    const toCarol = await send(ALICE, CAROL, 13, "legacy-3")
+    const toCancel = [await send(ALICE, BOB, 14, "legacy-4"), await send(ALICE, CAROL, 15, "legacy-5")]
     const approvals: Array<ResolveTransferItem> = [
       ...toBob.map((transfer) => ({ userId: BOB, transferId: transfer.id })),
       { userId: CAROL, transferId: toCarol.id },
     ]
     const cancels = toCancel.map((transfer) => ({ userId: ALICE, transferId: transfer.id }))
-    const crash = Effect.provideService(AfterTransferResolutions, Effect.die(new Error("process stopped")))
-    await expect(run(approveTransfers(approvals).pipe(crash))).rejects.toThrow(/process stopped/)
-    await expect(run(cancelTransfers(cancels).pipe(crash))).rejects.toThrow(/process stopped/)
+    // Such a server ran the Ledger step (these keys and metadata) and stopped before the rows.
+    const ledgerStepOnly = (id: string, action: "post" | "void") =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const [row] = yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+            sql.unsafe<{ hold_id: string }>(`select hold_id::text as hold_id from custody_transfers where id = $1::bigint`, [id]),
+          )
+          const request = { key: `custody:tg:${id}:${action}`, holdId: row!.hold_id, metadata: { gateway: "tg_transfer", transferId: id } }
+          yield* action === "post" ? ledger.postHold(request) : ledger.voidHold(request)
+        }),
+      )
+    for (const transfer of [...toBob, toCarol]) await ledgerStepOnly(transfer.id, "post")
+    for (const transfer of toCancel) await ledgerStepOnly(transfer.id, "void")
     const moved = { alice: await balance(ALICE), bob: await balance(BOB), carol: await balance(CAROL) }
     for (const transfer of [...toBob, toCarol, ...toCancel]) expect(await rowsOf(transfer.id)).toEqual([{ transfer: "new", history: "new,pending" }])
     expect(await resolutionsOf(toCarol.id)).toEqual(["post"])

@@ -185,14 +185,20 @@ export const settle = (row: TransferRow) =>
     const hold = yield* Effect.orDie(ledger.getHold(row.holdId))
     if (hold.status !== "pending") return yield* finalize(row, yield* statusOfHold(row, hold.status), at)
     if (row.expiresAt.getTime() > at.getTime()) return row
+    let moved = false
     const voided = yield* Effect.result(
-      ledger.voidHold({ key: expireKey(row.id), holdId: row.holdId, metadata: { gateway: "tg_transfer", transferId: row.id, reason: "expired" } }),
+      ledger.voidHold({
+        key: expireKey(row.id),
+        holdId: row.holdId,
+        metadata: { gateway: "tg_transfer", transferId: row.id, reason: "expired" },
+        along: along(resolutionAlong, { id: row.id, status: "expired", at, moved: () => (moved = true) }),
+      }),
     )
     if (voided._tag === "Failure") {
       if (voided.failure._tag !== "HoldNotPending") return yield* Effect.die(voided.failure)
       return yield* finalize(row, yield* statusOfHold(row, voided.failure.status as HoldStatus), at)
     }
-    return yield* finalize(row, "expired", at)
+    return moved ? { ...row, status: "expired" as const, resolvedAt: at } : yield* finalize(row, "expired", at)
   })
 
 interface NewTransferRows {
@@ -618,12 +624,6 @@ export interface ResolveTransferItem {
 
 export type ResolveTransferError = CustodyForbidden | CustodyNotFound | CustodyConflict
 
-/**
- * Tests only: what runs between the Ledger movements of an approve/cancel batch and its rows
- * statement (default nothing); a test makes it die (the process stopping in the gap).
- */
-export const AfterTransferResolutions = Context.Reference<Effect.Effect<void>>("custody/AfterTransferResolutions", { defaultValue: () => Effect.void })
-
 const TRANSFER_ID = /^[1-9][0-9]{0,18}$/
 const MAX_ID = 9_223_372_036_854_775_807n
 
@@ -680,6 +680,54 @@ const finalizeMany = (list: ReadonlyArray<{ readonly id: string; readonly status
     )
     return new Set(updated.map((row) => row.id))
   }).pipe(Effect.orDie)
+
+/** A resolution's row update, waiting for the post or void it rides along with (decision 0407). */
+interface ResolutionAlong {
+  readonly id: string
+  readonly status: Exclude<TgTransferStatus, "new">
+  readonly at: Date
+  /** Called when the row moved (again if the Ledger re-runs the batch: the last call committed). */
+  readonly moved: () => void
+}
+
+/**
+ * Every transfer row a Ledger batch resolved, and both history rows of each, moved to their final
+ * status in that batch's transaction, each only if still new: an approve, cancel or expiry is one
+ * conditional update plus one Ledger command in one transaction (the brief's rule).
+ */
+const resolutionAlong: AlongGroup<ResolutionAlong> = {
+  name: "custody transfer resolutions",
+  write: (made) =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const list = made.map((m) => m.item)
+      const updated = yield* sql.unsafe<{ id: string }>(
+        `with v as (
+           select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) as v(id, status, sender_status, receiver_status, at)
+         ),
+         t as (
+           update custody_transfers c set status = v.status, resolved_at = v.at
+             from v where c.id = v.id and c.id = any($1::bigint[]) and c.status = 'new'
+           returning c.id, v.sender_status, v.receiver_status, v.at
+         ),
+         h as (
+           update custody_transactions h set status = case when h.type = 'withdraw' then t.sender_status else t.receiver_status end,
+             updated_at = t.at
+             from t where h.transfer_id = t.id and h.gateway = 'tg_transfer'
+         )
+         select id::text as id from t`,
+        [
+          list.map((item) => item.id),
+          list.map((item) => item.status),
+          list.map((item) => ROW_STATUS[item.status].sender),
+          list.map((item) => ROW_STATUS[item.status].receiver),
+          list.map((item) => item.at.toISOString()),
+        ],
+      )
+      const moved = new Set(updated.map((row) => row.id))
+      for (const item of list) if (moved.has(item.id)) item.moved()
+    }),
+}
 
 /** Transfer rows by id (one statement). */
 const selectTransfers = (ids: ReadonlyArray<string>) =>
@@ -783,22 +831,24 @@ const resolveTransfers =
       const ledger = yield* Ledger
       const sql = yield* SqlClient.SqlClient
       const inTransaction = Option.isSome(yield* Effect.serviceOption(sql.transactionService))
+      // Each with its row update in the same transaction (decision 0407).
+      const movedWith = new Set<string>()
       const outcomes = yield* Effect.forEach(
         resolving,
         ({ row, expire }) => {
           const metadata: Metadata = expire ? { gateway: "tg_transfer", transferId: row.id, reason: "expired" } : { gateway: "tg_transfer", transferId: row.id }
+          const status: Exclude<TgTransferStatus, "new"> = expire ? "expired" : (done as Exclude<TgTransferStatus, "new">)
+          const rows = along(resolutionAlong, { id: row.id, status, at, moved: () => movedWith.add(row.id) })
           return Effect.result(
             expire
-              ? ledger.voidHold({ key: expireKey(row.id), holdId: row.holdId, metadata })
+              ? ledger.voidHold({ key: expireKey(row.id), holdId: row.holdId, metadata, along: rows })
               : action === "approve"
-                ? ledger.postHold({ key: postKey(row.id), holdId: row.holdId, metadata })
-                : ledger.voidHold({ key: voidKey(row.id), holdId: row.holdId, metadata }),
+                ? ledger.postHold({ key: postKey(row.id), holdId: row.holdId, metadata, along: rows })
+                : ledger.voidHold({ key: voidKey(row.id), holdId: row.holdId, metadata, along: rows }),
           )
         },
         { concurrency: inTransaction ? 1 : "unbounded" },
       )
-      // Tests stop here (a crash between the Ledger and the rows).
-      yield* yield* AfterTransferResolutions
 
       // 4. What each row becomes: the movement's status, or (resolved meanwhile by the other action
       // or the expiry) what the hold became.
@@ -818,15 +868,17 @@ const resolveTransfers =
         else targets.push({ item, status: status.value })
       }
 
-      // 5. Every row and its history rows: one statement (only rows still new move); a row another
-      // request finalised first is read back as it is.
+      // 5. A row its movement moved is answered as it became. The others (a replay of a movement
+      // committed before, or a hold the other action or the expiry resolved first) are moved now if a
+      // server before decision 0407 left them new (one statement, only rows still new move), then read.
+      const rest = targets.filter(({ item }) => !movedWith.has(item.row.id))
       const moved = yield* finalizeMany(
-        targets.map(({ item, status }) => ({ id: item.row.id, status })),
+        rest.map(({ item, status }) => ({ id: item.row.id, status })),
         at,
       )
-      const current = yield* selectTransfers(targets.filter(({ item }) => !moved.has(item.row.id)).map(({ item }) => item.row.id))
+      const current = yield* selectTransfers(rest.filter(({ item }) => !moved.has(item.row.id)).map(({ item }) => item.row.id))
       for (const { item, status } of targets) {
-        const row = moved.has(item.row.id) ? { ...item.row, status, resolvedAt: at } : (current.get(item.row.id) ?? item.row)
+        const row = movedWith.has(item.row.id) || moved.has(item.row.id) ? { ...item.row, status, resolvedAt: at } : (current.get(item.row.id) ?? item.row)
         answers[item.index] = answerOf(row, item.users, items[item.index]!.userId)
       }
 
