@@ -51,6 +51,10 @@ export interface Leg {
  * written and before the commit. If it fails, the batch rolls back and the Ledger runs each movement on its
  * own, so the failure (an `SqlError`) is only that movement's. It must touch only the caller's tables and
  * take its row locks after the Ledger's (every batch locks holds, then accounts, then these).
+ * A batch that rolls back and runs again calls `write` again, and a movement that then replays one
+ * committed meanwhile is not passed: what `write` hands back to a caller (through its item) is from the
+ * committed attempt only if it names the movement the Ledger answered (its `transactionId` or `holdId`:
+ * ids come from a sequence and are never reused).
  */
 export interface AlongGroup<T> {
   /** For errors and traces. */

@@ -185,20 +185,20 @@ export const settle = (row: TransferRow) =>
     const hold = yield* Effect.orDie(ledger.getHold(row.holdId))
     if (hold.status !== "pending") return yield* finalize(row, yield* statusOfHold(row, hold.status), at)
     if (row.expiresAt.getTime() > at.getTime()) return row
-    let moved = false
+    let movedBy: string | undefined
     const voided = yield* Effect.result(
       ledger.voidHold({
         key: expireKey(row.id),
         holdId: row.holdId,
         metadata: { gateway: "tg_transfer", transferId: row.id, reason: "expired" },
-        along: along(resolutionAlong, { id: row.id, status: "expired", at, moved: () => (moved = true) }),
+        along: along(resolutionAlong, { id: row.id, status: "expired", at, moved: (transactionId) => (movedBy = transactionId) }),
       }),
     )
     if (voided._tag === "Failure") {
       if (voided.failure._tag !== "HoldNotPending") return yield* Effect.die(voided.failure)
       return yield* finalize(row, yield* statusOfHold(row, voided.failure.status as HoldStatus), at)
     }
-    return moved ? { ...row, status: "expired" as const, resolvedAt: at } : yield* finalize(row, "expired", at)
+    return movedBy === voided.success.transactionId ? { ...row, status: "expired" as const, resolvedAt: at } : yield* finalize(row, "expired", at)
   })
 
 interface NewTransferRows {
@@ -272,7 +272,11 @@ const insertTransferRows = (list: ReadonlyArray<NewTransferRows>) => Effect.orDi
 /** A creation's rows, waiting for the hold they ride along with (decision 0407). */
 interface RowsAlong {
   readonly rows: Omit<NewTransferRows, "holdId">
-  /** Takes the rows as inserted (called again if the Ledger re-runs the batch: the last call committed). */
+  /**
+   * Takes the rows as inserted. A batch the Ledger rolled back and ran again calls it again, or not at
+   * all if the movement then replays one committed meanwhile: trust a row only if its hold is the hold
+   * the Ledger answered (hold ids come from a sequence, so a rolled-back attempt's id is never reused).
+   */
   readonly deliver: (row: TransferRow) => void
 }
 
@@ -334,6 +338,19 @@ interface Placing {
   readonly hash: string
 }
 
+/** A creation's transfer row and history rows, but for the hold they belong to. */
+const rowsOfPlacing = (item: Placing, createdAt: Date, expiresAt: Date): Omit<NewTransferRows, "holdId"> => ({
+  senderId: item.senderId,
+  receiverId: item.receiverId,
+  currency: item.currency,
+  amount: item.amount,
+  comment: item.comment,
+  idempotencyKey: item.idempotencyKey,
+  requestHash: item.hash,
+  createdAt,
+  expiresAt,
+})
+
 /**
  * The hold of one transfer (through the Ledger's group-commit queue; a retry with its key replays
  * it), with its rows in the same transaction when `deliver` takes them. Without `deliver` it places
@@ -346,17 +363,7 @@ const placeHold = (item: Placing, at: Date, deliver?: (row: TransferRow) => void
     const from = userAccount(item.senderId, item.currency)
     const to = userAccount(item.receiverId, item.currency)
     const expiresAt = new Date(at.getTime() + TRANSFER_EXPIRY_DAYS * DAY_MS)
-    const rows: Omit<NewTransferRows, "holdId"> = {
-      senderId: item.senderId,
-      receiverId: item.receiverId,
-      currency: item.currency,
-      amount: item.amount,
-      comment: item.comment,
-      idempotencyKey: item.idempotencyKey,
-      requestHash: item.hash,
-      createdAt: at,
-      expiresAt,
-    }
+    const rows = rowsOfPlacing(item, at, expiresAt)
     const hold = ledger.hold({
       key,
       from,
@@ -527,25 +534,11 @@ export const createTransfers = (
         return
       }
       const row = delivered.get(n)
-      if (row !== undefined) {
+      if (row !== undefined && row.holdId === exit.value.holdId) {
         answers[item.index] = Exit.succeed(view(row, item.senderId))
         return
       }
-      rows.push({
-        item,
-        rows: {
-          senderId: item.senderId,
-          receiverId: item.receiverId,
-          currency: item.currency,
-          amount: item.amount,
-          comment: item.comment,
-          idempotencyKey: item.idempotencyKey,
-          requestHash: item.hash,
-          holdId: exit.value.holdId,
-          createdAt: exit.value.createdAt,
-          expiresAt: exit.value.expiresAt,
-        },
-      })
+      rows.push({ item, rows: { ...rowsOfPlacing(item, exit.value.createdAt, exit.value.expiresAt), holdId: exit.value.holdId } })
     })
     const inserted = yield* insertTransferRows(rows.map((r) => r.rows))
     const existing = yield* selectByKeys(rows.filter((r) => !inserted.has(pairKey(r.item.senderId, r.item.idempotencyKey))).map((r) => r.item))
@@ -686,8 +679,11 @@ interface ResolutionAlong {
   readonly id: string
   readonly status: Exclude<TgTransferStatus, "new">
   readonly at: Date
-  /** Called when the row moved (again if the Ledger re-runs the batch: the last call committed). */
-  readonly moved: () => void
+  /**
+   * Called with the movement's transaction id when the row moved. A rolled-back attempt may have called
+   * it: trust it only for the movement the Ledger answered (ids come from a sequence, never reused).
+   */
+  readonly moved: (transactionId: string) => void
 }
 
 /**
@@ -701,6 +697,7 @@ const resolutionAlong: AlongGroup<ResolutionAlong> = {
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const list = made.map((m) => m.item)
+      const movements = new Map(made.map((m) => [m.item.id, m.movement.transactionId]))
       const updated = yield* sql.unsafe<{ id: string }>(
         `with v as (
            select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) as v(id, status, sender_status, receiver_status, at)
@@ -725,7 +722,7 @@ const resolutionAlong: AlongGroup<ResolutionAlong> = {
         ],
       )
       const moved = new Set(updated.map((row) => row.id))
-      for (const item of list) if (moved.has(item.id)) item.moved()
+      for (const item of list) if (moved.has(item.id)) item.moved(movements.get(item.id)!)
     }),
 }
 
@@ -832,13 +829,13 @@ const resolveTransfers =
       const sql = yield* SqlClient.SqlClient
       const inTransaction = Option.isSome(yield* Effect.serviceOption(sql.transactionService))
       // Each with its row update in the same transaction (decision 0407).
-      const movedWith = new Set<string>()
+      const movedWith = new Map<string, string>()
       const outcomes = yield* Effect.forEach(
         resolving,
         ({ row, expire }) => {
           const metadata: Metadata = expire ? { gateway: "tg_transfer", transferId: row.id, reason: "expired" } : { gateway: "tg_transfer", transferId: row.id }
           const status: Exclude<TgTransferStatus, "new"> = expire ? "expired" : (done as Exclude<TgTransferStatus, "new">)
-          const rows = along(resolutionAlong, { id: row.id, status, at, moved: () => movedWith.add(row.id) })
+          const rows = along(resolutionAlong, { id: row.id, status, at, moved: (transactionId) => movedWith.set(row.id, transactionId) })
           return Effect.result(
             expire
               ? ledger.voidHold({ key: expireKey(row.id), holdId: row.holdId, metadata, along: rows })
@@ -856,9 +853,12 @@ const resolveTransfers =
       for (const [n, item] of resolving.entries()) {
         const outcome = outcomes[n]!
         if (outcome._tag === "Success") {
+          // Moved with this very movement, or (a replay, a rolled-back attempt's call) still to check.
+          if (movedWith.get(item.row.id) !== outcome.success.transactionId) movedWith.delete(item.row.id)
           targets.push({ item, status: item.expire ? "expired" : (done as Exclude<TgTransferStatus, "new">) })
           continue
         }
+        movedWith.delete(item.row.id)
         if (outcome.failure._tag !== "HoldNotPending") {
           answers[item.index] = Exit.die(outcome.failure)
           continue
