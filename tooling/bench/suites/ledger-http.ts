@@ -323,7 +323,10 @@ async function main() {
       console.log(`ratio HTTP create+approve / pgbench (median of ${lifecycleRatios.length}): ${verdict(median(lifecycleRatios), 0.5)}`)
     if (process.env.BENCH_SCANS) {
       console.log(
-        psql(postgres.url, "select relname, seq_scan, seq_tup_read, idx_scan, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup from pg_stat_user_tables order by n_tup_upd + seq_tup_read desc limit 12"),
+        psql(
+          postgres.url,
+          "select relname, seq_scan, seq_tup_read, idx_scan, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup from pg_stat_user_tables order by n_tup_upd + seq_tup_read desc limit 12",
+        ),
       )
     }
     const audit = await request(base, "GET", "/api/custody-probe/audit", undefined)

@@ -93,6 +93,46 @@ describe.each(testDatabases)("writes along with Ledger movements on %s", (kind) 
     expect((await run((l) => l.audit)).ok).toBe(true)
   })
 
+  it("calls a write again when its batch runs again: only the call naming the answered movement committed", async () => {
+    const from = await funded(1_000n)
+    const to = await funded(0n)
+    const seen = new Map<string, Array<string>>()
+    const recording: AlongGroup<{ readonly tag: string }> = {
+      name: "recording rows",
+      write: (made) =>
+        Effect.gen(function* () {
+          for (const m of made) seen.set(m.item.tag, [...(seen.get(m.item.tag) ?? []), m.movement.holdId!])
+          yield* group.write(made)
+        }),
+    }
+    // "bad" fails its batch's write; the Ledger rolls that batch back and runs each movement alone. Which
+    // movements share its batch depends on timing, so rounds repeat until one did (the first, in practice).
+    let again = 0
+    for (let round = 0; round < 10 && again === 0; round++) {
+      const tags = [1, 2, 3, 4].map((n) => `j${round}-${n}`)
+      const outcomes = await run((l) =>
+        Effect.all(
+          [...tags, `bad-${round}`].map((tag) => Effect.exit(l.hold({ key: `along:hold:${tag}`, from, to, amount: 10n, along: along(recording, { tag }) }))),
+          { concurrency: "unbounded" },
+        ),
+      )
+      for (const [n, tag] of tags.entries()) {
+        const kept = outcomes[n]!
+        if (!Exit.isSuccess(kept)) throw new Error(`expected the hold of ${tag} to commit`)
+        const calls = seen.get(tag)!
+        expect(calls.at(-1)).toBe(kept.value.holdId)
+        // Any earlier call named a hold of an attempt that rolled back: it does not exist.
+        for (const holdId of calls.slice(0, -1)) {
+          again++
+          expect(holdId).not.toBe(kept.value.holdId)
+          expect((await run((_, sql) => sql<{ n: number }>`select count(*)::int as n from ledger_holds where id = ${holdId}::bigint`))[0]!.n).toBe(0)
+        }
+        expect((await rows()).filter((row) => row.tag === tag)).toEqual([{ tag, hold_id: kept.value.holdId }])
+      }
+    }
+    expect(again).toBeGreaterThan(0)
+  })
+
   it("inside a caller's transaction, rolls back with it", async () => {
     const from = await funded(1_000n)
     const to = await funded(0n)
