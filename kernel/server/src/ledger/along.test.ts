@@ -119,10 +119,10 @@ describe.each(testDatabases)("writes along with Ledger movements on %s", (kind) 
       for (const [n, tag] of tags.entries()) {
         const kept = outcomes[n]!
         if (!Exit.isSuccess(kept)) throw new Error(`expected the hold of ${tag} to commit`)
-        const calls = seen.get(tag)!
-        expect(calls.at(-1)).toBe(kept.value.holdId)
+        const recorded = seen.get(tag)!
+        expect(recorded.at(-1)).toBe(kept.value.holdId)
         // Any earlier call named a hold of an attempt that rolled back: it does not exist.
-        for (const holdId of calls.slice(0, -1)) {
+        for (const holdId of recorded.slice(0, -1)) {
           again++
           expect(holdId).not.toBe(kept.value.holdId)
           expect((await run((_, sql) => sql<{ n: number }>`select count(*)::int as n from ledger_holds where id = ${holdId}::bigint`))[0]!.n).toBe(0)
