@@ -150,17 +150,8 @@ const ROW_STATUS: Record<Exclude<TgTransferStatus, "new">, { readonly sender: Tr
 /** Moves a new transfer (and both history rows) to its final status, once; answers the row as it is then. */
 const finalize = (row: TransferRow, status: Exclude<TgTransferStatus, "new">, at: Date) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const rows = ROW_STATUS[status]
-    const updated = yield* sql<{ id: string }>`
-      with t as (
-        update custody_transfers set status = ${status}, resolved_at = ${at} where id = ${row.id}::bigint and status = 'new' returning id
-      )
-      update custody_transactions set status = case when type = 'withdraw' then ${rows.sender} else ${rows.receiver} end,
-        updated_at = ${at}
-      where transfer_id in (select id from t) and gateway = 'tg_transfer'
-      returning id::text as id`.pipe(Effect.orDie)
-    if (updated.length > 0) return { ...row, status, resolvedAt: at }
+    const moved = yield* Effect.orDie(moveToFinal([{ id: row.id, status, at }]))
+    if (moved.has(row.id)) return { ...row, status, resolvedAt: at }
     return (yield* selectTransfer(row.id).pipe(Effect.orDie)) ?? row
   })
 
@@ -431,7 +422,8 @@ export const placeOrphanHold = (senderId: number, request: CreateTransferRequest
 /**
  * Creates many transfers at once, each with its own answer (docs/decisions/0403): one query for
  * the users, the holds through the Ledger's queue (so they share its group commit; a used key
- * replays there), then one statement for every new transfer's rows. A failing item (no funds,
+ * replays there), each new transfer's rows in the Ledger's transaction with its hold (decision
+ * 0407). A failing item (no funds,
  * restricted, a key conflict) fails alone; the others go on. The same (sender, key) twice in one
  * call runs once, then again after it (so it replays the first).
  */
@@ -643,36 +635,38 @@ const selectForResolution = (ids: ReadonlyArray<string>) =>
  * Brings many new transfers (distinct ids) and both history rows of each to their final status in
  * one statement, each only if still new; answers the ids it moved.
  */
-const finalizeMany = (list: ReadonlyArray<{ readonly id: string; readonly status: Exclude<TgTransferStatus, "new"> }>, at: Date) =>
+const moveToFinal = (list: ReadonlyArray<{ readonly id: string; readonly status: Exclude<TgTransferStatus, "new">; readonly at: Date }>) =>
   Effect.gen(function* () {
     if (list.length === 0) return new Set<string>()
     const sql = yield* SqlClient.SqlClient
-    const ids = list.map((item) => item.id)
     const updated = yield* sql.unsafe<{ id: string }>(
       `with v as (
-         select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) as v(id, status, sender_status, receiver_status)
+         select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) as v(id, status, sender_status, receiver_status, at)
        ),
        t as (
-         update custody_transfers c set status = v.status, resolved_at = $5::timestamptz
+         update custody_transfers c set status = v.status, resolved_at = v.at
            from v where c.id = v.id and c.id = any($1::bigint[]) and c.status = 'new'
-         returning c.id, v.sender_status, v.receiver_status
+         returning c.id, v.sender_status, v.receiver_status, v.at
        ),
        h as (
          update custody_transactions h set status = case when h.type = 'withdraw' then t.sender_status else t.receiver_status end,
-           updated_at = $5::timestamptz
+           updated_at = t.at
            from t where h.transfer_id = t.id and h.gateway = 'tg_transfer'
        )
        select id::text as id from t`,
       [
-        ids,
+        list.map((item) => item.id),
         list.map((item) => item.status),
         list.map((item) => ROW_STATUS[item.status].sender),
         list.map((item) => ROW_STATUS[item.status].receiver),
-        at.toISOString(),
+        list.map((item) => item.at.toISOString()),
       ],
     )
     return new Set(updated.map((row) => row.id))
-  }).pipe(Effect.orDie)
+  })
+
+const finalizeMany = (list: ReadonlyArray<{ readonly id: string; readonly status: Exclude<TgTransferStatus, "new"> }>, at: Date) =>
+  Effect.orDie(moveToFinal(list.map((item) => ({ ...item, at }))))
 
 /** A resolution's row update, waiting for the post or void it rides along with (decision 0407). */
 interface ResolutionAlong {
@@ -695,34 +689,8 @@ const resolutionAlong: AlongGroup<ResolutionAlong> = {
   name: "custody transfer resolutions",
   write: (made) =>
     Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      const list = made.map((m) => m.item)
-      const movements = new Map(made.map((m) => [m.item.id, m.movement.transactionId]))
-      const updated = yield* sql.unsafe<{ id: string }>(
-        `with v as (
-           select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) as v(id, status, sender_status, receiver_status, at)
-         ),
-         t as (
-           update custody_transfers c set status = v.status, resolved_at = v.at
-             from v where c.id = v.id and c.id = any($1::bigint[]) and c.status = 'new'
-           returning c.id, v.sender_status, v.receiver_status, v.at
-         ),
-         h as (
-           update custody_transactions h set status = case when h.type = 'withdraw' then t.sender_status else t.receiver_status end,
-             updated_at = t.at
-             from t where h.transfer_id = t.id and h.gateway = 'tg_transfer'
-         )
-         select id::text as id from t`,
-        [
-          list.map((item) => item.id),
-          list.map((item) => item.status),
-          list.map((item) => ROW_STATUS[item.status].sender),
-          list.map((item) => ROW_STATUS[item.status].receiver),
-          list.map((item) => item.at.toISOString()),
-        ],
-      )
-      const moved = new Set(updated.map((row) => row.id))
-      for (const item of list) if (moved.has(item.id)) item.moved(movements.get(item.id)!)
+      const moved = yield* moveToFinal(made.map((m) => m.item))
+      for (const { item, movement } of made) if (moved.has(item.id)) item.moved(movement.transactionId)
     }),
 }
 
@@ -749,7 +717,8 @@ interface Resolving {
  * (party, role, state, expiry, the receiver's access), every post/void goes through the Ledger's
  * queue at once (one Ledger batch, each movement with its own key and outcome: the Ledger lets a
  * hold resolve once, so racing approvals move money once and approve-vs-cancel has one winner),
- * then one conditional statement moves every row and its history rows. The same transfer twice in
+ * each with the conditional update of its row and history rows in its transaction (decision 0407).
+ * The same transfer twice in
  * one call runs once, then again after it (a replay or a state error, as a second request would get).
  */
 const resolveTransfers =
