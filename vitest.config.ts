@@ -1,5 +1,6 @@
 import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+import { preactAliases } from "./host/app/src/build/renderer.ts";
 
 // The workspace packages export built files (`import`/`types`) and their TypeScript under a `source`
 // condition (decision 0110): tests resolve the sources (no build step), in Vite's transforms, in the
@@ -29,9 +30,13 @@ export default defineConfig({
       },
       {
         ...source,
+        // The DOM tests render with what the app ships: React's API on Preact (decision 0011).
+        resolve: { ...source.resolve, alias: preactAliases() },
         test: {
           env,
           name: "unit-dom",
+          // transformed, so that their own `react-dom` imports take the alias too
+          server: { deps: { inline: ["@testing-library/react", "@testing-library/user-event", /@tanstack\/react-/, "react-i18next"] } },
           include: ["kernel/*/src/**/*.test.tsx", "plugins/*/src/**/*.test.tsx", "host/*/src/**/*.test.tsx"],
           environment: "happy-dom",
           testTimeout: 15_000,

@@ -1,6 +1,7 @@
 import react from "@vitejs/plugin-react"
 import { resolve } from "node:path"
 import { defaultClientConditions, defineConfig } from "vite"
+import { preactAliases } from "./src/build/renderer.ts"
 import { securityHeadersPlugin } from "./src/server/security-headers.ts"
 import { walletPlugins } from "./src/build/plugins-vite.ts"
 import { bootPaint } from "./src/build/boot-paint.ts"
@@ -25,7 +26,8 @@ export default defineConfig({
     walletPlugins({ regionsEntry: resolve(import.meta.dirname, "../regions/index.ts") }),
   ],
   // Workspace packages resolve to their TypeScript sources, never to a stale dist/ (decision 0110).
-  resolve: { conditions: ["source", ...defaultClientConditions] },
+  // React's API on Preact's renderer (decision 0011).
+  resolve: { conditions: ["source", ...defaultClientConditions], alias: preactAliases() },
   define: {
     // Parent frames the app may talk to besides Telegram Web and its own origin (the dev launch page
     // hosts the app from the same origin): comma-separated origins; never "*" (decision 0207).
