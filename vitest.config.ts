@@ -1,6 +1,6 @@
 import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
-import { preactAliases } from "./host/app/src/build/renderer.ts";
+import { preactAliases, testingLibraryOnPreact } from "./host/app/src/build/renderer.ts";
 
 // The workspace packages export built files (`import`/`types`) and their TypeScript under a `source`
 // condition (decision 0110): tests resolve the sources (no build step), in Vite's transforms, in the
@@ -31,7 +31,7 @@ export default defineConfig({
       {
         ...source,
         // The DOM tests render with what the app ships: React's API on Preact (decision 0011).
-        resolve: { ...source.resolve, alias: preactAliases() },
+        resolve: { ...source.resolve, alias: [...preactAliases(), ...testingLibraryOnPreact()] },
         test: {
           env,
           name: "unit-dom",

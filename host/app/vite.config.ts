@@ -5,7 +5,9 @@ import { preactAliases } from "./src/build/renderer.ts"
 import { securityHeadersPlugin } from "./src/server/security-headers.ts"
 import { walletPlugins } from "./src/build/plugins-vite.ts"
 import { bootPaint } from "./src/build/boot-paint.ts"
-import { FIRST_BALANCE_REQUESTS, rootsFor } from "./src/build/first-balance-roots.ts"
+import { FIRST_BALANCE_REQUESTS, FIRST_BALANCE_ROOTS, rootsFor } from "./src/build/first-balance-roots.ts"
+import { firstBalanceChunks } from "./src/build/first-balance-chunks.ts"
+import { LANGUAGES } from "../../kernel/core/src/i18n.ts"
 
 const apiTarget = process.env.WALLET_API_URL ?? "http://127.0.0.1:8090"
 // The chain API (tonapi v2 paths): the local devnet by default; the self-custody wallet reads it same-origin.
@@ -20,6 +22,8 @@ export default defineConfig({
     // Before the security headers: their HTML hook (also "post") hashes the inline script this one adds.
     // On a cold start the HTML also signs in and sends the first balance's requests (decision 0010).
     bootPaint({ modules: rootsFor("en").map((root) => root.module), requests: FIRST_BALANCE_REQUESTS }),
+    // The entry's static imports in one chunk, the first balance's code in another, its strings per language (decision 0012).
+    firstBalanceChunks({ entry: "host/app/index.html", roots: FIRST_BALANCE_ROOTS, languages: LANGUAGES }),
     // CSP, nosniff and referrer policy on every answer of the dev and preview servers (decision 0207).
     securityHeadersPlugin({ proxied: Object.keys(proxy) }),
     // virtual:wallet-plugins: the manifests of the packages the region files name, checked (decision 0120).

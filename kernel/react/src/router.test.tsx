@@ -66,10 +66,11 @@ const setup = async (initial: string, signedIn: SessionUser | undefined) => {
     onGateDenied: denied,
     history: createMemoryHistory({ initialEntries: [initial] }),
   })
-  await act(async () => {
-    render(<RouterProvider router={router} />)
-    await router.load()
-  })
+  // The load outside act: Preact's act holds every render until its callback settles, and the
+  // router's load waits for a render (React's act flushes while it waits; decision 0011).
+  render(<RouterProvider router={router} />)
+  await router.load()
+  await act(async () => {})
   return { router, denied, i18n }
 }
 

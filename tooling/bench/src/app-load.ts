@@ -58,6 +58,7 @@ declare global {
  * Runs in every frame before its scripts; only the app's frame (not the launch page) records. Kept
  * as plain JavaScript text: a compiled function could carry helpers the page does not have.
  */
+const DONE_MESSAGE = "first-load: balance and rows recorded"
 const OBSERVE_FIRST_BALANCE = `(() => {
   if (location.pathname.startsWith("/launch")) return
   const marks = {}
@@ -78,7 +79,11 @@ const OBSERVE_FIRST_BALANCE = `(() => {
       }
     }
     if (marks.rows === undefined && document.querySelector("[data-asset]")) marks.rows = now
-    if (marks.balance !== undefined && marks.rows !== undefined) observer.disconnect()
+    if (marks.balance !== undefined && marks.rows !== undefined) {
+      observer.disconnect()
+      // Tells the bench without its polling the page: every evaluate ran on this (throttled) main thread.
+      console.debug("${DONE_MESSAGE}")
+    }
   })
   observer.observe(document, { subtree: true, childList: true, characterData: true })
 })()`
@@ -189,6 +194,11 @@ export async function openWalletMain(
   const page = await context.newPage()
   const errors: Array<string> = []
   page.on("pageerror", (error) => errors.push(error.message))
+  let done = () => {}
+  const recorded = new Promise<void>((resolve) => (done = resolve))
+  page.on("console", (message) => {
+    if (message.text() === DONE_MESSAGE) done()
+  })
   const cdp = await throttle(context, page, options.throttle, options.cpuProfile === true)
   const query = new URLSearchParams({ autostart: "1", user: String(options.userId), platform: "ios", theme: "light", lang: options.language ?? "en" })
   await page.goto(`${target.appUrl}/launch.html?${query}`)
@@ -223,7 +233,8 @@ export async function openWalletMain(
       await page.close()
       throw new Error(`wallet main showed no balance and rows within ${timeout} ms; the frame said: ${text}; page errors: ${errors.join(" | ")}`)
     }
-    await new Promise((r) => setTimeout(r, 25))
+    // Woken by the page's message; the slow poll only notices a frame that never gets there.
+    await Promise.race([recorded, new Promise((r) => setTimeout(r, 1000))])
   }
 }
 

@@ -21,7 +21,7 @@
  * MutationObserver in the frame, i.e. in the DOM; the paint follows within a frame). Targets are
  * printed, not asserted.
  *
- *   npm run bench -- first-load [--runs N] [--no-throttle] [--json] [--dist <built app dir>] [--timeline] [--http1] [--cpu-profile <file>]
+ *   npm run bench -- first-load [--runs N] [--no-throttle] [--json] [--dist <built app dir>] [--timeline] [--http1] [--cpu-profile <file> [--cpu-profile-of cold|warm] [--trace <file>]]
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -61,6 +61,9 @@ const showTimeline = flag("--timeline")
 const http2 = !flag("--http1")
 // One more cold throttled load with the CPU profiler on (not counted): written as a .cpuprofile, its heaviest self times printed.
 const cpuProfileFile = valueOf("--cpu-profile")
+// Which load the profiler records: `cold` (default) or `warm` (a reopen after an unprofiled cold open).
+const traceFile = valueOf("--trace")
+const cpuProfileOf = valueOf("--cpu-profile-of") === "warm" ? "warm" : "cold"
 const say = (line: string) => {
   if (!asJson) console.log(line)
 }
@@ -126,12 +129,20 @@ try {
     const context = await newDevice(browser)
     try {
       const userId = await demoUserId(api.url, "balances")
+      if (cpuProfileOf === "warm") {
+        const first = await openWalletMain(context, target, { userId, throttle: CHEAP_PHONE })
+        await new Promise((r) => setTimeout(r, 3000))
+        await first.page.close()
+      }
+      // `--trace <file>`: a Chromium performance trace of the same load (main-thread tasks, parsing, compiling, layout, paint).
+      if (traceFile) await browser.startTracing(undefined, { path: traceFile, categories: ["devtools.timeline", "loading"] })
       const load = await openWalletMain(context, target, { userId, throttle: CHEAP_PHONE, cpuProfile: true })
+      if (traceFile) await browser.stopTracing()
       await load.page.close()
       writeFileSync(cpuProfileFile, JSON.stringify(load.cpuProfile))
       const { byScript, byFunction } = selfTimes(load.cpuProfile!)
       const line = ([name, us]: [string, number]) => `    ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`
-      say(`\ncold throttled load with the profiler (balance at ${sec(load.figures.balance)}), written to ${cpuProfileFile}; self time by script:`)
+      say(`\n${cpuProfileOf} throttled load with the profiler (balance at ${sec(load.figures.balance)}), written to ${cpuProfileFile}; self time by script:`)
       for (const entry of byScript.slice(0, 15)) say(line(entry))
       say("  by function:")
       for (const entry of byFunction.slice(0, 30)) say(line(entry))

@@ -3,7 +3,16 @@ import { join } from "node:path"
 import { runInNewContext } from "node:vm"
 import { afterEach, describe, expect, it } from "vitest"
 import { colorSchemeOf, readLaunchParams, themeCssVars } from "@wallet/kernel"
-import { BOOT_SCRIPT_MARK, bootStartScript, bootThemeScript, bootTotalScript, LAUNCH_PARAMS_KEY, preloadFiles, stylesheetsFirst } from "./boot-paint.ts"
+import {
+  BOOT_SCRIPT_MARK,
+  bootStartScript,
+  bootThemeScript,
+  bootTotalScript,
+  LAUNCH_PARAMS_KEY,
+  preloadFiles,
+  preloadsAndEntry,
+  stylesheetsFirst,
+} from "./boot-paint.ts"
 import { FIRST_BALANCE_REQUESTS } from "./first-balance-roots.ts"
 import { BOOT_FETCHES_GLOBAL, SESSION_STORAGE_KEY, type BootFetch } from "@wallet/kernel"
 import { BOOT_PAINT_KEY_PREFIX } from "@wallet/kernel-react"
@@ -201,6 +210,80 @@ describe("stylesheetsFirst", () => {
     expect(out.indexOf("app.css")).toBeLessThan(out.indexOf("app.js"))
     expect(out.match(/rel="stylesheet"/g)).toHaveLength(2)
     expect(out.indexOf("<style>")).toBeLessThan(out.indexOf("ui.css"))
+  })
+})
+
+describe("preloadsAndEntry (decision 0012)", () => {
+  const built = [
+    "<head>",
+    "    <style>x</style>",
+    '    <link rel="stylesheet" crossorigin href="/assets/app.css">',
+    '    <script type="module" crossorigin src="/assets/app.js"></script>',
+    '    <link rel="modulepreload" crossorigin href="/assets/runtime.js">',
+    '    <link rel="preload" as="style" crossorigin href="/assets/first.css">',
+    '    <link rel="modulepreload" crossorigin href="/assets/first.js">',
+    "  </head>",
+    "  <body>",
+    '    <div id="root"></div>',
+    "  </body>",
+  ].join("\n")
+  const out = preloadsAndEntry(built)
+  const scripts = [...out.matchAll(/<script>(.*?)<\/script>/g)].map((m) => m[1]!)
+
+  /** Runs an inline script against stub globals; what it appended to <head>, and the frame callbacks it left. */
+  const run = (script: string, options: { readonly stored?: boolean; readonly hidden?: boolean } = {}) => {
+    const appended: Array<Record<string, string>> = []
+    const frames: Array<() => void> = []
+    const timers: Array<() => void> = []
+    const storage = { getItem: (key: string) => (options.stored && key === SESSION_STORAGE_KEY ? "{}" : null) }
+    runInNewContext(script, {
+      localStorage: storage,
+      sessionStorage: { getItem: () => null },
+      document: {
+        visibilityState: options.hidden ? "hidden" : "visible",
+        createElement: (tag: string) => ({ tag }),
+        head: { appendChild: (element: Record<string, string>) => void appended.push(element) },
+      },
+      requestAnimationFrame: (callback: () => void) => void frames.push(callback),
+      setTimeout: (callback: () => void) => void timers.push(callback),
+    })
+    return { appended, frames, timers }
+  }
+
+  it("leaves no static preload or entry tag: a script at the top adds the preloads, one at the end the entry", () => {
+    expect(out).not.toMatch(/rel="modulepreload"|rel="preload"|type="module"/)
+    expect(scripts).toHaveLength(2)
+    expect(out.indexOf(scripts[0]!)).toBeLessThan(out.indexOf("app.css"))
+    expect(out.indexOf(scripts[1]!)).toBeGreaterThan(out.indexOf('<div id="root">'))
+  })
+
+  it("on a cold start preloads the entry, its imports and the first balance's files, in the build's order", () => {
+    const { appended } = run(scripts[0]!)
+    expect(appended).toEqual([
+      { tag: "link", rel: "modulepreload", crossOrigin: "", href: "/assets/app.js" },
+      { tag: "link", rel: "modulepreload", crossOrigin: "", href: "/assets/runtime.js" },
+      { tag: "link", rel: "preload", as: "style", crossOrigin: "", href: "/assets/first.css" },
+      { tag: "link", rel: "modulepreload", crossOrigin: "", href: "/assets/first.js" },
+    ])
+  })
+
+  it("on a reopen (a stored session) preloads nothing: the HTTP cache has it, and each preload delayed the paint", () => {
+    expect(run(scripts[0]!, { stored: true }).appended).toEqual([])
+  })
+
+  it("adds the entry only after a frame has been produced, or at once in a hidden page", () => {
+    const visible = run(scripts[1]!)
+    expect(visible.appended).toEqual([])
+    visible.frames.splice(0).forEach((frame) => frame())
+    expect(visible.appended).toEqual([])
+    visible.timers.splice(0).forEach((timer) => timer())
+    expect(visible.appended).toEqual([{ tag: "script", type: "module", crossOrigin: "", src: "/assets/app.js" }])
+    expect(run(scripts[1]!, { hidden: true }).appended).toEqual([{ tag: "script", type: "module", crossOrigin: "", src: "/assets/app.js" }])
+  })
+
+  it("leaves a document without a module entry (the dev server's) as it is", () => {
+    const dev = '<head></head><body><script type="module" src="/src/main.tsx"></script></body>'
+    expect(preloadsAndEntry(dev)).toBe(dev)
   })
 })
 

@@ -142,7 +142,7 @@ export interface Preloads {
 }
 
 /** Whether a module id (absolute, maybe with a query) is the module at `path` from the repo root. */
-const isModule = (id: string, path: string) => id.split("?")[0]!.endsWith(`/${path}`)
+export const isModule = (id: string, path: string) => id.split("?")[0]!.endsWith(`/${path}`)
 
 /**
  * The files to preload: every chunk holding a listed module, with its static imports and their CSS,
@@ -193,6 +193,55 @@ export const stylesheetsFirst = (html: string): string => {
   return `${rest.slice(0, at)}${sheets.map((sheet) => sheet.trim()).join("\n    ")}\n    ${rest.slice(at)}`
 }
 
+/**
+ * The preloads and the entry, timed for a cold start and a reopen (decisions 0010, 0012). Every
+ * preload link is a request the HTML parser makes on the main thread before it parses the skeleton;
+ * on a reopen, where all of them come from the HTTP cache, they only delayed the first paint (and
+ * with it the cached total). And a module script already in the cache runs as soon as the document is
+ * parsed, in one long task that holds the paint back too.
+ *
+ * So the static `modulepreload` and `preload` links become a list that an inline script at the top of
+ * the document adds on a cold start (no stored session on this tab or device), at once, as the links
+ * did; on a reopen it adds none. The entry's `<script type="module">` becomes an inline script at the
+ * end of the body that adds it once a frame has been produced (at once in a hidden page, where no frame
+ * comes).
+ */
+export const preloadsAndEntry = (html: string): string => {
+  const entry = /[ \t]*<script type="module" crossorigin src="([^"]+)"><\/script>\n?/.exec(html)
+  if (!entry) return html
+  const links: Array<{ readonly as?: string; readonly href: string }> = [{ href: entry[1]! }]
+  let rest = html.replace(entry[0], "")
+  for (const link of rest.matchAll(/[ \t]*<link rel="(modulepreload|preload)"(?: as="(\w+)")? crossorigin href="([^"]+)">\n?/g)) {
+    links.push(link[1] === "preload" ? { as: link[2]!, href: link[3]! } : { href: link[3]! })
+    rest = rest.replace(link[0], "")
+  }
+  const preload = minified(
+    "boot-preload.js",
+    `(function(){var reopen=false;
+try{reopen=!!(localStorage.getItem(${JSON.stringify(SESSION_STORAGE_KEY)})||sessionStorage.getItem(${JSON.stringify(SESSION_STORAGE_KEY)}))}catch(e){}
+if(reopen)return;
+var links=${JSON.stringify(links)};
+for(var i=0;i<links.length;i++){var l=document.createElement("link");
+if(links[i].as){l.rel="preload";l.as=links[i].as}else l.rel="modulepreload";
+l.crossOrigin="";l.href=links[i].href;document.head.appendChild(l)}})()`,
+  )
+  const start = minified(
+    "boot-entry.js",
+    `(function(){var go=function(){var s=document.createElement("script");s.type="module";s.crossOrigin="";s.src=${JSON.stringify(entry[1])};document.head.appendChild(s)};
+if(document.visibilityState==="hidden"||typeof requestAnimationFrame!=="function")go();else requestAnimationFrame(function(){setTimeout(go,0)})})()`,
+  )
+  const stylesheet = rest.search(/[ \t]*<link rel="stylesheet"/)
+  const at = stylesheet >= 0 ? stylesheet : rest.indexOf("</head>")
+  const withPreload = `${rest.slice(0, at)}    <script>${preload}</script>\n${rest.slice(at)}`
+  return withPreload.replace("</body>", `  <script>${start}</script>\n  </body>`)
+}
+
+const minified = (name: string, source: string): string => {
+  const result = minifySync(name, source, { compress: true, mangle: true })
+  if (result.errors.length > 0) throw new Error(`${name}: ${result.errors.map((e) => e.message).join("; ")}`)
+  return result.code.trim()
+}
+
 /** `plugins: [bootPaint({ modules: [...] })]` in host/app/vite.config.ts (the first balance's list). */
 export function bootPaint(options: PreloadOptions): Plugin {
   let base = "/"
@@ -220,7 +269,7 @@ export function bootPaint(options: PreloadOptions): Plugin {
           ...preloads.scripts.map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`),
         ].join("\n    ")
         const withPreloads = links ? withScript.replace("</head>", `    ${links}\n  </head>`) : withScript
-        return stylesheetsFirst(withPreloads)
+        return preloadsAndEntry(stylesheetsFirst(withPreloads))
       },
     },
   }

@@ -18,3 +18,15 @@ export const preactAliases = (): Array<{ find: RegExp; replacement: string }> =>
   // preact's own subpaths from packages that do not depend on it (pnpm keeps them apart)
   { find: /^preact(\/.*)?$/, replacement: `${dirname(at("preact/package.json"))}$1` },
 ]
+
+/**
+ * For the DOM tests (vitest.config.ts): Testing Library's ES module build instead of its CommonJS main,
+ * so that its `react-dom` imports go through the aliases above (a CommonJS `require` would load React DOM).
+ */
+export const testingLibraryOnPreact = (): Array<{ find: RegExp; replacement: string }> => {
+  const root = dirname(fileURLToPath(import.meta.resolve("@testing-library/react/package.json")))
+  return [
+    { find: /^@testing-library\/react$/, replacement: `${root}/dist/@testing-library/react.esm.js` },
+    { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: fileURLToPath(new URL("./with-selector-on-preact.ts", import.meta.url)) },
+  ]
+}

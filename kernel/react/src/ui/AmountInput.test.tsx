@@ -22,7 +22,7 @@ function Controlled({ spy, ...props }: Partial<AmountInputProps> & { spy?: (v: s
 }
 
 const field = () => screen.getByRole<HTMLInputElement>("textbox", { name: "Amount" })
-const type = (text: string) => fireEvent.change(field(), { target: { value: text } })
+const type = (text: string) => fireEvent.input(field(), { target: { value: text } })
 
 describe("AmountInput", () => {
   it("is a decimal text field for mobile keyboards", () => {

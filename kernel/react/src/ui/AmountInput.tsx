@@ -71,17 +71,20 @@ export function AmountInput({
     pendingCaret.current = null
   })
 
-  const commit = (raw: string, caretInRaw: number, next: string | null) => {
+  const commit = (el: HTMLInputElement, raw: string, caretInRaw: number, next: string | null) => {
     const shown = next === null ? display : formatAmountForInput(next, decimalSeparator)
     pendingCaret.current = Math.max(0, Math.min(shown.length, caretInRaw + (shown.length - raw.length)))
-    // a rejected edit re-renders nothing: React restores the old value after this handler
+    // A rejected or cleaned edit may re-render nothing. React DOM puts the controlled value back after
+    // this handler; Preact, which the app renders with (decision 0011), leaves the typed text: so the
+    // field shows what it holds here, on both.
+    if (el.value !== shown) el.value = shown
     queueMicrotask(applyCaret)
     if (next !== null && next !== value) onChange(next)
   }
 
   const handleChange = (event: ChangeEvent<HTMLInputElement>) => {
     const raw = event.target.value
-    commit(raw, event.target.selectionStart ?? raw.length, sanitizeAmountInput(raw, rules))
+    commit(event.target, raw, event.target.selectionStart ?? raw.length, sanitizeAmountInput(raw, rules))
   }
 
   const handlePaste = (event: ClipboardEvent<HTMLInputElement>) => {
@@ -93,7 +96,7 @@ export function AmountInput({
     const end = el.selectionEnd ?? start
     const raw = display.slice(0, start) + pasted + display.slice(end)
     event.preventDefault()
-    commit(raw, start + pasted.length, sanitizeAmountInput(raw, rules) ?? sanitizePastedAmount(raw, rules))
+    commit(el, raw, start + pasted.length, sanitizeAmountInput(raw, rules) ?? sanitizePastedAmount(raw, rules))
   }
 
   const label =

@@ -333,7 +333,13 @@ export function EmailCodeStep({
         autoComplete="one-time-code"
         maxLength={6}
         value={code}
-        onChange={(event) => change(event.target.value)}
+        onChange={(event) => {
+          change(event.target.value)
+          // What the field holds, also when the edit was refused or cleaned: Preact, which the app renders
+          // with (decision 0011), does not put a controlled value back the way React DOM does.
+          const shown = busy ? code : sanitiseEmailCode(event.target.value)
+          if (event.target.value !== shown) event.target.value = shown
+        }}
         placeholder="••••••"
         autoFocus
       />
