@@ -123,7 +123,8 @@ describe("i18n", () => {
   it("a Russian language pack that fails to load falls back to English", async () => {
     const blocked: string[] = []
     const before = async (page: Page) => {
-      await page.context().route(/\/assets\/ru-[\w-]+\.js$/, (route) => {
+      // The namespaces' own Russian chunks and the first balance's (decision 0012: `first-ru`).
+      await page.context().route(/\/assets\/(first-)?ru-[\w-]+\.js$/, (route) => {
         blocked.push(route.request().url())
         return route.abort("failed")
       })

@@ -5,7 +5,7 @@
  * `meta: { persist: true }` are written; nothing else (and so nothing secret) ever reaches storage.
  */
 import { useEffect, useMemo, type ReactNode } from "react"
-import { QueryClient, QueryClientProvider, defaultShouldDehydrateQuery, hashKey, hydrate, type Query, type QueryKey } from "@tanstack/react-query"
+import { QueryClient, QueryClientProvider, defaultShouldDehydrateQuery, dehydrate, hashKey, hydrate, type Query, type QueryKey } from "@tanstack/react-query"
 import { persistQueryClientSubscribe, type PersistedClient, type PersistQueryClientOptions } from "@tanstack/react-query-persist-client"
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister"
 import type { Kernel } from "./context.tsx"
@@ -113,6 +113,25 @@ export const persistOptionsFor = (
   buster: QUERY_CACHE_BUSTER,
   dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
 })
+
+/**
+ * Writes the user's cache now, in the persister's format, past its 500 ms throttle: called when the page
+ * is hidden or left. Telegram closes a mini-app at once, and a change made in its last half second (a
+ * banner closed, a balance moved) was lost, so the next start showed the old state until its refetch.
+ */
+export const flushQueryCache = (client: QueryClient, userId: number | string, storage: Storage | undefined = safeLocalStorage()): void => {
+  if (!storage || closed.has(client)) return
+  const persisted: PersistedClient = {
+    timestamp: Date.now(),
+    buster: QUERY_CACHE_BUSTER,
+    clientState: dehydrate(client, { shouldDehydrateQuery: shouldPersistQuery }),
+  }
+  try {
+    storage.setItem(`${QUERY_CACHE_KEY_PREFIX}${userId}`, JSON.stringify(persisted))
+  } catch {
+    // Storage full or unavailable: the throttled write had no better luck.
+  }
+}
 
 /**
  * Logout or a session expired for good: the cache leaves memory (`client.clear()`) and storage (the
@@ -275,6 +294,17 @@ export function KernelQueryProvider({ kernel, children }: { readonly kernel: Ker
     () => (persistOptions === undefined ? undefined : persistQueryClientSubscribe({ queryClient: client, ...persistOptions })),
     [client, persistOptions],
   )
+  useEffect(() => {
+    if (userId === undefined) return
+    const flush = () => flushQueryCache(client, userId)
+    const hidden = () => document.visibilityState === "hidden" && flush()
+    window.addEventListener("pagehide", flush)
+    document.addEventListener("visibilitychange", hidden)
+    return () => {
+      window.removeEventListener("pagehide", flush)
+      document.removeEventListener("visibilitychange", hidden)
+    }
+  }, [client, userId])
   // The session's "expired" event means signed out or expired for good (a refreshable token emits none).
   useEffect(() => {
     if (typeof kernel.session?.onEvent !== "function") return
