@@ -65,17 +65,31 @@ const openWarm = async () => {
   return { app, total }
 }
 
-/** Rewrites the stored cache entry (timestamp or buster) as an older visit would have left it. */
+/**
+ * Rewrites the stored cache entry and the HTML's total snapshot (time or buster) as an older visit, or an
+ * older version, would have left them: when the page is left, after the app's own last write of the cache.
+ */
 const editStored = (app: LaunchedApp, edit: { readonly ageMs?: number; readonly buster?: string }) =>
   app.app().evaluate(
-    ({ prefix, ageMs, buster }) => {
-      const key = Object.keys(localStorage).find((k) => k.startsWith(prefix))!
-      const stored = JSON.parse(localStorage.getItem(key)!) as { timestamp: number; buster: string }
-      if (ageMs !== undefined) stored.timestamp = Date.now() - ageMs
-      if (buster !== undefined) stored.buster = buster
-      localStorage.setItem(key, JSON.stringify(stored))
+    ({ prefix, paintPrefix, ageMs, buster }) => {
+      const age = () => {
+        const key = Object.keys(localStorage).find((k) => k.startsWith(prefix))!
+        const stored = JSON.parse(localStorage.getItem(key)!) as { timestamp: number; buster: string }
+        if (ageMs !== undefined) stored.timestamp = Date.now() - ageMs
+        if (buster !== undefined) stored.buster = buster
+        localStorage.setItem(key, JSON.stringify(stored))
+        const paintKey = Object.keys(localStorage).find((k) => k.startsWith(paintPrefix))
+        if (!paintKey) return
+        const paint = JSON.parse(localStorage.getItem(paintKey)!) as { t: number; b: string }
+        if (ageMs !== undefined) paint.t = Date.now() - ageMs
+        if (buster !== undefined) paint.b = buster
+        localStorage.setItem(paintKey, JSON.stringify(paint))
+      }
+      // After the app's own writes on leaving: its listeners came first (the page hides after pagehide).
+      window.addEventListener("pagehide", age)
+      document.addEventListener("visibilitychange", age)
     },
-    { prefix: CACHE_PREFIX, ageMs: edit.ageMs, buster: edit.buster },
+    { prefix: CACHE_PREFIX, paintPrefix: "wallet:boot-paint:", ageMs: edit.ageMs, buster: edit.buster },
   )
 
 describe("persisted query cache", () => {

@@ -4,6 +4,8 @@
  * open. Only the formatted text is kept (the persisted query cache holds the same figure); it goes
  * with the user's cache on logout and when another user signs in on the device.
  */
+import { QUERY_CACHE_BUSTER } from "./queryTimes.ts"
+
 export const BOOT_PAINT_KEY_PREFIX = "wallet:boot-paint:"
 
 export interface BootPaintSnapshot {
@@ -11,6 +13,8 @@ export interface BootPaintSnapshot {
   readonly t: number
   /** The total exactly as main formatted it. */
   readonly total: string
+  /** The persisted cache's buster when it was written: after an update that changes it, the cache is dropped and so is this. */
+  readonly b: string
 }
 
 const storageOf = (): Storage | undefined => {
@@ -24,7 +28,7 @@ const storageOf = (): Storage | undefined => {
 /** Keeps what main shows now for the next open's first paint. */
 export const writeBootPaint = (userId: number | string, total: string, now: number = Date.now(), storage: Storage | undefined = storageOf()): void => {
   try {
-    storage?.setItem(`${BOOT_PAINT_KEY_PREFIX}${userId}`, JSON.stringify({ t: now, total } satisfies BootPaintSnapshot))
+    storage?.setItem(`${BOOT_PAINT_KEY_PREFIX}${userId}`, JSON.stringify({ t: now, total, b: QUERY_CACHE_BUSTER } satisfies BootPaintSnapshot))
   } catch {
     // Storage full or unavailable: the next open paints the skeleton only.
   }

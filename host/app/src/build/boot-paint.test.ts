@@ -16,7 +16,7 @@ import {
 import { FIRST_BALANCE_REQUESTS } from "./first-balance-roots.ts"
 import { BOOT_FETCHES_GLOBAL, SESSION_STORAGE_KEY, type BootFetch } from "@wallet/kernel"
 import { BOOT_PAINT_KEY_PREFIX } from "@wallet/kernel-react"
-import { QUERY_CACHE_MAX_AGE_MS } from "../../../../kernel/react/src/queryTimes.ts"
+import { QUERY_CACHE_BUSTER, QUERY_CACHE_MAX_AGE_MS } from "../../../../kernel/react/src/queryTimes.ts"
 import { inlineStyleHashes, contentSecurityPolicy } from "../server/security-headers.ts"
 
 const LIGHT = { bg_color: "#ffffff", text_color: "#000000", secondary_bg_color: "#efeff4", section_bg_color: "#ffffff" }
@@ -319,17 +319,19 @@ describe("the cached-total script (reopen)", () => {
   }
 
   it("paints the total main last showed this user, as text with the total's test id", () => {
-    const element = run({ userId: 7, stored: { t: Date.now() - 1000, total: "$3,661.06" } })
+    const element = run({ userId: 7, stored: { t: Date.now() - 1000, total: "$3,661.06", b: QUERY_CACHE_BUSTER } })
     expect(element.textContent).toBe("$3,661.06")
     expect(element.className).toBe("bp-vt")
     expect(element.attributes["data-testid"]).toBe("total-balance")
   })
 
   it("paints nothing for another user, an expired snapshot, a malformed one, or off the start paths", () => {
-    expect(run({ userId: 8, stored: { t: Date.now(), total: "$1.00" } }).textContent).toBe("")
-    expect(run({ userId: 7, stored: { t: Date.now() - QUERY_CACHE_MAX_AGE_MS - 1, total: "$1.00" } }).textContent).toBe("")
-    expect(run({ userId: 7, stored: { t: Date.now(), total: 5 } }).textContent).toBe("")
-    expect(run({ userId: 7, stored: { t: Date.now(), total: "$1.00" }, skeleton: false }).textContent).toBe("")
-    expect(run({ stored: { t: Date.now(), total: "$1.00" } }).textContent).toBe("")
+    expect(run({ userId: 8, stored: { t: Date.now(), total: "$1.00", b: QUERY_CACHE_BUSTER } }).textContent).toBe("")
+    expect(run({ userId: 7, stored: { t: Date.now() - QUERY_CACHE_MAX_AGE_MS - 1, total: "$1.00", b: QUERY_CACHE_BUSTER } }).textContent).toBe("")
+    expect(run({ userId: 7, stored: { t: Date.now(), total: 5, b: QUERY_CACHE_BUSTER } }).textContent).toBe("")
+    // Written before an update that changed the cache's buster: that update drops the cache, the HTML paints no old total.
+    expect(run({ userId: 7, stored: { t: Date.now(), total: "$1.00", b: "0.0.1" } }).textContent).toBe("")
+    expect(run({ userId: 7, stored: { t: Date.now(), total: "$1.00", b: QUERY_CACHE_BUSTER }, skeleton: false }).textContent).toBe("")
+    expect(run({ stored: { t: Date.now(), total: "$1.00", b: QUERY_CACHE_BUSTER } }).textContent).toBe("")
   })
 })

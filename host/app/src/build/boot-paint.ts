@@ -12,7 +12,7 @@ import { minifySync } from "vite"
 import { colorSchemeOf, themeCssVars } from "../../../../kernel/core/src/telegram/launch.ts"
 import { START_PATHS } from "../boot-start.ts"
 import { BOOT_PAINT_KEY_PREFIX } from "../../../../kernel/react/src/bootPaint.ts"
-import { QUERY_CACHE_MAX_AGE_MS } from "../../../../kernel/react/src/queryTimes.ts"
+import { QUERY_CACHE_BUSTER, QUERY_CACHE_MAX_AGE_MS } from "../../../../kernel/react/src/queryTimes.ts"
 import { SESSION_STORAGE_KEY } from "../../../../kernel/core/src/session.ts"
 import { BOOT_FETCHES_GLOBAL } from "../../../../kernel/core/src/boot-fetch.ts"
 import { DEFAULT_FIAT_CURRENCY, PreferencesStore } from "../../../../kernel/core/src/preferences.ts"
@@ -89,7 +89,8 @@ export const BOOT_TOTAL_MARK = "<!-- boot-total-script -->"
  * last showed this Telegram user (`wallet:boot-paint:<id>`, kept by home, at most as old as the
  * persisted query cache may be) into the skeleton's total as text, before any JavaScript loads. The
  * user id comes from the launch data (unsigned here, but it only picks which of this device's own
- * snapshots to show; logout and another user's sign-in remove them).
+ * snapshots to show; logout and another user's sign-in remove them). A snapshot written under another
+ * cache buster is not painted: that update drops the persisted cache, and the app shows no old total.
  */
 export const bootTotalScript = (): string => {
   const source = `(function(){try{
@@ -99,7 +100,7 @@ if(!p.get("tgWebAppData"))p=new URLSearchParams((sessionStorage.getItem(${JSON.s
 var user=JSON.parse(new URLSearchParams(p.get("tgWebAppData")||"").get("user")||"{}");
 if(typeof user.id!=="number")return;
 var s=JSON.parse(localStorage.getItem(${JSON.stringify(BOOT_PAINT_KEY_PREFIX)}+user.id)||"null");
-if(!s||typeof s.total!=="string"||typeof s.t!=="number"||Date.now()-s.t>${QUERY_CACHE_MAX_AGE_MS})return;
+if(!s||typeof s.total!=="string"||typeof s.t!=="number"||Date.now()-s.t>${QUERY_CACHE_MAX_AGE_MS}||s.b!==${JSON.stringify(QUERY_CACHE_BUSTER)})return;
 var e=document.getElementById("bp-total");if(!e)return;
 e.textContent=s.total;e.className="bp-vt";e.setAttribute("data-testid","total-balance");
 }catch(e){}})()`
