@@ -148,8 +148,16 @@ describe("TON space: create, back up, fund, send, history, log out, import", () 
 
     // A jetton: USD₮ from the faucet shows as the product's USDT ("Dollars"); send 5 of it.
     await stack.devnet!.faucet({ address, jetton: "usdt", amount: 25_000_000n })
-    await expect.poll(() => refreshedMain(app), { timeout: 30_000, interval: 1_000 }).toContain("25 USDT")
-    expect(await text(app)).toContain("Dollars")
+    // The history and the asset list are two reads refreshed apart: wait for the jetton in both.
+    await expect
+      .poll(
+        async () => {
+          const main = await refreshedMain(app)
+          return main.includes("25 USDT") && main.includes("Dollars")
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toBe(true)
     await shot(app, "main-jetton-light")
     await app
       .app()

@@ -1,4 +1,5 @@
 import { act, render } from "@testing-library/react"
+import { useState } from "react"
 import { describe, expect, it } from "vitest"
 import type { BottomButtonParams } from "@wallet/kernel"
 import { MainButton, SecondaryButton } from "./buttons.tsx"
@@ -10,7 +11,14 @@ const fakeTelegram = (theme: Record<string, string>) => {
   const listeners = new Set<(t: Record<string, string>) => void>()
   const button = () => {
     const state = { params: undefined as BottomButtonParams | undefined }
-    return { state, setParams: (p: BottomButtonParams) => void (state.params = { ...state.params, ...p }), onClick: () => () => undefined }
+    return {
+      state,
+      setParams: (p: BottomButtonParams) => void (state.params = { ...state.params, ...p }),
+      onClick:
+        (_handler: () => void): (() => void) =>
+        () =>
+          undefined,
+    }
   }
   const main = button()
   const secondary = button()
@@ -47,5 +55,33 @@ describe("bottom buttons", () => {
     expect(t.main.params).toMatchObject({ color: "#5288c1" })
     expect(t.secondary.params).toMatchObject({ color: "#232e3c", textColor: "#5288c1" })
     view.unmount()
+  })
+
+  it("a press right after a re-render calls that render's handler (bug: a corrected word was checked as the wrong one it replaced)", async () => {
+    const t = fakeTelegram({})
+    let registered: (() => void) | undefined
+    t.telegram.mainButton.onClick = (handler: () => void) => {
+      registered = handler
+      return () => undefined
+    }
+    const kernel = { telegram: t.telegram } as unknown as Kernel
+    const pressed: Array<string> = []
+    let setWord!: (word: string) => void
+    function Screen() {
+      const [word, set] = useState("wrong")
+      setWord = set
+      return <MainButton text="Continue" onClick={() => pressed.push(word)} />
+    }
+    render(
+      <KernelProvider kernel={kernel}>
+        <Screen />
+      </KernelProvider>,
+    )
+    // Outside act: the re-render comes on a microtask, passive effects only a frame later.
+    setWord("right")
+    await Promise.resolve()
+    await Promise.resolve()
+    registered!()
+    expect(pressed).toEqual(["right"])
   })
 })

@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useRef } from "react"
+import { useEffect, useLayoutEffect, useReducer, useRef } from "react"
 import type { BottomButtonParams } from "@wallet/kernel"
 import { cutBottomButtonText } from "./ui/bottomButtonText.ts"
 import { useKernel } from "./context.tsx"
@@ -32,17 +32,21 @@ const lookColors = (look: BottomButtonLook, theme: Readonly<Record<string, strin
 
 function useBottomButton(kind: "mainButton" | "secondaryButton", props: BottomButtonProps) {
   const { telegram } = useKernel()
-  const onClick = useRef(props.onClick)
-  useEffect(() => {
-    onClick.current = props.onClick
+  // A press acts on what this render says (handler, disabled, progress). Kept current in a layout effect:
+  // Preact (decision 0011) runs passive effects a frame later, and a press in between called the previous
+  // render's handler (a corrected word was checked as the wrong one it replaced).
+  const latest = useRef(props)
+  useLayoutEffect(() => {
+    latest.current = props
   })
   const button = telegram[kind]
   useEffect(
     () =>
       button.onClick(() => {
-        if (!props.disabled && !props.progress) onClick.current()
+        const current = latest.current
+        if (!current.disabled && !current.progress) current.onClick()
       }),
-    [button, props.disabled, props.progress],
+    [button],
   )
   const look = props.look ?? (kind === "mainButton" ? "confirm" : "secondary")
   // The colours come from the theme: a theme change re-renders, so the button follows it.

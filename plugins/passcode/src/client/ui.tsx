@@ -1,5 +1,5 @@
 /** The passcode screens' building blocks: overlay frame, passcode entry (dots, pad, keyboard), email steps. */
-import { useEffect, useId, useRef, useState, type ReactNode } from "react"
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react"
 import { useKernel } from "@wallet/kernel-react"
 import { Button, TextField, useSnackbar, VisuallyHidden } from "@wallet/kernel-react/ui"
 import { RESEND_COUNTDOWN_SECONDS, type EmailCodeSent } from "../api.ts"
@@ -112,7 +112,8 @@ export function PasscodeEntry({ session, title, description, length, onComplete,
   const busyRef = useRef(false)
   const valueRef = useRef("")
   const complete = useRef(onComplete)
-  useEffect(() => {
+  // Current before the next event: Preact runs passive effects a frame later (decision 0011).
+  useLayoutEffect(() => {
     complete.current = onComplete
   })
   const headingId = useId()
@@ -141,7 +142,8 @@ export function PasscodeEntry({ session, title, description, length, onComplete,
     }
   }
   const pressRef = useRef(press)
-  useEffect(() => {
+  // Current before the next event: Preact runs passive effects a frame later (decision 0011).
+  useLayoutEffect(() => {
     pressRef.current = press
   })
   // A hardware keyboard types anywhere on the screen.
@@ -285,7 +287,8 @@ export function EmailCodeStep({
     }
   }
   const sendRef = useRef(send)
-  useEffect(() => {
+  // Current before the next event: Preact runs passive effects a frame later (decision 0011).
+  useLayoutEffect(() => {
     sendRef.current = send
   })
   // The first code goes out when the step opens (once, also under StrictMode's double mount).
