@@ -40,9 +40,7 @@ for(var name in vars)html.style.setProperty(name,vars[name]);
 var scheme=schemeOf(theme);html.dataset.colorScheme=scheme;html.style.colorScheme=scheme;
 if(${JSON.stringify(START_PATHS)}.indexOf(location.pathname)>=0)html.dataset.bootSkeleton="";
 }catch(e){}})()`
-  const result = minifySync("boot-theme.js", source, { compress: true, mangle: true })
-  if (result.errors.length > 0) throw new Error(`boot theme script: ${result.errors.map((e) => e.message).join("; ")}`)
-  return result.code.trim()
+  return minified("boot-theme.js", source)
 }
 
 /**
@@ -76,9 +74,7 @@ var paths=${JSON.stringify(requests)};
 for(var i=0;i<paths.length;i++)send(paths[i].replace("{fiat}",encodeURIComponent(fiat)),"GET","Bearer "+a.access_token)
 }).catch(function(){});
 }catch(e){}})()`
-  const result = minifySync("boot-start.js", source, { compress: true, mangle: true })
-  if (result.errors.length > 0) throw new Error(`boot start script: ${result.errors.map((e) => e.message).join("; ")}`)
-  return result.code.trim()
+  return minified("boot-start.js", source)
 }
 
 /** index.html's placeholder (after the skeleton) for the cached-total script. */
@@ -104,9 +100,7 @@ if(!s||typeof s.total!=="string"||typeof s.t!=="number"||Date.now()-s.t>${QUERY_
 var e=document.getElementById("bp-total");if(!e)return;
 e.textContent=s.total;e.className="bp-vt";e.setAttribute("data-testid","total-balance");
 }catch(e){}})()`
-  const result = minifySync("boot-total.js", source, { compress: true, mangle: true })
-  if (result.errors.length > 0) throw new Error(`boot total script: ${result.errors.map((e) => e.message).join("; ")}`)
-  return result.code.trim()
+  return minified("boot-total.js", source)
 }
 
 /**
@@ -237,6 +231,7 @@ if(document.visibilityState==="hidden"||typeof requestAnimationFrame!=="function
   return withPreload.replace("</body>", `  <script>${start}</script>\n  </body>`)
 }
 
+/** An inline script's source, minified; a syntax error fails the build. */
 const minified = (name: string, source: string): string => {
   const result = minifySync(name, source, { compress: true, mangle: true })
   if (result.errors.length > 0) throw new Error(`${name}: ${result.errors.map((e) => e.message).join("; ")}`)
