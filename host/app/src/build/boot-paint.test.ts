@@ -3,16 +3,7 @@ import { join } from "node:path"
 import { runInNewContext } from "node:vm"
 import { afterEach, describe, expect, it } from "vitest"
 import { colorSchemeOf, readLaunchParams, themeCssVars } from "@wallet/kernel"
-import {
-  BOOT_SCRIPT_MARK,
-  bootStartScript,
-  bootThemeScript,
-  bootTotalScript,
-  LAUNCH_PARAMS_KEY,
-  preloadFiles,
-  preloadsAndEntry,
-  stylesheetsFirst,
-} from "./boot-paint.ts"
+import { BOOT_SCRIPT_MARK, bootStartScript, bootThemeScript, bootTotalScript, LAUNCH_PARAMS_KEY, preloadFiles, preloadsAndEntry } from "./boot-paint.ts"
 import { FIRST_BALANCE_REQUESTS } from "./first-balance-roots.ts"
 import { BOOT_FETCHES_GLOBAL, SESSION_STORAGE_KEY, type BootFetch } from "@wallet/kernel"
 import { BOOT_PAINT_KEY_PREFIX } from "@wallet/kernel-react"
@@ -194,25 +185,6 @@ describe("preloadFiles", () => {
   })
 })
 
-describe("stylesheetsFirst", () => {
-  it("moves the render-blocking stylesheets in front of the module script and its preloads", () => {
-    const html = [
-      "<head>",
-      "    <style>x</style>",
-      '    <script type="module" crossorigin src="/assets/app.js"></script>',
-      '    <link rel="modulepreload" crossorigin href="/assets/a.js">',
-      '    <link rel="stylesheet" crossorigin href="/assets/ui.css">',
-      '    <link rel="stylesheet" crossorigin href="/assets/app.css">',
-      "  </head>",
-    ].join("\n")
-    const out = stylesheetsFirst(html)
-    expect(out.indexOf("ui.css")).toBeLessThan(out.indexOf("app.js"))
-    expect(out.indexOf("app.css")).toBeLessThan(out.indexOf("app.js"))
-    expect(out.match(/rel="stylesheet"/g)).toHaveLength(2)
-    expect(out.indexOf("<style>")).toBeLessThan(out.indexOf("ui.css"))
-  })
-})
-
 describe("preloadsAndEntry (decision 0012)", () => {
   const built = [
     "<head>",
@@ -230,36 +202,80 @@ describe("preloadsAndEntry (decision 0012)", () => {
   const out = preloadsAndEntry(built)
   const scripts = [...out.matchAll(/<script>(.*?)<\/script>/g)].map((m) => m[1]!)
 
-  /** Runs an inline script against stub globals; what it appended to <head>, and the frame callbacks it left. */
-  const run = (script: string, options: { readonly stored?: boolean; readonly hidden?: boolean } = {}) => {
-    const appended: Array<Record<string, string>> = []
+  /**
+   * Runs an inline script against stub globals; what it appended to <head>, the frame and timer
+   * callbacks it left, and what it formatted. `sheets`: the stylesheet links already in <head> (as the
+   * top script left them), `loaded` whether each has loaded.
+   */
+  const run = (
+    script: string,
+    options: { readonly stored?: boolean; readonly hidden?: boolean; readonly sheets?: ReadonlyArray<{ loaded: boolean }> } = {},
+  ) => {
+    const appended: Array<Record<string, unknown>> = []
     const frames: Array<() => void> = []
     const timers: Array<() => void> = []
+    const formatted: Array<{ readonly value: number; readonly entryAdded: boolean }> = []
+    const listeners: Array<{ readonly type: string; readonly listener: () => void }> = []
+    const sheets = (options.sheets ?? []).map((sheet) => ({
+      get sheet() {
+        return sheet.loaded ? {} : null
+      },
+      addEventListener: (type: string, listener: () => void) => void listeners.push({ type, listener }),
+    }))
     const storage = { getItem: (key: string) => (options.stored && key === SESSION_STORAGE_KEY ? "{}" : null) }
     runInNewContext(script, {
       localStorage: storage,
       sessionStorage: { getItem: () => null },
       document: {
         visibilityState: options.hidden ? "hidden" : "visible",
-        createElement: (tag: string) => ({ tag }),
-        head: { appendChild: (element: Record<string, string>) => void appended.push(element) },
+        createElement: (tag: string) => ({
+          tag,
+          setAttribute(name: string, value: string) {
+            ;(this as Record<string, unknown>)[`@${name}`] = value
+          },
+        }),
+        head: { appendChild: (element: Record<string, unknown>) => void appended.push(element) },
+        querySelectorAll: (selector: string) => (selector === "link[data-boot-css]" ? sheets : []),
       },
       requestAnimationFrame: (callback: () => void) => void frames.push(callback),
       setTimeout: (callback: () => void) => void timers.push(callback),
+      Intl: {
+        NumberFormat: class {
+          format(value: number) {
+            formatted.push({ value, entryAdded: appended.some((element) => element.tag === "script") })
+            return String(value)
+          }
+        },
+      },
     })
-    return { appended, frames, timers }
+    /** Fires what is waiting: the frame, then the timer it set; `sheets` fires each stylesheet's `load` or `error`. */
+    const settle = (what: { readonly frame?: boolean; readonly sheets?: "load" | "error" }) => {
+      if (what.frame) {
+        frames.splice(0).forEach((frame) => frame())
+        timers.splice(0).forEach((timer) => timer())
+      }
+      if (what.sheets) for (const { type, listener } of listeners.splice(0)) if (type === what.sheets) listener()
+    }
+    const plain = () => appended.map(({ setAttribute: _, ...rest }) => rest)
+    return { appended: plain, settle, formatted }
   }
 
-  it("leaves no static preload or entry tag: a script at the top adds the preloads, one at the end the entry", () => {
-    expect(out).not.toMatch(/rel="modulepreload"|rel="preload"|type="module"/)
+  it("leaves no static stylesheet, preload or entry tag: a script in <head> adds the first two, one at the end the entry", () => {
+    expect(out).not.toMatch(/rel="stylesheet"|rel="modulepreload"|rel="preload"|type="module"/)
     expect(scripts).toHaveLength(2)
-    expect(out.indexOf(scripts[0]!)).toBeLessThan(out.indexOf("app.css"))
+    expect(out.indexOf(scripts[0]!)).toBeGreaterThan(out.indexOf("<style>x</style>"))
+    expect(out.indexOf(scripts[0]!)).toBeLessThan(out.indexOf("</head>"))
     expect(out.indexOf(scripts[1]!)).toBeGreaterThan(out.indexOf('<div id="root">'))
   })
 
+  it("adds the app's stylesheet from a script on every start, so it blocks neither the first paint nor the cached total", () => {
+    const stylesheet = { tag: "link", rel: "stylesheet", crossOrigin: "", href: "/assets/app.css", "@data-boot-css": "" }
+    expect(run(scripts[0]!).appended()[0]).toEqual(stylesheet)
+    expect(run(scripts[0]!, { stored: true }).appended()).toEqual([stylesheet])
+  })
+
   it("on a cold start preloads the entry, its imports and the first balance's files, in the build's order", () => {
-    const { appended } = run(scripts[0]!)
-    expect(appended).toEqual([
+    expect(run(scripts[0]!).appended().slice(1)).toEqual([
       { tag: "link", rel: "modulepreload", crossOrigin: "", href: "/assets/app.js" },
       { tag: "link", rel: "modulepreload", crossOrigin: "", href: "/assets/runtime.js" },
       { tag: "link", rel: "preload", as: "style", crossOrigin: "", href: "/assets/first.css" },
@@ -267,18 +283,38 @@ describe("preloadsAndEntry (decision 0012)", () => {
     ])
   })
 
-  it("on a reopen (a stored session) preloads nothing: the HTTP cache has it, and each preload delayed the paint", () => {
-    expect(run(scripts[0]!, { stored: true }).appended).toEqual([])
-  })
+  const entryScript = { tag: "script", type: "module", crossOrigin: "", src: "/assets/app.js" }
 
   it("adds the entry only after a frame has been produced, or at once in a hidden page", () => {
     const visible = run(scripts[1]!)
-    expect(visible.appended).toEqual([])
-    visible.frames.splice(0).forEach((frame) => frame())
-    expect(visible.appended).toEqual([])
-    visible.timers.splice(0).forEach((timer) => timer())
-    expect(visible.appended).toEqual([{ tag: "script", type: "module", crossOrigin: "", src: "/assets/app.js" }])
-    expect(run(scripts[1]!, { hidden: true }).appended).toEqual([{ tag: "script", type: "module", crossOrigin: "", src: "/assets/app.js" }])
+    expect(visible.appended()).toEqual([])
+    visible.settle({ frame: true })
+    expect(visible.appended()).toEqual([entryScript])
+    expect(run(scripts[1]!, { hidden: true }).appended()).toEqual([entryScript])
+  })
+
+  it("adds the entry only once the stylesheet has loaded (the app never renders unstyled), and after an error too", () => {
+    const loading = run(scripts[1]!, { sheets: [{ loaded: true }, { loaded: false }] })
+    loading.settle({ frame: true })
+    expect(loading.appended()).toEqual([])
+    loading.settle({ sheets: "load" })
+    expect(loading.appended()).toEqual([entryScript])
+
+    const hidden = run(scripts[1]!, { hidden: true, sheets: [{ loaded: false }] })
+    expect(hidden.appended()).toEqual([])
+    hidden.settle({ sheets: "error" })
+    expect(hidden.appended()).toEqual([entryScript])
+
+    const loaded = run(scripts[1]!, { sheets: [{ loaded: true }] })
+    loaded.settle({ frame: true })
+    expect(loaded.appended()).toEqual([entryScript])
+  })
+
+  it("loads ICU's data with one number format right after adding the entry, so it runs while the entry downloads", () => {
+    const visible = run(scripts[1]!)
+    expect(visible.formatted).toEqual([])
+    visible.settle({ frame: true })
+    expect(visible.formatted).toEqual([{ value: 0, entryAdded: true }])
   })
 
   it("leaves a document without a module entry (the dev server's) as it is", () => {
