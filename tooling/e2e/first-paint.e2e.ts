@@ -2,6 +2,8 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, startStack, type Stack } from "@wallet/harness/stack"
 import { THEMES } from "@wallet/testkit"
+import { BOOT_PAINT_KEY_PREFIX } from "../../kernel/react/src/bootPaint.ts"
+import { QUERY_CACHE_BUSTER } from "../../kernel/react/src/queryTimes.ts"
 
 /**
  * Issue 17, decision 0007: wallet main's skeleton paints from the HTML (Telegram's theme applied by
@@ -68,6 +70,41 @@ describe("first paint (issue 17)", () => {
       expect(await page.locator('#root [aria-busy="true"]').isVisible()).toBe(false)
     } finally {
       await close()
+    }
+  })
+
+  it("paint_not_blocked_by_app_stylesheet: with the app's stylesheet held back the skeleton and the cached total paint, and the entry waits for it", async () => {
+    const context = await stack.browser.newContext({ viewport: { width: 420, height: 800 } })
+    try {
+      const page = await context.newPage()
+      const userId = 7_123_456
+      // A reopen: this device's snapshot of the total wallet main last showed this user.
+      await page.addInitScript(({ key, snapshot }) => localStorage.setItem(key, snapshot), {
+        key: `${BOOT_PAINT_KEY_PREFIX}${userId}`,
+        snapshot: JSON.stringify({ t: Date.now(), total: "$1,234.56", b: QUERY_CACHE_BUSTER }),
+      })
+      let release!: () => void
+      const released = new Promise<void>((resolve) => (release = resolve))
+      let held = 0
+      await page.route(/\/assets\/app-[\w-]+\.css$/, async (route) => {
+        held++
+        await released
+        await route.continue()
+      })
+      // The app itself never starts here: only what the HTML does is under test.
+      await page.route(/\/assets\/app-[\w-]+\.js$/, (route) => route.abort())
+      const launchData = new URLSearchParams({ user: JSON.stringify({ id: userId, first_name: "Ann" }) })
+      const hash = new URLSearchParams({ tgWebAppPlatform: "ios", tgWebAppVersion: "8.0", tgWebAppThemeParams: "{}", tgWebAppData: launchData.toString() })
+      await page.goto(`${stack.appUrl}/main#${hash}`, { waitUntil: "domcontentloaded" })
+      // With a parser-inserted stylesheet the total's inline script waited for the stylesheet; now it does not.
+      await page.locator('#root [data-testid="total-balance"]').getByText("$1,234.56").waitFor({ timeout: 10_000 })
+      expect(held).toBe(1)
+      const entryAdded = () => page.evaluate(() => document.querySelector('script[type="module"]') !== null)
+      expect(await entryAdded()).toBe(false)
+      release()
+      await expect.poll(entryAdded).toBe(true)
+    } finally {
+      await context.close()
     }
   })
 
