@@ -256,7 +256,8 @@ describe("preloadsAndEntry (decision 0012)", () => {
       }
       if (what.sheets) for (const { type, listener } of listeners.splice(0)) if (type === what.sheets) listener()
     }
-    const plain = () => appended.map(({ setAttribute: _, ...rest }) => rest)
+    /** The appended elements' fields, without the stub's `setAttribute`. */
+    const plain = () => appended.map((element) => Object.fromEntries(Object.entries(element).filter(([key]) => key !== "setAttribute")))
     return { appended: plain, settle, formatted }
   }
 
