@@ -13,6 +13,7 @@ export default defineRegion({
     "@wallet/plugin-custody": { enabled: true },
     "@wallet/plugin-ton-space": { enabled: true },
     "@wallet/plugin-tonconnect": { enabled: true },
+    "@wallet/plugin-kyc": { enabled: true },
   },
   defaults: { language: "en", fiatCurrency: "USD" },
 })

@@ -1,0 +1,2 @@
+export { kycPlugin } from "./manifest.ts"
+export { KycApi, KycGroup, type Note, type Notes } from "./api.ts"

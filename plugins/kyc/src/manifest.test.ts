@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest"
+import { bundleKeyDifferences, composePlugins, defineRegion } from "@wallet/kernel"
+import en from "./i18n/en.json"
+import ru from "./i18n/ru.json"
+import { kycPlugin } from "./manifest.ts"
+
+const region = (config?: Record<string, unknown>) => defineRegion({ id: "test", plugins: { kyc: { enabled: true, ...(config ? { config } : {}) } } })
+
+describe("kyc manifest", () => {
+  it("composes with its route and config", () => {
+    const composed = composePlugins({ region: region({ title: "Mine" }), installed: [kycPlugin] })
+    expect(composed.routes.map((route) => route.fullPath)).toEqual(["/kyc"])
+    expect(composed.pluginConfig.get("kyc")).toEqual({ title: "Mine" })
+  })
+
+  it("refuses unknown config keys", () => {
+    expect(() => composePlugins({ region: region({ colour: "red" }), installed: [kycPlugin] })).toThrow("Invalid config for plugin 'kyc'")
+  })
+
+  it("every string exists in English and Russian", () => {
+    expect(bundleKeyDifferences(en, ru)).toEqual({ missing: [], extra: [] })
+  })
+})
