@@ -1,21 +1,108 @@
 /**
- * `@wallet/plugin-kyc/api`: the plugin's HTTP contract. Browser-safe (only `effect` and
- * `@wallet/kernel/api`). Both endpoints need `Authorization: Bearer <access token>`.
+ * `@wallet/plugin-kyc/api`: identity verification's HTTP contract (spec 3 §3, §7.2). Browser-safe
+ * (only `effect`, `@wallet/kernel/api` and the plugin's pure rules). Every endpoint needs
+ * `Authorization: Bearer <access token>`.
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { ApiId, authenticated, userText } from "@wallet/kernel/api"
+import { FULL_BLOCK_CODES, HELD_LEVELS, KYC_LEVELS, LEVEL1_STATUSES, RESTRICTED_PERMISSIONS } from "./domain.ts"
 
-export const Note = Schema.Struct({ id: Schema.Number, text: Schema.String })
-export type Note = typeof Note.Type
-export const Notes = Schema.Struct({ items: Schema.Array(Note) })
-export type Notes = typeof Notes.Type
-export const AddNote = Schema.Struct({ text: userText({ minLength: 1, maxLength: 200 }) })
+export const KycLevelSchema = Schema.Literals(KYC_LEVELS)
+export const HeldLevelSchema = Schema.Literals(HELD_LEVELS)
+export const Level1StatusSchema = Schema.Literals(LEVEL1_STATUSES)
+export const ClientPermissionSchema = Schema.Literals(RESTRICTED_PERMISSIONS)
+
+/** An ISO 3166-1 alpha-2 country code, upper case. */
+export const CountryCode = Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/, { message: "a two-letter country code (ISO 3166-1 alpha-2)" }))
+
+export const ClientPermissions = Schema.Struct({
+  canBuy: Schema.Boolean,
+  canReceive: Schema.Boolean,
+  canExchange: Schema.Boolean,
+  canWithdrawInner: Schema.Boolean,
+  canWithdrawOuter: Schema.Boolean,
+  canUseWpayAsPayer: Schema.Boolean,
+  canRaffle: Schema.Boolean,
+  canUseP2p: Schema.Boolean,
+})
+
+export const KycBlock = Schema.Struct({
+  code: Schema.Literals(FULL_BLOCK_CODES),
+  requiredAction: Schema.NullOr(Schema.Literal("CS_001")),
+  unblockingCondition: Schema.NullOr(Schema.Struct({ type: Schema.Literal("PASS_KYC"), requiredLevel: HeldLevelSchema })),
+})
+
+export const KycPartialBlock = Schema.Struct({
+  code: Schema.Literal("PBR_002"),
+  requiredAction: Schema.Literal("CS_002"),
+  permission: ClientPermissionSchema,
+})
+
+/** Spec 3 §3 "Identity verification status". */
+export const VerificationStatus = Schema.Struct({
+  level: KycLevelSchema,
+  level1Status: Level1StatusSchema,
+  status: Schema.Literals(["SUCCESS", "BLOCKED"]),
+  canSetAsPrimary: Schema.Boolean,
+  block: Schema.NullOr(KycBlock),
+  partialBlocks: Schema.Array(KycPartialBlock),
+  blockedPermissions: Schema.Array(ClientPermissionSchema),
+  blockReason: Schema.NullOr(Schema.Struct({ code: Schema.String })),
+  permissions: ClientPermissions,
+  residenceCountryAlpha2: Schema.NullOr(Schema.String),
+  entityInfo: Schema.Struct({ country: Schema.NullOr(Schema.String), consents: Schema.Array(Schema.String) }),
+  regionVerificationRedirects: Schema.NullOr(Schema.Struct({ success: Schema.String, back: Schema.String })),
+  requiredLevelAfterKyc1: HeldLevelSchema,
+  /** The phone's country did not settle the residence: the country step is asked (spec 3 §4.2). */
+  shouldShowCountryStep: Schema.Boolean,
+  /** The phone on file, masked (`+49 ••• ••• 78`), or null. */
+  phoneMasked: Schema.NullOr(Schema.String),
+})
+export type VerificationStatus = typeof VerificationStatus.Type
+
+/** Spec 3 §7.2 "Set phone": Telegram's signed `requestContact` answer, unmodified. */
+export const SetPhoneRequest = Schema.Struct({ contactRawData: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096)) })
+export const SetCountryRequest = Schema.Struct({ country: CountryCode })
+export const SetNameRequest = Schema.Struct({
+  firstName: userText({ minLength: 1, maxLength: 64 }),
+  lastName: userText({ minLength: 1, maxLength: 64 }),
+})
+/** The answer of each step: `status` and the new verification status (spec 3 §7.2). */
+export const StepResponse = Schema.Struct({ status: Schema.Literal("SUCCESS"), data: VerificationStatus })
+export type StepResponse = typeof StepResponse.Type
+
+/** Why a step was refused (HTTP 400 or 409); the status is unchanged. */
+export const KycErrorCode = Schema.Literals([
+  "contact_invalid",
+  "contact_expired",
+  "contact_not_yours",
+  "phone_invalid",
+  "country_unsupported",
+  "name_invalid",
+  "step_not_open",
+  "user_blocked",
+])
+export type KycErrorCode = typeof KycErrorCode.Type
+
+export class KycError extends Schema.TaggedError<KycError>()(
+  "KycError",
+  { code: KycErrorCode, message: Schema.String },
+  { httpApiStatus: 400, description: "The step was refused; `code` says why and the status is unchanged" },
+) {}
+
+export class KycConflict extends Schema.TaggedError<KycConflict>()(
+  "KycConflict",
+  { code: Schema.Literals(["step_not_open", "user_blocked"]), message: Schema.String },
+  { httpApiStatus: 409, description: "The step does not apply to the user's current status" },
+) {}
 
 export const KycGroup = authenticated(
-  HttpApiGroup.make("kycNotes").add(
-    HttpApiEndpoint.get("list", "/api/kyc/notes", { success: Notes }),
-    HttpApiEndpoint.post("add", "/api/kyc/notes", { payload: AddNote, success: Note }),
+  HttpApiGroup.make("kyc").add(
+    HttpApiEndpoint.get("status", "/api/kyc/status", { success: VerificationStatus }),
+    HttpApiEndpoint.post("setPhone", "/api/kyc/phone", { payload: SetPhoneRequest, success: StepResponse, error: [KycError, KycConflict] }),
+    HttpApiEndpoint.post("setCountry", "/api/kyc/country", { payload: SetCountryRequest, success: StepResponse, error: [KycError, KycConflict] }),
+    HttpApiEndpoint.post("setName", "/api/kyc/name", { payload: SetNameRequest, success: StepResponse, error: [KycError, KycConflict] }),
   ),
 )
 

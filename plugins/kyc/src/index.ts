@@ -1,2 +1,3 @@
 export { kycPlugin } from "./manifest.ts"
-export { KycApi, KycGroup, type Note, type Notes } from "./api.ts"
+export { KycApi, KycGroup, type StepResponse, type VerificationStatus } from "./api.ts"
+export * from "./domain.ts"

@@ -1,17 +1,32 @@
 import { makeApiClient } from "@wallet/kernel/client"
 import { clientPerKernel, runEffect, type Kernel } from "@wallet/kernel-react"
-import { KycApi, type Note } from "../api.ts"
+import { KycApi, type StepResponse, type VerificationStatus } from "../api.ts"
 
 const client = clientPerKernel(makeApiClient(KycApi))
 
-export const notesKey = ["kyc", "notes"] as const
+/** Spec 3 §7.2, §9: the status is stale after 10 s on the steps screen and 60 s elsewhere. */
+export const statusKey = ["kyc", "status"] as const
+export const STATUS_STALE_ON_STEPS_MS = 10_000
+export const STATUS_STALE_MS = 60_000
+/** Spec 3 §4.2: polled every 2 s while AWAIT_COMPLETION. */
+export const STATUS_POLL_MS = 2_000
 
-export const loadNotes = async (kernel: Kernel): Promise<ReadonlyArray<Note>> => {
+export const loadStatus = async (kernel: Kernel): Promise<VerificationStatus> => {
   const api = await client(kernel)
-  return (await runEffect(kernel, api.kycNotes.list())).items
+  return runEffect(kernel, api.kyc.status())
 }
 
-export const addNote = async (kernel: Kernel, text: string): Promise<Note> => {
+export const setName = async (kernel: Kernel, firstName: string, lastName: string): Promise<StepResponse> => {
   const api = await client(kernel)
-  return runEffect(kernel, api.kycNotes.add({ payload: { text } }))
+  return runEffect(kernel, api.kyc.setName({ payload: { firstName, lastName } }))
+}
+
+export const setCountry = async (kernel: Kernel, country: string): Promise<StepResponse> => {
+  const api = await client(kernel)
+  return runEffect(kernel, api.kyc.setCountry({ payload: { country } }))
+}
+
+export const setPhone = async (kernel: Kernel, contactRawData: string): Promise<StepResponse> => {
+  const api = await client(kernel)
+  return runEffect(kernel, api.kyc.setPhone({ payload: { contactRawData } }))
 }

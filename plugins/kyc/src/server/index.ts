@@ -1,49 +1,300 @@
 /**
- * `@wallet/plugin-kyc/server`: the plugin's server module: one migration (table `kyc_notes`) and the
- * handlers of `KycGroup`.
+ * `@wallet/plugin-kyc/server`: identity verification on the server (issue 19). Levels, the level-1
+ * steps (phone from Telegram's signed contact, country, name), blocks and partial blocks, and the
+ * permissions they give, written to the user's `permissions` (which every plugin's server checks)
+ * in the same transaction as the change that moves them.
  */
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { CurrentSession } from "@wallet/kernel/api"
 import { defineServerPlugin, ServerConfig, sqlStatements, type Migration, type ServerPlugin } from "@wallet/kernel-server"
-import { KycApi, KycGroup } from "../api.ts"
+import { KycApi, KycConflict, KycError, KycGroup, type VerificationStatus } from "../api.ts"
+import {
+  blockedPermissions,
+  computePermissions,
+  effectiveLevel,
+  FULL_BLOCK_CODES,
+  HELD_LEVELS,
+  level1StatusOf,
+  RESTRICTED_PERMISSIONS,
+  toClientPermissions,
+  type Block,
+  type ClientPermission,
+  type FullBlockCode,
+  type HeldLevel,
+} from "../domain.ts"
+import { countryOfPhone, maskPhone, UNSUPPORTED_COUNTRIES, verifyContact } from "./phone.ts"
 
 export const kycMigrations: ReadonlyArray<Migration> = [
   {
     id: 1,
-    name: "kyc: notes",
+    name: "kyc: verifications, blocks, events",
     up: sqlStatements(
-      `create table kyc_notes (
+      `create table kyc_verifications (
+        user_id bigint primary key,
+        level text not null default 'LEVEL_0' check (level in ('LEVEL_0', 'LEVEL_1', 'LEVEL_2', 'LEVEL_3', 'LEVEL_4')),
+        phone text,
+        phone_country text,
+        self_declared_country text,
+        first_name text,
+        last_name text,
+        required_level_after_kyc1 text not null default 'LEVEL_1',
+        consents jsonb not null default '[]'::jsonb,
+        version integer not null default 0,
+        created_at timestamptz not null,
+        updated_at timestamptz not null
+      )`,
+      `create table kyc_blocks (
         id serial primary key,
         user_id bigint not null,
-        text text not null,
-        created_at timestamptz not null
+        kind text not null check (kind in ('full', 'partial')),
+        code text not null,
+        required_action text,
+        required_level text,
+        permission text,
+        created_at timestamptz not null,
+        lifted_at timestamptz
       )`,
-      `create index kyc_notes_user on kyc_notes (user_id, id)`,
+      `create index kyc_blocks_active on kyc_blocks (user_id) where lifted_at is null`,
+      `create table kyc_events (
+        id serial primary key,
+        user_id bigint not null,
+        kind text not null,
+        detail jsonb not null,
+        at timestamptz not null
+      )`,
+      `create index kyc_events_user on kyc_events (user_id, id)`,
     ),
   },
 ]
 
-const list = Effect.gen(function* () {
-  const session = yield* CurrentSession
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ id: number; text: string }>`select id, text from kyc_notes where user_id = ${session.userId} order by id`
-  return { items: rows.map((row) => ({ id: Number(row.id), text: row.text })) }
-}).pipe(Effect.orDie)
+interface VerificationRow {
+  readonly level: HeldLevel
+  readonly phone: string | null
+  readonly phoneCountry: string | null
+  readonly selfDeclaredCountry: string | null
+  readonly firstName: string | null
+  readonly lastName: string | null
+  readonly requiredLevelAfterKyc1: HeldLevel
+  readonly consents: ReadonlyArray<string>
+  readonly version: number
+}
 
-const add = (text: string) =>
+const heldLevel = (value: unknown): HeldLevel => ((HELD_LEVELS as ReadonlyArray<unknown>).includes(value) ? (value as HeldLevel) : "LEVEL_0")
+const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
+const jsonList = (value: unknown): ReadonlyArray<string> => {
+  const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value
+  return Array.isArray(parsed) ? parsed.map(String) : []
+}
+
+const toRow = (row: Record<string, unknown>): VerificationRow => ({
+  level: heldLevel(row.level),
+  phone: text(row.phone),
+  phoneCountry: text(row.phone_country),
+  selfDeclaredCountry: text(row.self_declared_country),
+  firstName: text(row.first_name),
+  lastName: text(row.last_name),
+  requiredLevelAfterKyc1: heldLevel(row.required_level_after_kyc1),
+  consents: jsonList(row.consents),
+  version: Number(row.version),
+})
+
+const toBlock = (row: Record<string, unknown>): Block | undefined => {
+  if (row.kind === "full" && (FULL_BLOCK_CODES as ReadonlyArray<unknown>).includes(row.code)) {
+    return {
+      kind: "full",
+      code: row.code as FullBlockCode,
+      requiredAction: row.required_action === "CS_001" ? "CS_001" : null,
+      unblockingCondition: row.required_level === null || row.required_level === undefined ? null : { type: "PASS_KYC", requiredLevel: heldLevel(row.required_level) },
+    }
+  }
+  if (row.kind === "partial" && row.code === "PBR_002" && (RESTRICTED_PERMISSIONS as ReadonlyArray<unknown>).includes(row.permission)) {
+    return { kind: "partial", code: "PBR_002", requiredAction: "CS_002", permission: row.permission as ClientPermission }
+  }
+  return undefined
+}
+
+/** The user's verification row, created at LEVEL_0 on first use (`created` tells which). */
+const ensureRow = (userId: number) =>
   Effect.gen(function* () {
-    const session = yield* CurrentSession
     const sql = yield* SqlClient.SqlClient
     const config = yield* ServerConfig
-    const [row] = yield* sql<{
-      id: number
-    }>`insert into kyc_notes (user_id, text, created_at) values (${session.userId}, ${text}, ${new Date(config.now())}) returning id`
-    return { id: Number(row!.id), text }
-  }).pipe(Effect.orDie)
+    const now = new Date(config.now())
+    const inserted = yield* sql<Record<string, unknown>>`
+      insert into kyc_verifications (user_id, created_at, updated_at) values (${userId}, ${now}, ${now})
+      on conflict (user_id) do nothing returning *`
+    if (inserted[0] !== undefined) return { row: toRow(inserted[0]), created: true }
+    const rows = yield* sql<Record<string, unknown>>`select * from kyc_verifications where user_id = ${userId}`
+    return { row: toRow(rows[0]!), created: false }
+  })
 
-const handlers = HttpApiBuilder.group(KycApi, "kycNotes", (group) => group.handle("list", () => list).handle("add", ({ payload }) => add(payload.text)))
+const activeBlocks = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<Record<string, unknown>>`select * from kyc_blocks where user_id = ${userId} and lifted_at is null order by id`
+    return rows.flatMap((row) => {
+      const block = toBlock(row)
+      return block === undefined ? [] : [block]
+    })
+  })
+
+const residenceOf = (row: VerificationRow) => row.selfDeclaredCountry ?? row.phoneCountry
+
+/** Spec 3 §3: the status the mini-app reads. */
+export const statusFrom = (row: VerificationRow, blocks: ReadonlyArray<Block>): VerificationStatus => {
+  const country = residenceOf(row)
+  const permissions = toClientPermissions(computePermissions({ level: row.level, blocks, country }))
+  const full = blocks.find((block) => block.kind === "full")
+  const level = effectiveLevel({ level: row.level, blocks })
+  const countryRequired = row.phone !== null && row.phoneCountry === null
+  return {
+    level,
+    level1Status: level1StatusOf({
+      blocked: full !== undefined,
+      phone: row.phone,
+      countryRequired,
+      country: row.selfDeclaredCountry,
+      name: row.firstName === null ? null : `${row.firstName} ${row.lastName ?? ""}`.trim(),
+    }),
+    status: full === undefined ? "SUCCESS" : "BLOCKED",
+    canSetAsPrimary: level !== "BLOCKED",
+    block: full === undefined || full.kind !== "full" ? null : { code: full.code, requiredAction: full.requiredAction, unblockingCondition: full.unblockingCondition },
+    partialBlocks: blocks.flatMap((block) => (block.kind === "partial" ? [{ code: block.code, requiredAction: block.requiredAction, permission: block.permission }] : [])),
+    blockedPermissions: [...blockedPermissions(permissions)],
+    blockReason: full === undefined ? null : { code: full.code },
+    permissions,
+    residenceCountryAlpha2: country,
+    entityInfo: { country, consents: [...row.consents] },
+    regionVerificationRedirects: null,
+    requiredLevelAfterKyc1: row.requiredLevelAfterKyc1,
+    shouldShowCountryStep: countryRequired || row.selfDeclaredCountry !== null,
+    phoneMasked: row.phone === null ? null : maskPhone(row.phone),
+  }
+}
+
+/** Writes the permissions a status gives into the user's record (client form, merged). */
+const storePermissions = (userId: number, status: VerificationStatus) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`update kernel_users set permissions = permissions || ${JSON.stringify(status.permissions)}::jsonb where id = ${userId}`
+  })
+
+/**
+ * Reads the user's status. The first read creates the row at LEVEL_0 and writes that level's
+ * permissions into the user's record, in one transaction.
+ */
+export const verificationStatus = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        const { row, created } = yield* ensureRow(userId)
+        const blocks = yield* activeBlocks(userId)
+        const status = statusFrom(row, blocks)
+        if (created) yield* storePermissions(userId, status)
+        return status
+      }),
+    )
+  })
+
+type Change = Partial<{
+  readonly phone: string
+  readonly phoneCountry: string | null
+  readonly selfDeclaredCountry: string
+  readonly firstName: string
+  readonly lastName: string
+}>
+
+/**
+ * One step: in one transaction, the row read, the step's precondition checked, one conditional
+ * update (on the version read), level 1 granted when it passes, the permissions rewritten and the
+ * event recorded. A concurrent change makes the update miss: the step answers step_not_open.
+ */
+const applyStep = (
+  userId: number,
+  kind: string,
+  decide: (status: VerificationStatus, row: VerificationRow) => Effect.Effect<Change, KycError | KycConflict>,
+) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        const { row } = yield* ensureRow(userId)
+        const blocks = yield* activeBlocks(userId)
+        const before = statusFrom(row, blocks)
+        if (before.status === "BLOCKED") return yield* Effect.fail(new KycConflict({ code: "user_blocked", message: "a blocked user cannot take verification steps" }))
+        const change = yield* decide(before, row)
+        const next: VerificationRow = { ...row, ...change, version: row.version + 1 }
+        const passed = statusFrom(next, blocks).level1Status === "PASSED"
+        const level: HeldLevel = passed && row.level === "LEVEL_0" ? "LEVEL_1" : row.level
+        const now = new Date(config.now())
+        const updated = yield* sql<{ user_id: unknown }>`
+          update kyc_verifications set
+            phone = ${next.phone}, phone_country = ${next.phoneCountry}, self_declared_country = ${next.selfDeclaredCountry},
+            first_name = ${next.firstName}, last_name = ${next.lastName}, level = ${level},
+            version = version + 1, updated_at = ${now}
+          where user_id = ${userId} and version = ${row.version}
+          returning user_id`
+        if (updated.length === 0) return yield* Effect.fail(new KycConflict({ code: "step_not_open", message: "the verification changed meanwhile; read the status again" }))
+        const after = statusFrom({ ...next, level }, blocks)
+        yield* storePermissions(userId, after)
+        yield* sql`insert into kyc_events (user_id, kind, detail, at) values (${userId}, ${kind}, ${JSON.stringify({ level: after.level, level1Status: after.level1Status })}::jsonb, ${now})`
+        return { status: "SUCCESS" as const, data: after }
+      }),
+    )
+  }).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
+
+const notOpen = (step: string) => Effect.fail(new KycConflict({ code: "step_not_open", message: `the ${step} step is not open` }))
+
+const setPhone = (contactRawData: string) =>
+  Effect.gen(function* () {
+    const session = yield* CurrentSession
+    const config = yield* ServerConfig
+    const verified = verifyContact(contactRawData, { botToken: Redacted.value(config.botToken), sessionUserId: session.userId, nowMs: config.now() })
+    if (!verified.ok) return yield* Effect.fail(new KycError(verified.failure))
+    const phone = verified.contact.phone
+    return yield* applyStep(session.userId, "phone", (status) =>
+      status.level1Status === "PHONE_NUMBER_REQUIRED" ? Effect.succeed({ phone, phoneCountry: countryOfPhone(phone) }) : notOpen("phone"),
+    )
+  })
+
+const setCountry = (country: string) =>
+  Effect.gen(function* () {
+    const session = yield* CurrentSession
+    if (UNSUPPORTED_COUNTRIES.has(country)) return yield* Effect.fail(new KycError({ code: "country_unsupported", message: `the wallet does not serve residents of ${country}` }))
+    return yield* applyStep(session.userId, "country", (status) =>
+      status.level1Status === "SELF_DECLARED_COUNTRY_REQUIRED" || (status.level1Status === "SELF_DECLARED_NAME_REQUIRED" && status.shouldShowCountryStep)
+        ? Effect.succeed({ selfDeclaredCountry: country })
+        : notOpen("country"),
+    )
+  })
+
+/** Letters (any script), spaces, hyphens and apostrophes; at least one letter. */
+const NAME_PATTERN = /^(?=.*\p{L})[\p{L}\p{M}' -]+$/u
+
+const setName = (firstName: string, lastName: string) =>
+  Effect.gen(function* () {
+    const session = yield* CurrentSession
+    const first = firstName.trim()
+    const last = lastName.trim()
+    if (!NAME_PATTERN.test(first) || !NAME_PATTERN.test(last)) return yield* Effect.fail(new KycError({ code: "name_invalid", message: "a name holds letters, spaces, hyphens and apostrophes only" }))
+    return yield* applyStep(session.userId, "name", (status) => (status.level1Status === "SELF_DECLARED_NAME_REQUIRED" ? Effect.succeed({ firstName: first, lastName: last }) : notOpen("name")))
+  })
+
+const status = Effect.gen(function* () {
+  const session = yield* CurrentSession
+  return yield* verificationStatus(session.userId)
+}).pipe(Effect.orDie)
+
+const handlers = HttpApiBuilder.group(KycApi, "kyc", (group) =>
+  group
+    .handle("status", () => status)
+    .handle("setPhone", ({ payload }) => setPhone(payload.contactRawData))
+    .handle("setCountry", ({ payload }) => setCountry(payload.country))
+    .handle("setName", ({ payload }) => setName(payload.firstName, payload.lastName)),
+)
 
 export const serverPlugin: ServerPlugin = defineServerPlugin({ id: "kyc", migrations: kycMigrations, groups: [KycGroup], handlers })
 export default serverPlugin
