@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest"
-import { colorSchemeOf, EXPAND_INTERVAL_MS, recordingBridge, Telegram, themeCssVars } from "./telegram.ts"
+import { colorSchemeOf, EXPAND_INTERVAL_MS, methodSupported as kernelVersionGate, recordingBridge, Telegram, themeCssVars } from "./telegram.ts"
 
 const make = (version = "8.0") => {
   const recorder = recordingBridge()
@@ -152,5 +152,71 @@ describe("closing confirmation and invoices", () => {
     recorder.emit("invoice_closed", { slug: "other", status: "cancelled" })
     recorder.emit("invoice_closed", { slug: "abc123", status: "paid" })
     await expect(paid).resolves.toBe("paid")
+  })
+})
+
+describe("the shared contact", () => {
+  const RAW = "contact=%7B%22user_id%22%3A7%2C%22phone_number%22%3A%224915112345678%22%2C%22first_name%22%3A%22Ann%22%7D&auth_date=1767225600&hash=ab12"
+
+  /**
+   * A client that answers as Telegram does: `phone_requested` with `status`, then each
+   * `getRequestedContact` with the next of `results` (the last one repeats).
+   */
+  const contactClient = (options: { status: "sent" | "cancelled"; results: ReadonlyArray<string>; version?: string }) => {
+    const recorder = recordingBridge()
+    let asked = 0
+    const client = {
+      ...recorder.client,
+      // The version gate of the kernel's table, as before the SDK: 6.9 for the phone request.
+      supports: kernelVersionGate,
+      postEvent: (method: string, params?: Record<string, unknown>) => {
+        recorder.client.postEvent(method, params)
+        if (method === "web_app_request_phone") recorder.emit("phone_requested", { status: options.status })
+        if (method === "web_app_invoke_custom_method" && params?.method === "getRequestedContact") {
+          const result = options.results[Math.min(asked++, options.results.length - 1)]
+          recorder.emit("custom_method_invoked", { req_id: params.req_id, result })
+        }
+      },
+    }
+    const telegram = Telegram.make({ platform: "ios", version: options.version ?? "8.0", themeParams: {} }, client)
+    return { telegram, calls: recorder.calls }
+  }
+
+  it("resolves with the raw signed contact once the user shared it", async () => {
+    const { telegram, calls } = contactClient({ status: "sent", results: [RAW] })
+    await expect(telegram.requestContact()).resolves.toBe(RAW)
+    expect(calls.map((c) => c.method)).toEqual(["web_app_request_phone", "web_app_invoke_custom_method"])
+    expect(calls[0]!.params).toBeUndefined()
+    expect(calls[1]!.params).toEqual({ req_id: expect.any(String), method: "getRequestedContact", params: {} })
+  })
+
+  it("resolves null when the user declines, without asking for the contact", async () => {
+    const { telegram, calls } = contactClient({ status: "cancelled", results: [RAW] })
+    await expect(telegram.requestContact()).resolves.toBeNull()
+    expect(calls.map((c) => c.method)).toEqual(["web_app_request_phone"])
+  })
+
+  it("asks again while the contact has not reached the client, and gives up after five empty answers", async () => {
+    vi.useFakeTimers()
+    try {
+      const late = contactClient({ status: "sent", results: ["", RAW] })
+      const contact = late.telegram.requestContact()
+      await vi.advanceTimersByTimeAsync(400)
+      await expect(contact).resolves.toBe(RAW)
+      expect(late.calls.filter((c) => c.method === "web_app_invoke_custom_method")).toHaveLength(2)
+      const never = contactClient({ status: "sent", results: [""] })
+      const none = never.telegram.requestContact()
+      await vi.advanceTimersByTimeAsync(400 * 5)
+      await expect(none).resolves.toBeNull()
+      expect(never.calls.filter((c) => c.method === "web_app_invoke_custom_method")).toHaveLength(5)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("resolves null on a client older than 6.9, sending nothing", async () => {
+    const { telegram, calls } = contactClient({ status: "sent", results: [RAW], version: "6.4" })
+    await expect(telegram.requestContact()).resolves.toBeNull()
+    expect(calls).toEqual([])
   })
 })

@@ -20,7 +20,7 @@ import {
 // The Telegram bridge. This file is the service; its parts live in telegram/ and are re-exported
 // here, so importers keep one module: types.ts (types and timeouts), versions.ts (the version gate),
 // origin.ts (the frame's target origin), launch.ts (launch params, theme), recording.ts (the test
-// client), requests.ts (request helpers, stores, biometry), deferred.ts (the client before the SDK).
+// client), requests.ts (request helpers, stores, biometry, contact), deferred.ts (the client before the SDK).
 export * from "./telegram/types.ts"
 export * from "./telegram/versions.ts"
 export * from "./telegram/origin.ts"
@@ -31,7 +31,7 @@ type Listener = () => void
 
 /**
  * The Telegram client as a service: launch params, theme, viewport, the back / main / secondary /
- * settings buttons, haptics, popups, QR scanning and closing. Every call is gated on the client's
+ * settings buttons, haptics, popups, QR scanning, the shared contact and closing. Every call is gated on the client's
  * version: an unsupported method is skipped and reported as `false`.
  */
 export class Telegram extends Context.Service<
@@ -70,6 +70,12 @@ export class Telegram extends Context.Service<
     /** Resolves when the SDK has loaded and every call made before has been replayed (false when it failed to load). */
     readonly sdkReady: Promise<boolean>
     readonly biometry: TelegramBiometry
+    /**
+     * Asks the user to share their phone number (client 6.9+) and resolves with the contact exactly as
+     * Telegram signed it (`contact=<json>&auth_date=<s>&hash=<hex>`, for the server to verify); null
+     * when unsupported, declined, or not obtainable.
+     */
+    readonly requestContact: () => Promise<string | null>
   }
 >()("wallet/Telegram") {
   /**
@@ -96,7 +102,7 @@ export class Telegram extends Context.Service<
     bridge.on("viewport_changed", (payload: { height: number; is_expanded: boolean; is_state_stable: boolean }) => {
       viewport = { height: payload.height, isExpanded: payload.is_expanded, isStateStable: payload.is_state_stable }
     })
-    const { request, cloudStorage, deviceStorage, secureStorage, biometry } = makeRequests(bridge, supports, call)
+    const { request, cloudStorage, deviceStorage, secureStorage, biometry, requestContact } = makeRequests(bridge, supports, call)
     return Telegram.of({
       launchParams,
       cloudStorage,
@@ -116,6 +122,7 @@ export class Telegram extends Context.Service<
         )
       },
       biometry,
+      requestContact,
       supports,
       call,
       on: bridge.on,

@@ -13,7 +13,12 @@ import {
   type StepFacts,
 } from "./domain.ts"
 
-const full = (code: "BR_001" | "BR_015" = "BR_001"): Block => ({ kind: "full", code, requiredAction: code === "BR_001" ? "CS_001" : null, unblockingCondition: null })
+const full = (code: "BR_001" | "BR_015" = "BR_001"): Block => ({
+  kind: "full",
+  code,
+  requiredAction: code === "BR_001" ? "CS_001" : null,
+  unblockingCondition: null,
+})
 const partial = (permission: "canUseP2p" | "canWithdrawOuter"): Block => ({ kind: "partial", code: "PBR_002", requiredAction: "CS_002", permission })
 
 describe("levels (spec 3 §3)", () => {
@@ -59,7 +64,16 @@ describe("computePermissions (issue 19: from level, blocks and country)", () => 
 
   it("the client form renames the flags and drops the merchant one", () => {
     const client = toClientPermissions(computePermissions({ level: "LEVEL_0", blocks: [partial("canWithdrawOuter")], country: null }))
-    expect(Object.keys(client).sort()).toEqual(["canBuy", "canExchange", "canRaffle", "canReceive", "canUseP2p", "canUseWpayAsPayer", "canWithdrawInner", "canWithdrawOuter"])
+    expect(Object.keys(client).sort()).toEqual([
+      "canBuy",
+      "canExchange",
+      "canRaffle",
+      "canReceive",
+      "canUseP2p",
+      "canUseWpayAsPayer",
+      "canWithdrawInner",
+      "canWithdrawOuter",
+    ])
     expect(client.canReceive).toBe(true)
     expect(blockedPermissions(client)).toEqual(["canRaffle", "canUseP2p", "canWithdrawOuter"])
   })

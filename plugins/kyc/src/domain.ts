@@ -78,7 +78,7 @@ export const serverNameOf = (client: ClientPermission): ServerPermission =>
   (Object.entries(CLIENT_NAME) as Array<[ServerPermission, ClientPermission]>).find(([, name]) => name === client)![0]
 
 /**
- * The lowest level that grants each permission (decision 0500): moving money in and out and paying
+ * The lowest level that grants each permission (decision 0900): moving money in and out and paying
  * need no verification (with the level's limits, `LEVEL_LIMITS`); P2P and the USDT raffle need level
  * 1; accepting payments as a merchant needs level 2.
  */
@@ -95,7 +95,7 @@ export const PERMISSION_LEVEL: Readonly<Record<ServerPermission, HeldLevel>> = {
 }
 
 /**
- * Per-level limits in US cents over a rolling 30 days (decision 0500): outgoing withdrawals to outside
+ * Per-level limits in US cents over a rolling 30 days (decision 0900): outgoing withdrawals to outside
  * addresses and P2P volume. `null` = no limit of the level's own (the product's other limits apply).
  */
 export const LEVEL_LIMITS: Readonly<Record<HeldLevel, { readonly withdrawOuterUsdCents: number | null; readonly p2pUsdCents: number | null }>> = {
@@ -241,14 +241,16 @@ export const shownSteps = (facts: StepFacts): ReadonlyArray<KycStep> =>
  * Spec 3 §4.2: each shown step's status: completed before the active one, active (pending for the
  * phone step while the phone saves), disabled after it; all completed when no step is active.
  */
-export const stepStatuses = (facts: StepFacts, options: { readonly savingPhone?: boolean } = {}): ReadonlyArray<{ readonly step: KycStep; readonly status: StepStatus }> => {
+export const stepStatuses = (
+  facts: StepFacts,
+  options: { readonly savingPhone?: boolean } = {},
+): ReadonlyArray<{ readonly step: KycStep; readonly status: StepStatus }> => {
   const steps = shownSteps(facts)
   const active = activeStep(facts)
   // No active step, or one not on the list: every shown step is done.
   const at = active === null || !steps.includes(active) ? steps.length : steps.indexOf(active)
   return steps.map((step, index) => ({
     step,
-    status:
-      index < at ? "completed" : index > at ? "disabled" : step === "phoneNumber" && options.savingPhone === true ? "pending" : "active",
+    status: index < at ? "completed" : index > at ? "disabled" : step === "phoneNumber" && options.savingPhone === true ? "pending" : "active",
   }))
 }

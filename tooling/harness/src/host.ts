@@ -7,6 +7,7 @@ export { DEV_BOT_TOKEN } from "@wallet/host-server"
 export {
   buildHostApp,
   DEMO_USER_IDS,
+  DEMO_USER_PHONES,
   previewHost,
   startHost,
   startHostDevnet,

@@ -36,9 +36,13 @@ export interface LaunchOptions {
   readonly language?: "en" | "ru" | "hi" | "bn" | "zh-TW"
   readonly startParam?: string
   readonly tamper?: "signature" | "expired"
-  /** The fake client: its Mini Apps version ("8.0" by default) and the safe-area insets it reports (px). */
+  /**
+   * The fake client: its Mini Apps version ("8.0" by default), the safe-area insets it reports (px),
+   * and how the user answers the app's phone request ("share" the demo user's signed contact, the default).
+   */
   readonly client?: {
     readonly version?: string
+    readonly contactAnswer?: "share" | "decline"
     readonly safeTop?: number
     readonly safeRight?: number
     readonly safeBottom?: number

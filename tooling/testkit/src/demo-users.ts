@@ -38,4 +38,17 @@ export const DEMO_USER_IDS: { readonly [K in DemoUserKind]: (typeof DEMO_USERS)[
   blocked: DEMO_USERS.blocked.id,
 }
 
+/**
+ * The phone each demo user shares when the mini-app asks Telegram for their contact (digits, no
+ * plus, as Telegram sends it): the dev launch signs it, and the fake client hands it to the app.
+ */
+export const DEMO_USER_PHONES: { readonly [K in DemoUserKind]: string } = {
+  new: "447700900123",
+  balances: "4915112345678",
+  /** +7: Russia or Kazakhstan, the number alone settles no country. */
+  restricted: "79123456789",
+  no_custody: "31612345678",
+  blocked: "4930123456789",
+}
+
 export const isDemoUserKind = (value: unknown): value is DemoUserKind => typeof value === "string" && Object.hasOwn(DEMO_USERS, value)

@@ -4,7 +4,8 @@ import { THEMES, type ThemeName } from "./themes.ts"
  * A fake Telegram client for the browser: it hosts the mini-app in an iframe as Telegram Web does,
  * speaks the bridge protocol over postMessage, draws the native chrome (header with back and settings
  * buttons, main and secondary buttons, popups, the QR scanner), records every call, and lets tests
- * answer or emit events. `window.fakeTelegram` is the handle Playwright uses.
+ * answer or emit events (the phone request answers by `contactAnswer` with the signed `contact`).
+ * `window.fakeTelegram` is the handle Playwright uses.
  */
 export interface BridgeCall {
   readonly method: string
@@ -35,6 +36,10 @@ export interface FakeTelegramOptions {
   /** Safe-area and content-safe-area insets the client reports (px). */
   readonly safeArea?: Partial<Insets>
   readonly contentSafeArea?: Partial<Insets>
+  /** The contact the user shares when the app asks for the phone: signed as Telegram signs it (the dev launch's `contact`). */
+  readonly contact?: string | null
+  /** How the user answers the app's phone request; "share" by default. */
+  readonly contactAnswer?: "share" | "decline"
 }
 
 export interface Insets {
@@ -121,6 +126,18 @@ export class FakeTelegram {
   }
   /** How often the app opened the bot's biometry settings. */
   biometrySettingsOpened = 0
+  /**
+   * The phone request (`web_app_request_phone`, 6.9+) test controls: the contact the user shares,
+   * signed as Telegram signs it (`contact=<json>&auth_date=<s>&hash=<hex>`; null: nothing to share,
+   * so the request is cancelled), and how the user answers the prompt. After a share,
+   * `getRequestedContact` answers the contact ('' otherwise), or '' for the first
+   * `contactPendingAnswers` asks (a contact still on its way to the client).
+   */
+  contact: string | null
+  contactAnswer: "share" | "decline"
+  contactPendingAnswers = 0
+  /** Whether the user shared the contact at the app's last phone request. */
+  contactShared = false
   ready = false
   expanded = false
   closed = false
@@ -137,6 +154,8 @@ export class FakeTelegram {
     this.version = options.version ?? "8.0"
     this.safeArea = insets(options.safeArea)
     this.contentSafeArea = insets(options.contentSafeArea)
+    this.contact = options.contact ?? null
+    this.contactAnswer = options.contactAnswer ?? "share"
     if (!document.getElementById("ftg-style")) {
       const style = document.createElement("style")
       style.id = "ftg-style"
@@ -217,6 +236,16 @@ export class FakeTelegram {
     this.calls.push({ method: message.eventType, params, at: Date.now() })
     this.handle(message.eventType, params ?? {})
     this.render()
+  }
+
+  /** `getRequestedContact`'s answer: the shared contact, or '' (not shared, or not arrived yet). */
+  private requestedContact(): string {
+    if (!this.contactShared || this.contact === null) return ""
+    if (this.contactPendingAnswers > 0) {
+      this.contactPendingAnswers -= 1
+      return ""
+    }
+    return this.contact
   }
 
   private biometryInfo() {
@@ -343,6 +372,12 @@ export class FakeTelegram {
       case "web_app_close":
         this.closed = true
         break
+      case "web_app_request_phone":
+        // Clients before 6.9 have no phone request (the app's version gate does not send it).
+        if (!atLeast(this.version, "6.9")) break
+        this.contactShared = this.contactAnswer === "share" && this.contact !== null
+        this.emit("phone_requested", { status: this.contactShared ? "sent" : "cancelled" })
+        break
       case "web_app_invoke_custom_method": {
         const { req_id, method: custom, params: args } = params as { req_id: string; method: string; params: { key?: string; value?: string; keys?: string[] } }
         let result: unknown = true
@@ -350,6 +385,7 @@ export class FakeTelegram {
         else if (custom === "getStorageValues") result = Object.fromEntries((args.keys ?? []).map((k) => [k, this.cloudStorage.get(k) ?? ""]))
         else if (custom === "deleteStorageValues") for (const k of args.keys ?? []) this.cloudStorage.delete(k)
         else if (custom === "getStorageKeys") result = [...this.cloudStorage.keys()]
+        else if (custom === "getRequestedContact") result = this.requestedContact()
         else result = undefined
         this.emit("custom_method_invoked", result === undefined ? { req_id, error: "UNKNOWN_METHOD" } : { req_id, result })
         break

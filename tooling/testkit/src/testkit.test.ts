@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { demoUsers, verifyInitData } from "@wallet/kernel-server"
-import { DEMO_USER_IDS, DEMO_USERS, signInitData, tmaAuthorization } from "./index.ts"
+import { DEMO_USER_IDS, DEMO_USER_PHONES, DEMO_USERS, signInitData, tmaAuthorization } from "./index.ts"
 
 // Decision 0150: the published test kit. Its signed initData must pass the kernel server's own check.
 const token = "7000000001:testkit-check"
@@ -45,6 +45,7 @@ describe("@wallet/testkit", () => {
   it("the demo users are the ones a dev server seeds", () => {
     expect(Object.fromEntries(demoUsers.map((user) => [user.kind, user.telegram]))).toEqual(DEMO_USERS)
     expect(Object.fromEntries(demoUsers.map((user) => [user.kind, user.id]))).toEqual(DEMO_USER_IDS)
+    expect(Object.fromEntries(demoUsers.map((user) => [user.kind, user.phone]))).toEqual(DEMO_USER_PHONES)
   })
 
   it("depends on no private host package: the host's server and devnet run as the host folder's processes", () => {

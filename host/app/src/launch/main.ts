@@ -6,8 +6,10 @@ import "./launch.css"
  * The dev launch page: pick a demo user, a platform, a theme and a language; the server signs
  * initData with the dev bot token exactly as Telegram would, and the app opens inside the fake
  * Telegram client. Query params (?user=&platform=&theme=&lang=&startParam=&autostart=1, and
- * version=9.0, safeTop= / safeRight= / safeBottom= / safeLeft= / contentSafeTop= in px) make it
- * scriptable for the browser tests.
+ * version=9.0, safeTop= / safeRight= / safeBottom= / safeLeft= / contentSafeTop= in px, and
+ * contactAnswer=decline) make it scriptable for the browser tests. The server also signs the user's
+ * contact, which the fake client shares when the app asks for the phone (`contactAnswer`, "share" by
+ * default; a test can change it later on `window.fakeTelegram`).
  */
 interface DemoUser {
   readonly id: number
@@ -136,7 +138,7 @@ async function main() {
       status.textContent = `Launch failed: HTTP ${response.status} ${await response.text()}`
       return
     }
-    const { launchParams } = (await response.json()) as { launchParams: string }
+    const { launchParams, contact } = (await response.json()) as { launchParams: string; contact?: string }
     status.textContent = ""
     // ?version=9.0 opens a newer (or older) client: the app reads it from tgWebAppVersion, the fake gates on it.
     const launch = new URLSearchParams(launchParams)
@@ -155,6 +157,8 @@ async function main() {
       version,
       safeArea: { top: inset("safeTop"), right: inset("safeRight"), bottom: inset("safeBottom"), left: inset("safeLeft") },
       contentSafeArea: { top: inset("contentSafeTop"), bottom: inset("contentSafeBottom") },
+      contact: contact ?? null,
+      contactAnswer: params.get("contactAnswer") === "decline" ? "decline" : "share",
     })
   }
   form.addEventListener("submit", (event) => {

@@ -1,7 +1,7 @@
 /**
  * Dev-only endpoints, served only when the server runs with WALLET_DEV=1: the dev launch page
- * lists the demo users and asks the server to sign initData with the dev bot token exactly as
- * Telegram would.
+ * lists the demo users and asks the server to sign initData (and the user's shared contact) with
+ * the dev bot token exactly as Telegram would.
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
@@ -49,6 +49,12 @@ export const LaunchResponse = Schema.Struct({
    * tgWebAppVersion, tgWebAppPlatform, tgWebAppThemeParams and tgWebAppStartParam.
    */
   launchParams: Schema.String,
+  /**
+   * The demo user's phone as Telegram answers `getRequestedContact` once the user shared it
+   * (`contact=<json>&auth_date=<now>&hash=<hex>`, signed with the same bot token); absent when the
+   * demo user has no phone. The fake Telegram client hands it to the mini-app.
+   */
+  contact: Schema.optionalKey(Schema.String),
 })
 export type LaunchResponse = typeof LaunchResponse.Type
 

@@ -1,10 +1,13 @@
 // The Telegram service's request helpers: bottom-button params, request/answer pairs with a timeout,
-// the version-gated key-value stores and the BiometricManager.
+// the version-gated key-value stores, the BiometricManager and the shared contact.
 import type { DeferredClient } from "./deferred.ts"
 import {
   BIOMETRY_PROMPT_TIMEOUT_MS,
   type BiometryInfo,
   type BottomButtonParams,
+  CONTACT_FETCH_ATTEMPTS,
+  CONTACT_FETCH_RETRY_MS,
+  CONTACT_PROMPT_TIMEOUT_MS,
   TELEGRAM_REQUEST_TIMEOUT_MS,
   type TelegramBiometry,
   type TelegramKeyValue,
@@ -22,6 +25,8 @@ export const buttonParams = (params: BottomButtonParams) => ({
   ...(params.hasShineEffect !== undefined ? { has_shine_effect: params.hasShineEffect } : {}),
   ...(params.position ? { position: params.position } : {}),
 })
+
+let contactRequests = 0
 
 export const makeRequests = (
   bridge: DeferredClient,
@@ -113,5 +118,30 @@ export const makeRequests = (
       ),
     openSettings: () => call("web_app_biometry_open_settings"),
   }
-  return { request, cloudStorage, deviceStorage, secureStorage, biometry }
+  /**
+   * Telegram's "share your phone number" (6.9+): `web_app_request_phone` asks the user and answers
+   * `phone_requested` ("sent" or "cancelled"); once sent, the custom method `getRequestedContact`
+   * returns the contact signed by Telegram (`contact=…&auth_date=…&hash=…`), or '' while it has not
+   * reached the client yet (asked again a few times). Null when unsupported, declined or not obtained.
+   */
+  const requestContact = async (): Promise<string | null> => {
+    const status = await nextEvent("web_app_request_phone", undefined, "phone_requested", (p: { status?: unknown }) => p.status, CONTACT_PROMPT_TIMEOUT_MS)
+    if (status !== "sent") return null
+    for (let attempt = 1; attempt <= CONTACT_FETCH_ATTEMPTS; attempt++) {
+      const reqId = `wallet-contact-${Date.now().toString(36)}-${++contactRequests}`
+      const answer = await request(
+        "web_app_invoke_custom_method",
+        { req_id: reqId, method: "getRequestedContact", params: {} },
+        "custom_method_invoked",
+        (p: { req_id?: string }) => p?.req_id === reqId,
+        (p: { result?: unknown; error?: unknown }) => p,
+        TELEGRAM_REQUEST_TIMEOUT_MS,
+      )
+      if (answer === null || answer.error) return null
+      if (typeof answer.result === "string" && answer.result !== "") return answer.result
+      if (attempt < CONTACT_FETCH_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, CONTACT_FETCH_RETRY_MS))
+    }
+    return null
+  }
+  return { request, cloudStorage, deviceStorage, secureStorage, biometry, requestContact }
 }

@@ -108,6 +108,16 @@ export const TELEGRAM_REQUEST_TIMEOUT_MS = 10_000
 /** How long the client may take to report how an invoice ended (the user pays in the meantime). */
 export const INVOICE_TIMEOUT_MS = 30 * 60_000
 
+/** How long the user may take to answer the client's "share your phone number?" prompt. */
+export const CONTACT_PROMPT_TIMEOUT_MS = 5 * 60_000
+
+/**
+ * After the user shared, `getRequestedContact` may answer '' until the signed contact has reached
+ * the client: it is asked up to this many times, this far apart.
+ */
+export const CONTACT_FETCH_ATTEMPTS = 5
+export const CONTACT_FETCH_RETRY_MS = 400
+
 /** `https://t.me/$abc` or `t.me/invoice/abc` to its slug; a bare slug stays as it is. */
 export const invoiceSlug = (urlOrSlug: string): string => {
   const match = urlOrSlug.match(/(?:^|\/)(?:\$|invoice\/)([\w-]+)\/?$/)

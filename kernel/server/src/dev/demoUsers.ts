@@ -3,13 +3,16 @@
  * bug report can name them. The "new" user is reset at each launch, so it always lands on
  * onboarding.
  *
- * | id        | kind        | what it shows                                                     |
- * |-----------|-------------|-------------------------------------------------------------------|
- * | 700000001 | new         | first launch: is_new_user true, onboarding                        |
- * | 700000002 | balances    | an existing user (balances arrive with the Ledger: not yet funded) |
- * | 700000003 | restricted  | restriction_code unsupported_region (country US)                  |
- * | 700000004 | no_custody  | is_custody_available false: kept in the self-custody area         |
- * | 700000005 | blocked     | 403 content_unavailable: the unavailable page                     |
+ * | id        | kind       | what it shows                                                      | phone (shared contact)  |
+ * |-----------|------------|--------------------------------------------------------------------|-------------------------|
+ * | 700000001 | new        | first launch: is_new_user true, onboarding                         | 447700900123 (GB)       |
+ * | 700000002 | balances   | an existing user (balances arrive with the Ledger: not yet funded) | 4915112345678 (DE)      |
+ * | 700000003 | restricted | restriction_code unsupported_region (country US)                   | 79123456789 (+7: RU/KZ) |
+ * | 700000004 | no_custody | is_custody_available false: kept in the self-custody area          | 31612345678 (NL)        |
+ * | 700000005 | blocked    | 403 content_unavailable: the unavailable page                      | 4930123456789 (DE)      |
+ *
+ * The phone is what the user shares when the mini-app asks Telegram for their contact: the dev
+ * launch signs it as Telegram would (`contact` of the launch response).
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -18,6 +21,8 @@ import { ServerConfig } from "../services.ts"
 
 export interface DemoUserSeed extends DemoUser {
   readonly telegram: Omit<TelegramUser, "language_code">
+  /** The phone number the user shares with the mini-app, as Telegram sends it: digits, no plus. */
+  readonly phone?: string
   readonly columns: {
     readonly isNew: boolean
     readonly countryAlpha2Ip: string | null
@@ -37,6 +42,7 @@ export const demoUsers: ReadonlyArray<DemoUserSeed> = [
     name: "Nora New",
     description: "A first launch: no wallet yet, lands on onboarding (reset at every launch).",
     telegram: { id: 700000001, first_name: "Nora", last_name: "New", username: "nora_new", allows_write_to_pm: true },
+    phone: "447700900123",
     columns: { ...regular, isNew: true },
   },
   {
@@ -45,6 +51,7 @@ export const demoUsers: ReadonlyArray<DemoUserSeed> = [
     name: "Bob Balance",
     description: "An existing user with balances (funded once the Ledger lands; for now an existing user on main).",
     telegram: { id: 700000002, first_name: "Bob", last_name: "Balance", username: "bob_balance", is_premium: true, allows_write_to_pm: true },
+    phone: "4915112345678",
     columns: regular,
   },
   {
@@ -53,6 +60,8 @@ export const demoUsers: ReadonlyArray<DemoUserSeed> = [
     name: "Rita Region",
     description: "A user in a restricted region: restriction_code unsupported_region.",
     telegram: { id: 700000003, first_name: "Rita", last_name: "Region", username: "rita_region", allows_write_to_pm: true },
+    // +7 is shared by Russia and Kazakhstan: the number alone settles no country.
+    phone: "79123456789",
     columns: {
       ...regular,
       countryAlpha2Ip: "US",
@@ -66,6 +75,7 @@ export const demoUsers: ReadonlyArray<DemoUserSeed> = [
     name: "Carl Keys",
     description: "A user without custody: is_custody_available false, only the self-custody TON space.",
     telegram: { id: 700000004, first_name: "Carl", last_name: "Keys", username: "carl_keys", allows_write_to_pm: true },
+    phone: "31612345678",
     columns: { ...regular, isCustodyAvailable: false },
   },
   {
@@ -74,6 +84,7 @@ export const demoUsers: ReadonlyArray<DemoUserSeed> = [
     name: "Ben Blocked",
     description: "A blocked user: auth answers 403 content_unavailable (the unavailable page).",
     telegram: { id: 700000005, first_name: "Ben", last_name: "Blocked", username: "ben_blocked", allows_write_to_pm: true },
+    phone: "4930123456789",
     columns: { ...regular, isBlocked: true },
   },
 ]

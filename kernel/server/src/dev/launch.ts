@@ -1,7 +1,7 @@
-/** What the fake Telegram client needs to open the mini-app as Telegram would. */
+/** What the fake Telegram client needs to open the mini-app as Telegram would (and the contact it shares). */
 import { randomBytes } from "node:crypto"
 import type { LaunchRequest, LaunchResponse } from "@wallet/kernel/api"
-import { signInitData } from "../kernel/initData.ts"
+import { signContact, signInitData } from "../kernel/initData.ts"
 import type { DemoUserSeed } from "./demoUsers.ts"
 
 /** Telegram's theme params (tgWebAppThemeParams) for the two themes. */
@@ -72,5 +72,18 @@ export const buildLaunch = (demo: DemoUserSeed, request: LaunchRequest, botToken
   launch.set("tgWebAppPlatform", request.platform)
   launch.set("tgWebAppThemeParams", JSON.stringify(themeParams[request.theme]))
   if (request.startParam !== undefined) launch.set("tgWebAppStartParam", request.startParam)
-  return { initData, launchParams: launch.toString() }
+  // The contact the user shares when the app asks for it, signed now (the server allows it minutes).
+  const contact =
+    demo.phone === undefined
+      ? undefined
+      : signContact(
+          {
+            user_id: demo.telegram.id,
+            phone_number: demo.phone,
+            first_name: demo.telegram.first_name,
+            ...(demo.telegram.last_name !== undefined ? { last_name: demo.telegram.last_name } : {}),
+          },
+          { botToken, authDateSeconds: Math.floor(nowMs / 1000) },
+        )
+  return { initData, launchParams: launch.toString(), ...(contact !== undefined ? { contact } : {}) }
 }

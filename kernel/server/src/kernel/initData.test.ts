@@ -1,7 +1,8 @@
+import { createHmac } from "node:crypto"
 import { sign } from "@tma.js/init-data-node"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { signInitData, verifyInitData } from "./initData.ts"
+import { signContact, signInitData, verifyInitData } from "./initData.ts"
 
 const token = "4444:init-data-test"
 const now = Date.UTC(2026, 5, 1, 10, 0, 0)
@@ -52,5 +53,40 @@ describe("initData", () => {
     expect(failure(signInitData({ user: { ...user, first_name: "A\u0000n" }, authDate: new Date(now) }, token))?.code).toBe("init_data_invalid")
     expect(failure(signInitData({ user: { ...user, username: "\ud800" }, authDate: new Date(now) }, token))?.code).toBe("init_data_invalid")
     expect(failure(signInitData({ user: { ...user, id: Number.MAX_SAFE_INTEGER }, authDate: new Date(now) }, token))).toBeUndefined()
+  })
+})
+
+describe("signContact", () => {
+  const authDateSeconds = Math.floor(now / 1000)
+  /** Telegram's check, recomputed here: HMAC_SHA256(HMAC_SHA256("WebAppData", token), the other fields sorted, `k=v` per line). */
+  const expectedHash = (raw: string, botToken = token) => {
+    const params = new URLSearchParams(raw)
+    const dataCheckString = [...params.entries()]
+      .filter(([key]) => key !== "hash")
+      .map(([key, value]) => `${key}=${value}`)
+      .sort()
+      .join("\n")
+    return createHmac("sha256", createHmac("sha256", "WebAppData").update(botToken).digest()).update(dataCheckString).digest("hex")
+  }
+
+  it("signs the contact as Telegram does: contact JSON, auth_date and the initData HMAC", () => {
+    const raw = signContact({ user_id: 42, phone_number: "4915112345678", first_name: "Ann", last_name: "Lee" }, { botToken: token, authDateSeconds })
+    const params = new URLSearchParams(raw)
+    expect([...params.keys()]).toEqual(["contact", "auth_date", "hash"])
+    expect(params.get("contact")).toBe('{"user_id":42,"phone_number":"4915112345678","first_name":"Ann","last_name":"Lee"}')
+    expect(params.get("auth_date")).toBe(String(authDateSeconds))
+    expect(params.get("hash")).toMatch(/^[0-9a-f]{64}$/)
+    expect(params.get("hash")).toBe(expectedHash(raw))
+    expect(params.get("hash")).not.toBe(expectedHash(raw, "5555:other"))
+  })
+
+  it("leaves out a missing last name and covers every field with the hash", () => {
+    const raw = signContact({ user_id: 42, phone_number: "79123456789", first_name: "Ann" }, { botToken: token, authDateSeconds })
+    expect(JSON.parse(new URLSearchParams(raw).get("contact")!)).toEqual({ user_id: 42, phone_number: "79123456789", first_name: "Ann" })
+    const other = signContact({ user_id: 42, phone_number: "79123456788", first_name: "Ann" }, { botToken: token, authDateSeconds })
+    expect(new URLSearchParams(other).get("hash")).not.toBe(new URLSearchParams(raw).get("hash"))
+    const later = signContact({ user_id: 42, phone_number: "79123456789", first_name: "Ann" }, { botToken: token, authDateSeconds: authDateSeconds + 1 })
+    expect(new URLSearchParams(later).get("hash")).toBe(expectedHash(later))
+    expect(new URLSearchParams(later).get("hash")).not.toBe(new URLSearchParams(raw).get("hash"))
   })
 })

@@ -146,3 +146,35 @@ export const signInitData = (data: SignableInitData, botToken: string): string =
   params.set("hash", createHmac("sha256", secret).update(dataCheckString).digest("hex"))
   return params.toString()
 }
+
+/** The contact a user shares with the mini-app (Telegram's `getRequestedContact`): digits without the plus. */
+export interface SignableContact {
+  readonly user_id: number
+  readonly phone_number: string
+  readonly first_name: string
+  readonly last_name?: string
+}
+
+/**
+ * Signs a shared contact exactly as Telegram does (the answer of `getRequestedContact`, for the dev
+ * Telegram client and tests): `contact=<json>&auth_date=<s>&hash=<hex>`, the hash the initData HMAC
+ * over every other field, sorted, `k=v` joined by newlines.
+ */
+export const signContact = (contact: SignableContact, options: { readonly botToken: string; readonly authDateSeconds: number }): string => {
+  const json = JSON.stringify({
+    user_id: contact.user_id,
+    phone_number: contact.phone_number,
+    first_name: contact.first_name,
+    ...(contact.last_name !== undefined ? { last_name: contact.last_name } : {}),
+  })
+  const params = new URLSearchParams()
+  params.set("contact", json)
+  params.set("auth_date", String(Math.floor(options.authDateSeconds)))
+  const dataCheckString = [...params.entries()]
+    .map(([key, value]) => `${key}=${value}`)
+    .sort()
+    .join("\n")
+  const secret = createHmac("sha256", "WebAppData").update(options.botToken).digest()
+  params.set("hash", createHmac("sha256", secret).update(dataCheckString).digest("hex"))
+  return params.toString()
+}

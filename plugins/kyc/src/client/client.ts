@@ -30,3 +30,9 @@ export const setPhone = async (kernel: Kernel, contactRawData: string): Promise<
   const api = await client(kernel)
   return runEffect(kernel, api.kyc.setPhone({ payload: { contactRawData } }))
 }
+
+/** The server's refusal code of a failed step (`contact_invalid`, `step_not_open`, `invalid_request` …). */
+export const refusalCode = (error: unknown): string | undefined => {
+  const code = error !== null && typeof error === "object" ? (error as { code?: unknown }).code : undefined
+  return typeof code === "string" ? code : undefined
+}

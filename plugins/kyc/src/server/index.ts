@@ -106,7 +106,8 @@ const toBlock = (row: Record<string, unknown>): Block | undefined => {
       kind: "full",
       code: row.code as FullBlockCode,
       requiredAction: row.required_action === "CS_001" ? "CS_001" : null,
-      unblockingCondition: row.required_level === null || row.required_level === undefined ? null : { type: "PASS_KYC", requiredLevel: heldLevel(row.required_level) },
+      unblockingCondition:
+        row.required_level === null || row.required_level === undefined ? null : { type: "PASS_KYC", requiredLevel: heldLevel(row.required_level) },
     }
   }
   if (row.kind === "partial" && row.code === "PBR_002" && (RESTRICTED_PERMISSIONS as ReadonlyArray<unknown>).includes(row.permission)) {
@@ -159,8 +160,13 @@ export const statusFrom = (row: VerificationRow, blocks: ReadonlyArray<Block>): 
     }),
     status: full === undefined ? "SUCCESS" : "BLOCKED",
     canSetAsPrimary: level !== "BLOCKED",
-    block: full === undefined || full.kind !== "full" ? null : { code: full.code, requiredAction: full.requiredAction, unblockingCondition: full.unblockingCondition },
-    partialBlocks: blocks.flatMap((block) => (block.kind === "partial" ? [{ code: block.code, requiredAction: block.requiredAction, permission: block.permission }] : [])),
+    block:
+      full === undefined || full.kind !== "full"
+        ? null
+        : { code: full.code, requiredAction: full.requiredAction, unblockingCondition: full.unblockingCondition },
+    partialBlocks: blocks.flatMap((block) =>
+      block.kind === "partial" ? [{ code: block.code, requiredAction: block.requiredAction, permission: block.permission }] : [],
+    ),
     blockedPermissions: [...blockedPermissions(permissions)],
     blockReason: full === undefined ? null : { code: full.code },
     permissions,
@@ -211,11 +217,7 @@ type Change = Partial<{
  * update (on the version read), level 1 granted when it passes, the permissions rewritten and the
  * event recorded. A concurrent change makes the update miss: the step answers step_not_open.
  */
-const applyStep = (
-  userId: number,
-  kind: string,
-  decide: (status: VerificationStatus, row: VerificationRow) => Effect.Effect<Change, KycError | KycConflict>,
-) =>
+const applyStep = (userId: number, kind: string, decide: (status: VerificationStatus, row: VerificationRow) => Effect.Effect<Change, KycError | KycConflict>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const config = yield* ServerConfig
@@ -224,7 +226,8 @@ const applyStep = (
         const { row } = yield* ensureRow(userId)
         const blocks = yield* activeBlocks(userId)
         const before = statusFrom(row, blocks)
-        if (before.status === "BLOCKED") return yield* Effect.fail(new KycConflict({ code: "user_blocked", message: "a blocked user cannot take verification steps" }))
+        if (before.status === "BLOCKED")
+          return yield* Effect.fail(new KycConflict({ code: "user_blocked", message: "a blocked user cannot take verification steps" }))
         const change = yield* decide(before, row)
         const next: VerificationRow = { ...row, ...change, version: row.version + 1 }
         const passed = statusFrom(next, blocks).level1Status === "PASSED"
@@ -237,7 +240,8 @@ const applyStep = (
             version = version + 1, updated_at = ${now}
           where user_id = ${userId} and version = ${row.version}
           returning user_id`
-        if (updated.length === 0) return yield* Effect.fail(new KycConflict({ code: "step_not_open", message: "the verification changed meanwhile; read the status again" }))
+        if (updated.length === 0)
+          return yield* Effect.fail(new KycConflict({ code: "step_not_open", message: "the verification changed meanwhile; read the status again" }))
         const after = statusFrom({ ...next, level }, blocks)
         yield* storePermissions(userId, after)
         yield* sql`insert into kyc_events (user_id, kind, detail, at) values (${userId}, ${kind}, ${JSON.stringify({ level: after.level, level1Status: after.level1Status })}::jsonb, ${now})`
@@ -263,7 +267,8 @@ const setPhone = (contactRawData: string) =>
 const setCountry = (country: string) =>
   Effect.gen(function* () {
     const session = yield* CurrentSession
-    if (UNSUPPORTED_COUNTRIES.has(country)) return yield* Effect.fail(new KycError({ code: "country_unsupported", message: `the wallet does not serve residents of ${country}` }))
+    if (UNSUPPORTED_COUNTRIES.has(country))
+      return yield* Effect.fail(new KycError({ code: "country_unsupported", message: `the wallet does not serve residents of ${country}` }))
     return yield* applyStep(session.userId, "country", (status) =>
       status.level1Status === "SELF_DECLARED_COUNTRY_REQUIRED" || (status.level1Status === "SELF_DECLARED_NAME_REQUIRED" && status.shouldShowCountryStep)
         ? Effect.succeed({ selfDeclaredCountry: country })
@@ -279,8 +284,11 @@ const setName = (firstName: string, lastName: string) =>
     const session = yield* CurrentSession
     const first = firstName.trim()
     const last = lastName.trim()
-    if (!NAME_PATTERN.test(first) || !NAME_PATTERN.test(last)) return yield* Effect.fail(new KycError({ code: "name_invalid", message: "a name holds letters, spaces, hyphens and apostrophes only" }))
-    return yield* applyStep(session.userId, "name", (status) => (status.level1Status === "SELF_DECLARED_NAME_REQUIRED" ? Effect.succeed({ firstName: first, lastName: last }) : notOpen("name")))
+    if (!NAME_PATTERN.test(first) || !NAME_PATTERN.test(last))
+      return yield* Effect.fail(new KycError({ code: "name_invalid", message: "a name holds letters, spaces, hyphens and apostrophes only" }))
+    return yield* applyStep(session.userId, "name", (status) =>
+      status.level1Status === "SELF_DECLARED_NAME_REQUIRED" ? Effect.succeed({ firstName: first, lastName: last }) : notOpen("name"),
+    )
   })
 
 const status = Effect.gen(function* () {

@@ -1,7 +1,8 @@
 /**
  * The phone step's facts: Telegram's signed `requestContact` answer (signed like initData,
  * PROTOCOLS.md: secret = HMAC_SHA256(key "WebAppData", bot_token), hash = hex HMAC_SHA256(secret,
- * the other fields sorted, `k=v` joined by newlines)), and the country a phone number settles.
+ * the other fields sorted, `k=v` joined by newlines; the kernel server's `signContact` signs the same
+ * way for the dev Telegram client), and the country a phone number settles.
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 
@@ -24,13 +25,6 @@ const checkString = (params: URLSearchParams) =>
 
 const secretOf = (botToken: string) => createHmac("sha256", "WebAppData").update(botToken).digest()
 
-/** Signs a contact answer as Telegram does (the dev Telegram client and tests). */
-export const signContact = (contact: { readonly user_id: number; readonly phone_number: string; readonly first_name: string; readonly last_name?: string }, options: { readonly botToken: string; readonly authDateSeconds: number }): string => {
-  const params = new URLSearchParams({ contact: JSON.stringify(contact), auth_date: String(options.authDateSeconds) })
-  params.set("hash", createHmac("sha256", secretOf(options.botToken)).update(checkString(params)).digest("hex"))
-  return params.toString()
-}
-
 /** E.164: a plus, then 8 to 15 digits (Telegram sends the digits without the plus). */
 export const normalisePhone = (raw: string): string | null => {
   const digits = raw.replace(/[\s()-]/g, "").replace(/^\+/, "")
@@ -49,7 +43,8 @@ export const verifyContact = (
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return fail("contact_invalid", "the shared contact's signature does not match")
   const authDate = Number(params.get("auth_date"))
   if (!Number.isFinite(authDate) || authDate * 1000 > options.nowMs + 60_000) return fail("contact_invalid", "the shared contact's auth_date is invalid")
-  if (authDate + CONTACT_MAX_AGE_SECONDS < options.nowMs / 1000) return fail("contact_expired", `the shared contact is older than ${CONTACT_MAX_AGE_SECONDS} s; share it again`)
+  if (authDate + CONTACT_MAX_AGE_SECONDS < options.nowMs / 1000)
+    return fail("contact_expired", `the shared contact is older than ${CONTACT_MAX_AGE_SECONDS} s; share it again`)
   let contact: { user_id?: unknown; phone_number?: unknown }
   try {
     contact = JSON.parse(params.get("contact") ?? "") as typeof contact
@@ -67,13 +62,62 @@ export const verifyContact = (
  * (+1, +7) or not listed settle nothing: the country step is asked (spec 3 §4.2).
  */
 const CALLING_CODES: ReadonlyArray<readonly [string, string]> = [
-  ["998", "UZ"], ["996", "KG"], ["995", "GE"], ["994", "AZ"], ["992", "TJ"], ["380", "UA"], ["375", "BY"], ["374", "AM"],
-  ["371", "LV"], ["370", "LT"], ["372", "EE"], ["359", "BG"], ["358", "FI"], ["351", "PT"], ["353", "IE"], ["234", "NG"],
-  ["971", "AE"], ["972", "IL"], ["966", "SA"], ["880", "BD"], ["855", "KH"], ["852", "HK"], ["84", "VN"], ["82", "KR"],
-  ["81", "JP"], ["66", "TH"], ["65", "SG"], ["63", "PH"], ["62", "ID"], ["61", "AU"], ["60", "MY"], ["55", "BR"],
-  ["54", "AR"], ["52", "MX"], ["49", "DE"], ["48", "PL"], ["47", "NO"], ["46", "SE"], ["45", "DK"], ["44", "GB"],
-  ["43", "AT"], ["41", "CH"], ["40", "RO"], ["39", "IT"], ["36", "HU"], ["34", "ES"], ["33", "FR"], ["32", "BE"],
-  ["31", "NL"], ["30", "GR"], ["90", "TR"], ["91", "IN"], ["92", "PK"], ["20", "EG"], ["27", "ZA"], ["86", "CN"],
+  ["998", "UZ"],
+  ["996", "KG"],
+  ["995", "GE"],
+  ["994", "AZ"],
+  ["992", "TJ"],
+  ["380", "UA"],
+  ["375", "BY"],
+  ["374", "AM"],
+  ["371", "LV"],
+  ["370", "LT"],
+  ["372", "EE"],
+  ["359", "BG"],
+  ["358", "FI"],
+  ["351", "PT"],
+  ["353", "IE"],
+  ["234", "NG"],
+  ["971", "AE"],
+  ["972", "IL"],
+  ["966", "SA"],
+  ["880", "BD"],
+  ["855", "KH"],
+  ["852", "HK"],
+  ["84", "VN"],
+  ["82", "KR"],
+  ["81", "JP"],
+  ["66", "TH"],
+  ["65", "SG"],
+  ["63", "PH"],
+  ["62", "ID"],
+  ["61", "AU"],
+  ["60", "MY"],
+  ["55", "BR"],
+  ["54", "AR"],
+  ["52", "MX"],
+  ["49", "DE"],
+  ["48", "PL"],
+  ["47", "NO"],
+  ["46", "SE"],
+  ["45", "DK"],
+  ["44", "GB"],
+  ["43", "AT"],
+  ["41", "CH"],
+  ["40", "RO"],
+  ["39", "IT"],
+  ["36", "HU"],
+  ["34", "ES"],
+  ["33", "FR"],
+  ["32", "BE"],
+  ["31", "NL"],
+  ["30", "GR"],
+  ["90", "TR"],
+  ["91", "IN"],
+  ["92", "PK"],
+  ["20", "EG"],
+  ["27", "ZA"],
+  ["86", "CN"],
 ]
 
 export const countryOfPhone = (phone: string): string | null => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { signInitData, startServer, type RunningServer } from "@wallet/kernel-server"
+import { signContact, signInitData, startServer, type RunningServer } from "@wallet/kernel-server"
 import { bearer, call, startTestDatabase, tma, type TestDatabase } from "@wallet/kernel-server/testing"
 import { serverPlugin } from "./index.ts"
-import { signContact } from "./phone.ts"
 
 const BOT_TOKEN = "1234567:kyc-test"
 
@@ -21,7 +20,10 @@ describe("kyc server on PGlite (issue 19)", () => {
   })
 
   const init = async (id: number) => {
-    const initData = signInitData({ user: { id, first_name: "Ann", language_code: "en" }, authDate: new Date(), queryId: `q${id}-${Math.random()}`, chatType: "sender" }, BOT_TOKEN)
+    const initData = signInitData(
+      { user: { id, first_name: "Ann", language_code: "en" }, authDate: new Date(), queryId: `q${id}-${Math.random()}`, chatType: "sender" },
+      BOT_TOKEN,
+    )
     const reply = await call(server.url, "POST", "/api/auth/init", { authorization: tma(initData) })
     expect(reply.status).toBe(200)
     return reply.body as { access_token: string; permissions: Record<string, boolean> }
@@ -48,7 +50,10 @@ describe("kyc server on PGlite (issue 19)", () => {
     const auth = await signIn(id)
     const phone = await call(server.url, "POST", "/api/kyc/phone", { authorization: auth, body: { contactRawData: contact(id, "4915112345678") } })
     expect(phone.status).toBe(200)
-    expect(phone.body).toMatchObject({ status: "SUCCESS", data: { level: "LEVEL_0", level1Status: "SELF_DECLARED_NAME_REQUIRED", residenceCountryAlpha2: "DE", phoneMasked: "+49 ••• ••• 78" } })
+    expect(phone.body).toMatchObject({
+      status: "SUCCESS",
+      data: { level: "LEVEL_0", level1Status: "SELF_DECLARED_NAME_REQUIRED", residenceCountryAlpha2: "DE", phoneMasked: "+49 ••• ••• 78" },
+    })
     const name = await call(server.url, "POST", "/api/kyc/name", { authorization: auth, body: { firstName: "Ann", lastName: "Lee-O'Neil" } })
     expect(name.status).toBe(200)
     expect(name.body.data).toMatchObject({ level: "LEVEL_1", level1Status: "PASSED", permissions: { canUseP2p: true, canRaffle: true } })

@@ -1,0 +1,144 @@
+import { useEffect, useState } from "react"
+import { useSearch } from "@tanstack/react-router"
+import { useGo, useKernel, useT } from "@wallet/kernel-react"
+import { Button, Cell, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
+import { configOf } from "../config.ts"
+import { activeStep, stepStatuses, type KycStep } from "../domain.ts"
+import { kycCountryRoute, kycNameRoute, kycSuccessRoute } from "../routes.ts"
+import { refusalCode, setPhone } from "./client.ts"
+import { useKycStatus, useStatusAnswer } from "./useStatus.ts"
+
+/**
+ * /kyc/main (spec 3 §2.2, §4.2): the user's level and the verification steps, each with its icon
+ * number, title, description and button; the active step's button is the only one enabled, and
+ * Enter presses it. The phone step asks Telegram for the account's phone; the country and name steps
+ * open their screens. `forcedStep` in the search makes a step the active one.
+ */
+export default function MainScreen() {
+  const kernel = useKernel()
+  const t = useT("kyc")
+  const go = useGo()
+  const snackbar = useSnackbar()
+  const search = useSearch({ strict: false }) as { readonly forcedStep?: KycStep }
+  const status = useKycStatus()
+  const answer = useStatusAnswer()
+  const [savingPhone, setSavingPhone] = useState(false)
+  const title = configOf(kernel).title ?? t("title")
+
+  const facts = status.data && {
+    level: status.data.level,
+    level1Status: status.data.level1Status,
+    requiredLevel: status.data.requiredLevelAfterKyc1,
+    shouldShowCountryStep: status.data.shouldShowCountryStep,
+    ...(search.forcedStep ? { forcedStep: search.forcedStep } : {}),
+  }
+  const active = facts ? activeStep(facts) : null
+
+  const sharePhone = async () => {
+    setSavingPhone(true)
+    try {
+      const raw = await kernel.telegram.requestContact()
+      if (raw === null) {
+        snackbar.show({ id: "kyc-phone", text: t("phone.declined") })
+        return
+      }
+      answer(await setPhone(kernel, raw))
+    } catch (error) {
+      snackbar.show({ id: "kyc-phone", text: t(`errors.${refusalCode(error) ?? "generic"}`, { defaultValue: t("errors.generic") }) })
+    } finally {
+      setSavingPhone(false)
+    }
+  }
+
+  const press = (step: KycStep) => {
+    if (step === "phoneNumber") return void sharePhone()
+    if (step === "country") return void go(kycCountryRoute)
+    if (step === "basicInfo") return void go(kycNameRoute)
+    snackbar.show({ id: "kyc-document", text: t("nationalIdSoon") })
+  }
+
+  // Spec 3 §2.2: Enter presses the active step.
+  useEffect(() => {
+    if (active === null || savingPhone) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Enter" || event.defaultPrevented) return
+      const target = event.target as HTMLElement | null
+      if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "BUTTON")) return
+      press(active)
+    }
+    window.addEventListener("keydown", onKey)
+    return () => window.removeEventListener("keydown", onKey)
+  })
+
+  const steps = facts ? stepStatuses(facts, { savingPhone }) : []
+  const done = status.data !== undefined && active === null && status.data.level1Status === "PASSED"
+
+  return (
+    <main style={{ padding: "16px 0" }}>
+      <h1 style={{ margin: "8px 16px 16px", fontSize: 28 }}>{title}</h1>
+      <List>
+        {status.status === "pending" ? (
+          <Section>
+            <SkeletonList rows={3} before={false} label={t("loading")} />
+          </Section>
+        ) : status.status === "error" ? (
+          <Placeholder
+            kind="error"
+            title={t("loadError")}
+            action={
+              <Button look="secondary" size="s" onClick={() => void status.refetch()}>
+                {t("retry")}
+              </Button>
+            }
+          />
+        ) : (
+          <>
+            <Section>
+              <Cell
+                data-testid="kyc-level"
+                title={t("currentLevel", { level: t(`level.${status.data.level}`) })}
+                subtitle={status.data.phoneMasked ?? undefined}
+              />
+            </Section>
+            <Section header={t("stepsTitle")}>
+              {steps.map(({ step, status: stepStatus }, index) => (
+                <Cell
+                  key={step}
+                  data-kyc-step={step}
+                  data-status={stepStatus}
+                  aria-current={stepStatus === "active" ? "step" : undefined}
+                  before={<span aria-hidden="true">{stepStatus === "completed" ? "✓" : index + 1}</span>}
+                  title={t(`main.steps.${step}.title`)}
+                  subtitle={t(stepStatus === "completed" ? `main.steps.${step}.description_completed` : `main.steps.${step}.description`)}
+                  after={
+                    stepStatus === "completed" ? (
+                      t("status.completed")
+                    ) : (
+                      <Button
+                        look={stepStatus === "disabled" ? "secondary" : "primary"}
+                        size="s"
+                        disabled={stepStatus === "disabled"}
+                        loading={stepStatus === "pending"}
+                        loadingLabel={t("status.pending")}
+                        onClick={() => press(step)}
+                      >
+                        {t(`main.steps.${step}.button`)}
+                      </Button>
+                    )
+                  }
+                />
+              ))}
+            </Section>
+            {done ? (
+              <div style={{ padding: 16 }}>
+                <Button look="primary" onClick={() => void go(kycSuccessRoute)}>
+                  {t("allDone")}
+                </Button>
+              </div>
+            ) : null}
+          </>
+        )}
+      </List>
+    </main>
+  )
+}

@@ -1,0 +1,17 @@
+/** ISO 3166-1 alpha-2 codes the country step offers (names come from `Intl.DisplayNames` in the user's language). */
+export const COUNTRY_CODES: ReadonlyArray<string> = (
+  "AD AE AF AG AL AM AO AR AT AU AZ BA BB BD BE BF BG BH BI BJ BN BO BR BS BT BW BY BZ CA CD CF CG CH CI CL CM CN CO CR CV CY CZ " +
+  "DE DJ DK DM DO DZ EC EE EG ER ES ET FI FJ FM FR GA GB GD GE GH GM GN GQ GR GT GW GY HK HN HR HT HU ID IE IL IN IQ IS IT JM JO JP " +
+  "KE KG KH KI KM KN KR KW KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MG MH MK ML MM MN MO MR MT MU MV MW MX MY MZ NA NE NG NI " +
+  "NL NO NP NR NZ OM PA PE PG PH PK PL PS PT PW PY QA RO RS RU RW SA SB SC SD SE SG SI SK SL SM SN SO SR SS ST SV SZ TD TG TH TJ TL " +
+  "TM TN TO TR TT TV TW TZ UA UG US UY UZ VA VC VE VN VU WS XK YE ZA ZM ZW"
+).split(" ")
+
+/** The country's name in `language` (the code when the platform has no name for it). */
+export const countryName = (code: string, language: string): string => {
+  try {
+    return new Intl.DisplayNames([language], { type: "region" }).of(code) ?? code
+  } catch {
+    return code
+  }
+}
