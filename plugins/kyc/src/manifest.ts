@@ -13,11 +13,12 @@ export const kycPlugin = definePlugin({
   version: "0.1.0",
   kernel: "^0.1.0",
   routes: [
-    { id: "index", parent: "root", path: "/kyc", component: () => import("./client/IndexScreen.tsx") },
-    { id: "main", parent: "root", path: "/kyc/main", search: KycMainSearch, component: () => import("./client/MainScreen.tsx") },
-    { id: "verifyCountry", parent: "root", path: "/kyc/verify-country", component: () => import("./client/CountryScreen.tsx") },
-    { id: "verifyName", parent: "root", path: "/kyc/verify-name", component: () => import("./client/NameScreen.tsx") },
-    { id: "success", parent: "root", path: "/kyc/success", component: () => import("./client/SuccessScreen.tsx") },
+    // Spec 3 §2.2: /kyc leads to a verification screen. Every route needs a session (the wallet parent).
+    { id: "index", parent: "wallet", path: "/kyc", redirectTo: "/kyc/main" },
+    { id: "main", parent: "wallet", path: "/kyc/main", search: KycMainSearch, component: () => import("./client/MainScreen.tsx") },
+    { id: "verifyCountry", parent: "wallet", path: "/kyc/verify-country", component: () => import("./client/CountryScreen.tsx") },
+    { id: "verifyName", parent: "wallet", path: "/kyc/verify-name", component: () => import("./client/NameScreen.tsx") },
+    { id: "success", parent: "wallet", path: "/kyc/success", component: () => import("./client/SuccessScreen.tsx") },
   ],
   config: Check.struct({ title: Check.optional(Check.string) }, { exact: true }),
   i18n: { namespace: "kyc", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } },

@@ -45,9 +45,10 @@ export const DEMO_USER_IDS: { readonly [K in DemoUserKind]: (typeof DEMO_USERS)[
 export const DEMO_USER_PHONES: { readonly [K in DemoUserKind]: string } = {
   new: "447700900123",
   balances: "4915112345678",
-  /** +7: Russia or Kazakhstan, the number alone settles no country. */
-  restricted: "79123456789",
-  no_custody: "31612345678",
+  /** +1: the United States or Canada, the number alone settles no country. */
+  restricted: "12025550123",
+  /** +7: Kazakhstan or Russia, the number alone settles no country (the country step). */
+  no_custody: "77012345678",
   blocked: "4930123456789",
 }
 

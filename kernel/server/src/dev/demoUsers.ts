@@ -7,8 +7,8 @@
  * |-----------|------------|--------------------------------------------------------------------|-------------------------|
  * | 700000001 | new        | first launch: is_new_user true, onboarding                         | 447700900123 (GB)       |
  * | 700000002 | balances   | an existing user (balances arrive with the Ledger: not yet funded) | 4915112345678 (DE)      |
- * | 700000003 | restricted | restriction_code unsupported_region (country US)                   | 79123456789 (+7: RU/KZ) |
- * | 700000004 | no_custody | is_custody_available false: kept in the self-custody area          | 31612345678 (NL)        |
+ * | 700000003 | restricted | restriction_code unsupported_region (country US)                   | 12025550123 (+1: US/CA) |
+ * | 700000004 | no_custody | is_custody_available false: kept in the self-custody area          | 77012345678 (+7: KZ/RU) |
  * | 700000005 | blocked    | 403 content_unavailable: the unavailable page                      | 4930123456789 (DE)      |
  *
  * The phone is what the user shares when the mini-app asks Telegram for their contact: the dev
@@ -61,7 +61,7 @@ export const demoUsers: ReadonlyArray<DemoUserSeed> = [
     description: "A user in a restricted region: restriction_code unsupported_region.",
     telegram: { id: 700000003, first_name: "Rita", last_name: "Region", username: "rita_region", allows_write_to_pm: true },
     // +7 is shared by Russia and Kazakhstan: the number alone settles no country.
-    phone: "79123456789",
+    phone: "12025550123",
     columns: {
       ...regular,
       countryAlpha2Ip: "US",
@@ -75,7 +75,7 @@ export const demoUsers: ReadonlyArray<DemoUserSeed> = [
     name: "Carl Keys",
     description: "A user without custody: is_custody_available false, only the self-custody TON space.",
     telegram: { id: 700000004, first_name: "Carl", last_name: "Keys", username: "carl_keys", allows_write_to_pm: true },
-    phone: "31612345678",
+    phone: "77012345678",
     columns: { ...regular, isCustodyAvailable: false },
   },
   {

@@ -9,9 +9,9 @@ import { refusalCode, setPhone } from "./client.ts"
 import { useKycStatus, useStatusAnswer } from "./useStatus.ts"
 
 /**
- * /kyc/main (spec 3 §2.2, §4.2): the user's level and the verification steps, each with its icon
- * number, title, description and button; the active step's button is the only one enabled, and
- * Enter presses it. The phone step asks Telegram for the account's phone; the country and name steps
+ * /kyc/main (spec 3 §2.2, §4.2): the user's level and the verification steps, each with its
+ * number (a tick once done), title, description and status; under them the active step's button,
+ * which Enter presses too. The phone step asks Telegram for the account's phone; the country and name steps
  * open their screens. `forcedStep` in the search makes a step the active one.
  */
 export default function MainScreen() {
@@ -71,6 +71,7 @@ export default function MainScreen() {
   })
 
   const steps = facts ? stepStatuses(facts, { savingPhone }) : []
+  const current = steps.find((item) => item.status === "active" || item.status === "pending")
   const done = status.data !== undefined && active === null && status.data.level1Status === "PASSED"
 
   return (
@@ -106,36 +107,33 @@ export default function MainScreen() {
                   key={step}
                   data-kyc-step={step}
                   data-status={stepStatus}
-                  aria-current={stepStatus === "active" ? "step" : undefined}
+                  aria-current={stepStatus === "active" || stepStatus === "pending" ? "step" : undefined}
                   before={<span aria-hidden="true">{stepStatus === "completed" ? "✓" : index + 1}</span>}
                   title={t(`main.steps.${step}.title`)}
                   subtitle={t(stepStatus === "completed" ? `main.steps.${step}.description_completed` : `main.steps.${step}.description`)}
-                  after={
-                    stepStatus === "completed" ? (
-                      t("status.completed")
-                    ) : (
-                      <Button
-                        look={stepStatus === "disabled" ? "secondary" : "primary"}
-                        size="s"
-                        disabled={stepStatus === "disabled"}
-                        loading={stepStatus === "pending"}
-                        loadingLabel={t("status.pending")}
-                        onClick={() => press(step)}
-                      >
-                        {t(`main.steps.${step}.button`)}
-                      </Button>
-                    )
-                  }
+                  after={t(`status.${stepStatus}`)}
+                  multiline
                 />
               ))}
             </Section>
-            {done ? (
-              <div style={{ padding: 16 }}>
-                <Button look="primary" onClick={() => void go(kycSuccessRoute)}>
+            <div style={{ padding: 16 }}>
+              {current !== undefined ? (
+                <Button
+                  data-kyc-action={current.step}
+                  look="primary"
+                  stretched
+                  loading={current.status === "pending"}
+                  loadingLabel={t("status.pending")}
+                  onClick={() => press(current.step)}
+                >
+                  {t(`main.steps.${current.step}.button`)}
+                </Button>
+              ) : done ? (
+                <Button look="primary" stretched onClick={() => void go(kycSuccessRoute)}>
                   {t("allDone")}
                 </Button>
-              </div>
-            ) : null}
+              ) : null}
+            </div>
           </>
         )}
       </List>
