@@ -1,6 +1,7 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+import { hashPasswordNow } from "../../kernel/server/src/operator/auth.ts"
 
 /**
  * Issue 19, first part: a user reaches verification level 1 in the mini-app as a new user would.
@@ -89,6 +90,95 @@ describe("identity verification, level 1 (issue 19)", () => {
       expect(await stepStatus(app, "phoneNumber")).toBe("active")
     } finally {
       await app.page.close()
+    }
+  })
+})
+
+describe("blocks and restrictions set by support staff (issue 19)", () => {
+  const OPERATOR = "kyc-operator"
+  const PASSWORD = "operator password for kyc e2e"
+
+  /** The operator console in its own browser context, signed in, on the verification page of `userId`. */
+  const openVerificationPage = async (userId: number) => {
+    const hash = await hashPasswordNow(PASSWORD)
+    await stack.server.sql("insert into operator_accounts (name, password_hash, created_at) values ($1, $2, now()) on conflict do nothing", [OPERATOR, hash])
+    const context = await stack.browser.newContext()
+    const ops = await context.newPage()
+    await ops.goto(`${stack.server.url}/ops`)
+    await ops.getByLabel("Name").fill(OPERATOR)
+    await ops.getByLabel("Password").fill(PASSWORD)
+    await ops.getByRole("button", { name: "Sign in" }).click()
+    await ops.getByRole("link", { name: "Verification" }).click()
+    await ops.getByLabel("Telegram user id").fill(String(userId))
+    await ops.getByRole("button", { name: "Find" }).click()
+    await ops.getByRole("heading", { name: `Verification of user ${userId}` }).waitFor()
+    return { ops, close: () => context.close() }
+  }
+
+  const demoUserId = async (kind: string) => {
+    const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
+    return users.find((user) => user.kind === kind)!.id
+  }
+
+  it("an operator blocks a user with BR_001; the user sees the blocked screen, accepts the agreement and is unblocked", async () => {
+    const userId = await demoUserId("balances")
+    const app = await launch(stack, { user: "balances" })
+    const console = await openVerificationPage(userId)
+    try {
+      await app.waitForPath("/main")
+      await console.ops.getByLabel("Code").selectOption("BR_001")
+      await console.ops.getByLabel("User can unblock with CS_001").check()
+      await console.ops.getByRole("button", { name: "Block the user" }).click()
+      await console.ops.getByRole("status").filter({ hasText: "block applied" }).waitFor()
+      expect(await console.ops.locator("[data-level]").textContent()).toBe("BLOCKED")
+      await console.ops.screenshot({ path: join(screenshotDir, "kyc-operator-blocked.png"), fullPage: true })
+
+      await app.goto("/kyc/main")
+      await app.waitForPath("/kyc/blocked")
+      await app.app().getByRole("heading", { name: "Your account is blocked" }).waitFor()
+      await app.app().getByText("Why was my account blocked?").click()
+      await app.app().getByRole("link", { name: "User agreement" }).waitFor()
+      await app.page.screenshot({ path: join(screenshotDir, "kyc-blocked.png") })
+      await app.app().getByRole("button", { name: "Accept and unblock" }).click()
+      await app.waitForPath("/kyc/main")
+      // The level held before the block is back (this user may have passed level 1 earlier in this file).
+      const level = app.app().getByTestId("kyc-level")
+      await level.waitFor()
+      expect(await level.textContent()).not.toContain("Blocked")
+
+      await console.ops.reload()
+      expect(await console.ops.locator("[data-level]").textContent()).not.toBe("BLOCKED")
+      await console.ops.getByText("consent").first().waitFor()
+    } finally {
+      await app.page.close()
+      await console.close()
+    }
+  })
+
+  it("an operator restricts withdrawals; the user sees the restriction, accepts, and the operator sees it lifted", async () => {
+    const userId = await demoUserId("new")
+    const app = await launch(stack, { user: "new", language: "ru" })
+    const console = await openVerificationPage(userId)
+    try {
+      await console.ops.getByLabel("Permission").selectOption("canWithdrawOuter")
+      await console.ops.getByRole("button", { name: "Restrict" }).click()
+      await console.ops.getByRole("status").filter({ hasText: "partial applied" }).waitFor()
+      expect(await console.ops.locator("[data-closed]").textContent()).toContain("canWithdrawOuter")
+
+      await app.goto("/kyc/main")
+      await app.app().locator('[data-partial-block="canWithdrawOuter"]').click()
+      await app.waitForPath("/kyc/partially-blocked")
+      await app.app().getByText("Вывод: ограничено").waitFor()
+      await app.page.screenshot({ path: join(screenshotDir, "kyc-partially-blocked-ru.png") })
+      await app.app().getByRole("button", { name: "Принять и продолжить" }).click()
+      await app.waitForPath("/kyc/main")
+      expect(await app.app().locator("[data-partial-block]").count()).toBe(0)
+
+      await console.ops.reload()
+      expect(await console.ops.locator("[data-closed]").textContent()).not.toContain("canWithdrawOuter")
+    } finally {
+      await app.page.close()
+      await console.close()
     }
   })
 })

@@ -10,7 +10,7 @@ import { ledgerModule } from "./ledger/index.ts"
 import { outboxDevModule, outboxModule } from "./outbox/index.ts"
 import { analyticsDevModule, analyticsModule } from "./analytics/index.ts"
 import { fingerprintDevModule, fingerprintModule } from "./fingerprint/index.ts"
-import { operatorModule } from "./operator/index.ts"
+import { makeOperatorModule } from "./operator/index.ts"
 import type { ServerPlugin } from "./plugin.ts"
 
 export class ServerCompositionError extends Error {
@@ -47,7 +47,7 @@ export const composeServerModules = (plugins: ReadonlyArray<ServerPlugin>, optio
     ledgerModule,
     analyticsModule,
     fingerprintModule,
-    operatorModule,
+    makeOperatorModule(plugins.flatMap((plugin) => (plugin.operatorLabel === undefined ? [] : [{ href: `/ops/${plugin.id}`, label: plugin.operatorLabel }]))),
     ...(options.dev ? [devModule, outboxDevModule, analyticsDevModule, fingerprintDevModule] : []),
   ]
   const kernelIds = new Set(ordered.map((module) => module.id))

@@ -38,6 +38,8 @@ export interface ServerPlugin {
    * handlers get it. Without one the server uses `OperationGuard.none`.
    */
   readonly operationGuard?: Layer.Any
+  /** The label of this plugin's operator page (`/ops/<id>`, built with `operatorPages`) in the console's navigation. */
+  readonly operatorLabel?: string
 }
 
 export interface ServerPluginDefinition {
@@ -48,6 +50,7 @@ export interface ServerPluginDefinition {
   readonly handlers?: Layer.Any
   readonly usdBalances?: Layer.Any
   readonly operationGuard?: Layer.Any
+  readonly operatorLabel?: string
 }
 
 const ID_PATTERN = /^[a-z][a-z0-9-]{1,39}$/
@@ -68,5 +71,6 @@ export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPl
     handlers: definition.handlers ?? Layer.empty,
     ...(definition.usdBalances !== undefined ? { usdBalances: definition.usdBalances } : {}),
     ...(definition.operationGuard !== undefined ? { operationGuard: definition.operationGuard } : {}),
+    ...(definition.operatorLabel !== undefined ? { operatorLabel: definition.operatorLabel } : {}),
   }
 }

@@ -68,6 +68,8 @@ export const SetNameRequest = Schema.Struct({
   firstName: userText({ minLength: 1, maxLength: 64 }),
   lastName: userText({ minLength: 1, maxLength: 64 }),
 })
+/** Spec 3 §4.2, §7.4: a consent the user gives (CS_001 lifts BR_001, CS_002 a partial block, CS_003 with the terms). */
+export const ConsentRequest = Schema.Struct({ consent: Schema.Literals(["CS_001", "CS_002", "CS_003", "CS_004"]) })
 /** The answer of each step: `status` and the new verification status (spec 3 §7.2). */
 export const StepResponse = Schema.Struct({ status: Schema.Literal("SUCCESS"), data: VerificationStatus })
 export type StepResponse = typeof StepResponse.Type
@@ -103,6 +105,7 @@ export const KycGroup = authenticated(
     HttpApiEndpoint.post("setPhone", "/api/kyc/phone", { payload: SetPhoneRequest, success: StepResponse, error: [KycError, KycConflict] }),
     HttpApiEndpoint.post("setCountry", "/api/kyc/country", { payload: SetCountryRequest, success: StepResponse, error: [KycError, KycConflict] }),
     HttpApiEndpoint.post("setName", "/api/kyc/name", { payload: SetNameRequest, success: StepResponse, error: [KycError, KycConflict] }),
+    HttpApiEndpoint.post("consent", "/api/kyc/consent", { payload: ConsentRequest, success: StepResponse, error: KycConflict }),
   ),
 )
 

@@ -9,7 +9,15 @@ const region = (config?: Record<string, unknown>) => defineRegion({ id: "test", 
 describe("kyc manifest", () => {
   it("composes with the verification routes of spec 3 §2.2 built so far, and its config", () => {
     const composed = composePlugins({ region: region({ title: "Mine" }), installed: [kycPlugin] })
-    expect(composed.routes.map((route) => route.fullPath)).toEqual(["/kyc", "/kyc/main", "/kyc/verify-country", "/kyc/verify-name", "/kyc/success"])
+    expect(composed.routes.map((route) => route.fullPath)).toEqual([
+      "/kyc",
+      "/kyc/main",
+      "/kyc/verify-country",
+      "/kyc/verify-name",
+      "/kyc/success",
+      "/kyc/blocked",
+      "/kyc/partially-blocked",
+    ])
     expect(composed.pluginConfig.get("kyc")).toEqual({ title: "Mine" })
   })
 

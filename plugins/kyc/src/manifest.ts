@@ -1,7 +1,7 @@
 import { Check, definePlugin } from "@wallet/kernel"
-import { KycMainSearch } from "./routes.ts"
+import { KycMainSearch, KycPartialBlockSearch } from "./routes.ts"
 
-export { KycMainSearch } from "./routes.ts"
+export { KycMainSearch, KycPartialBlockSearch } from "./routes.ts"
 
 /**
  * Identity verification (spec 3 §2.2, §3, §4.2): the verification status, the level-1 steps (phone,
@@ -19,8 +19,19 @@ export const kycPlugin = definePlugin({
     { id: "verifyCountry", parent: "wallet", path: "/kyc/verify-country", component: () => import("./client/CountryScreen.tsx") },
     { id: "verifyName", parent: "wallet", path: "/kyc/verify-name", component: () => import("./client/NameScreen.tsx") },
     { id: "success", parent: "wallet", path: "/kyc/success", component: () => import("./client/SuccessScreen.tsx") },
+    { id: "blocked", parent: "wallet", path: "/kyc/blocked", component: () => import("./client/BlockedScreen.tsx") },
+    {
+      id: "partiallyBlocked",
+      parent: "wallet",
+      path: "/kyc/partially-blocked",
+      search: KycPartialBlockSearch,
+      component: () => import("./client/PartialBlockScreen.tsx"),
+    },
   ],
-  config: Check.struct({ title: Check.optional(Check.string) }, { exact: true }),
+  config: Check.struct(
+    { title: Check.optional(Check.string), agreementUrl: Check.optional(Check.string), learnMoreUrl: Check.optional(Check.string) },
+    { exact: true },
+  ),
   i18n: { namespace: "kyc", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } },
 })
 

@@ -1,5 +1,5 @@
 import { optionalEnumParam, routeRef, searchParams } from "@wallet/kernel"
-import { KYC_STEPS } from "./domain.ts"
+import { KYC_STEPS, RESTRICTED_PERMISSIONS } from "./domain.ts"
 
 /**
  * The kyc plugin's routes (spec 3 §2.2) as typed references (decision 0170), with their search
@@ -7,7 +7,12 @@ import { KYC_STEPS } from "./domain.ts"
  */
 export const KycMainSearch = searchParams({ forcedStep: optionalEnumParam(KYC_STEPS) })
 
+/** `/kyc/partially-blocked?restrictedPermission=canUseP2p`: the screen of one restricted permission. */
+export const KycPartialBlockSearch = searchParams({ restrictedPermission: optionalEnumParam(RESTRICTED_PERMISSIONS) })
+
 export const kycMainRoute = routeRef("/kyc/main", KycMainSearch)
+export const kycBlockedRoute = routeRef("/kyc/blocked")
+export const kycPartialBlockRoute = routeRef("/kyc/partially-blocked", KycPartialBlockSearch)
 export const kycCountryRoute = routeRef("/kyc/verify-country")
 export const kycNameRoute = routeRef("/kyc/verify-name")
 export const kycSuccessRoute = routeRef("/kyc/success")
@@ -15,4 +20,4 @@ export const kycSuccessRoute = routeRef("/kyc/success")
 export const walletMainRoute = routeRef("/main")
 
 /** Every reference of this plugin (the route-reference test checks them against the composed tree). */
-export const routeRefs = [kycMainRoute, kycCountryRoute, kycNameRoute, kycSuccessRoute, walletMainRoute]
+export const routeRefs = [kycMainRoute, kycCountryRoute, kycNameRoute, kycSuccessRoute, kycBlockedRoute, kycPartialBlockRoute, walletMainRoute]

@@ -9,7 +9,8 @@ import { ExperimentsGroup } from "@wallet/kernel/api"
 import { defineServerPlugin, type ServerPlugin } from "../plugin.ts"
 import { experimentsHandlers } from "./experiments.ts"
 import { operatorMigrations } from "./migrations.ts"
-import { operatorRoutes } from "./routes.ts"
+import { operatorRoutesWith } from "./routes.ts"
+import type { OperatorLink } from "./pages.ts"
 
 export {
   addOperator,
@@ -36,10 +37,15 @@ export {
 } from "./service.ts"
 export { operatorMigrations } from "./migrations.ts"
 export { OPS_COOKIE, OPS_PREFIX, operatorRoutes, sessionCookie } from "./routes.ts"
+export * from "./kit.ts"
 
-export const operatorModule: ServerPlugin = defineServerPlugin({
-  id: "operator",
-  migrations: operatorMigrations,
-  groups: [ExperimentsGroup],
-  handlers: Layer.mergeAll(experimentsHandlers, operatorRoutes),
-})
+/** The operator module, its console listing `links` (the plugins' operator pages) in the navigation. */
+export const makeOperatorModule = (links: ReadonlyArray<OperatorLink>): ServerPlugin =>
+  defineServerPlugin({
+    id: "operator",
+    migrations: operatorMigrations,
+    groups: [ExperimentsGroup],
+    handlers: Layer.mergeAll(experimentsHandlers, operatorRoutesWith(links)),
+  })
+
+export const operatorModule: ServerPlugin = makeOperatorModule([])

@@ -20,7 +20,7 @@ button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible{ou
 nav{display:flex;gap:16px;align-items:center}pre{margin:0;white-space:pre-wrap}
 `
 
-const layout = (title: string, body: string) => `<!doctype html>
+export const layout = (title: string, body: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -51,7 +51,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 const state = (value: boolean | undefined) =>
   value === undefined ? `<span class="muted">not set</span>` : value ? `<span class="on">on</span>` : `<span class="off">off</span>`
 
-const hidden = (name: string, value: string | number | undefined) =>
+export const hidden = (name: string, value: string | number | undefined) =>
   value === undefined ? "" : `<input type="hidden" name="${name}" value="${escapeHtml(String(value))}">`
 
 const flagButtons = (csrf: string, key: string, userId: number | undefined, withClear: boolean) => {
@@ -86,7 +86,27 @@ ${entries
   .join("\n")}
 </tbody></table>`
 
+/** A server plugin's operator page, linked from the console's navigation (`/ops/<plugin id>`). */
+export interface OperatorLink {
+  readonly href: string
+  readonly label: string
+}
+
+/** The console's navigation: the console, the plugins' pages, the audit log, sign out. */
+export const operatorNav = (operator: string, csrf: string, links: ReadonlyArray<OperatorLink>, current: string): string =>
+  `<header><nav><strong>Operator console</strong><span class="muted">Signed in as ${escapeHtml(operator)}</span>${[
+    { href: "/ops", label: "Flags, banners and experiments" },
+    ...links,
+    { href: "/ops/audit", label: "Audit log" },
+  ]
+    .map((link) =>
+      link.href === current ? `<span aria-current="page">${escapeHtml(link.label)}</span>` : `<a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`,
+    )
+    .join("")}
+<form class="inline" method="post" action="/ops/logout">${hidden("csrf", csrf)}<button type="submit">Sign out</button></form></nav></header>`
+
 export const renderConsole = (input: {
+  readonly links?: ReadonlyArray<OperatorLink>
   readonly operator: string
   readonly csrf: string
   readonly overview: Overview
@@ -118,8 +138,7 @@ export const renderConsole = (input: {
   ).join("\n")
   return layout(
     "Flags, banners and experiments",
-    `<header><nav><strong>Operator console</strong><span class="muted">Signed in as ${escapeHtml(input.operator)}</span><a href="/ops/audit">Audit log</a>
-<form class="inline" method="post" action="/ops/logout">${hidden("csrf", csrf)}<button type="submit">Sign out</button></form></nav></header>
+    `${operatorNav(input.operator, csrf, input.links ?? [], "/ops")}
 <main>
 <h1>Flags, banners and experiments</h1>
 ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ""}${input.notice ? `<p class="notice" role="status">${escapeHtml(input.notice)}</p>` : ""}
@@ -139,10 +158,10 @@ ${auditTable(input.audit)}
   )
 }
 
-export const renderAudit = (operator: string, entries: ReadonlyArray<AuditEntry>): string =>
+export const renderAudit = (operator: string, entries: ReadonlyArray<AuditEntry>, links: ReadonlyArray<OperatorLink> = [], csrf = ""): string =>
   layout(
     "Audit log",
-    `<header><nav><strong>Operator console</strong><span class="muted">Signed in as ${escapeHtml(operator)}</span><a href="/ops">Flags, banners and experiments</a></nav></header>
+    `${operatorNav(operator, csrf, links, "/ops/audit")}
 <main><h1>Audit log</h1>
 ${auditTable(entries)}
 </main>`,

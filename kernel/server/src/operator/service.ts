@@ -17,7 +17,8 @@ const KEY = /^[a-z][a-z0-9_-]{0,63}$/
 const json = (value: unknown): Record<string, unknown> =>
   typeof value === "string" ? (JSON.parse(value) as Record<string, unknown>) : ((value ?? {}) as Record<string, unknown>)
 
-const audit = (actor: string, action: string, target: string, before: unknown, after: unknown) =>
+/** An audit entry (who, what, before, after, when); run it in the change's transaction. */
+export const audit = (actor: string, action: string, target: string, before: unknown, after: unknown) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const config = yield* ServerConfig

@@ -4,7 +4,7 @@ import { useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { configOf } from "../config.ts"
 import { activeStep, stepStatuses, type KycStep } from "../domain.ts"
-import { kycCountryRoute, kycNameRoute, kycSuccessRoute } from "../routes.ts"
+import { kycBlockedRoute, kycCountryRoute, kycNameRoute, kycPartialBlockRoute, kycSuccessRoute } from "../routes.ts"
 import { refusalCode, setPhone } from "./client.ts"
 import { useKycStatus, useStatusAnswer } from "./useStatus.ts"
 
@@ -57,6 +57,12 @@ export default function MainScreen() {
     snackbar.show({ id: "kyc-document", text: t("nationalIdSoon") })
   }
 
+  // Spec 3 §4.2: a blocked user goes to the blocked screen.
+  const blocked = status.data?.level === "BLOCKED"
+  useEffect(() => {
+    if (blocked) void go(kycBlockedRoute, { replace: true })
+  }, [blocked, go])
+
   // Spec 3 §2.2: Enter presses the active step.
   useEffect(() => {
     if (active === null || savingPhone) return
@@ -101,6 +107,18 @@ export default function MainScreen() {
                 subtitle={status.data.phoneMasked ?? undefined}
               />
             </Section>
+            {status.data.partialBlocks.length > 0 ? (
+              <Section header={t("partial.listTitle")}>
+                {status.data.partialBlocks.map((block) => (
+                  <Cell
+                    key={block.permission}
+                    data-partial-block={block.permission}
+                    title={t("partial.title", { feature: t(`permissions.${block.permission}`) })}
+                    onClick={() => void go(kycPartialBlockRoute, { search: { restrictedPermission: block.permission } })}
+                  />
+                ))}
+              </Section>
+            ) : null}
             <Section header={t("stepsTitle")}>
               {steps.map(({ step, status: stepStatus }, index) => (
                 <Cell

@@ -36,3 +36,9 @@ export const refusalCode = (error: unknown): string | undefined => {
   const code = error !== null && typeof error === "object" ? (error as { code?: unknown }).code : undefined
   return typeof code === "string" ? code : undefined
 }
+
+/** Spec 3 §4.2: a consent the user gives (CS_001 lifts a BR_001 block, CS_002 a partial block). */
+export const giveConsent = async (kernel: Kernel, consent: "CS_001" | "CS_002"): Promise<StepResponse> => {
+  const api = await client(kernel)
+  return runEffect(kernel, api.kyc.consent({ payload: { consent } }))
+}

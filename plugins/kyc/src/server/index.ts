@@ -4,27 +4,17 @@
  * permissions they give, written to the user's `permissions` (which every plugin's server checks)
  * in the same transaction as the change that moves them.
  */
-import { Effect, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { CurrentSession } from "@wallet/kernel/api"
 import { defineServerPlugin, ServerConfig, sqlStatements, type Migration, type ServerPlugin } from "@wallet/kernel-server"
 import { KycApi, KycConflict, KycError, KycGroup, type VerificationStatus } from "../api.ts"
-import {
-  blockedPermissions,
-  computePermissions,
-  effectiveLevel,
-  FULL_BLOCK_CODES,
-  HELD_LEVELS,
-  level1StatusOf,
-  RESTRICTED_PERMISSIONS,
-  toClientPermissions,
-  type Block,
-  type ClientPermission,
-  type FullBlockCode,
-  type HeldLevel,
-} from "../domain.ts"
-import { countryOfPhone, maskPhone, UNSUPPORTED_COUNTRIES, verifyContact } from "./phone.ts"
+import type { HeldLevel } from "../domain.ts"
+import { CONSENTS, giveConsent, KycChangeRefused } from "./changes.ts"
+import { kycOperatorPages, KYC_OPERATOR_LABEL } from "./operator.ts"
+import { activeBlocks, ensureRow, statusFrom, storePermissions, verificationStatus, type VerificationRow } from "./store.ts"
+import { countryOfPhone, UNSUPPORTED_COUNTRIES, verifyContact } from "./phone.ts"
 
 export const kycMigrations: ReadonlyArray<Migration> = [
   {
@@ -68,141 +58,6 @@ export const kycMigrations: ReadonlyArray<Migration> = [
     ),
   },
 ]
-
-interface VerificationRow {
-  readonly level: HeldLevel
-  readonly phone: string | null
-  readonly phoneCountry: string | null
-  readonly selfDeclaredCountry: string | null
-  readonly firstName: string | null
-  readonly lastName: string | null
-  readonly requiredLevelAfterKyc1: HeldLevel
-  readonly consents: ReadonlyArray<string>
-  readonly version: number
-}
-
-const heldLevel = (value: unknown): HeldLevel => ((HELD_LEVELS as ReadonlyArray<unknown>).includes(value) ? (value as HeldLevel) : "LEVEL_0")
-const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
-const jsonList = (value: unknown): ReadonlyArray<string> => {
-  const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value
-  return Array.isArray(parsed) ? parsed.map(String) : []
-}
-
-const toRow = (row: Record<string, unknown>): VerificationRow => ({
-  level: heldLevel(row.level),
-  phone: text(row.phone),
-  phoneCountry: text(row.phone_country),
-  selfDeclaredCountry: text(row.self_declared_country),
-  firstName: text(row.first_name),
-  lastName: text(row.last_name),
-  requiredLevelAfterKyc1: heldLevel(row.required_level_after_kyc1),
-  consents: jsonList(row.consents),
-  version: Number(row.version),
-})
-
-const toBlock = (row: Record<string, unknown>): Block | undefined => {
-  if (row.kind === "full" && (FULL_BLOCK_CODES as ReadonlyArray<unknown>).includes(row.code)) {
-    return {
-      kind: "full",
-      code: row.code as FullBlockCode,
-      requiredAction: row.required_action === "CS_001" ? "CS_001" : null,
-      unblockingCondition:
-        row.required_level === null || row.required_level === undefined ? null : { type: "PASS_KYC", requiredLevel: heldLevel(row.required_level) },
-    }
-  }
-  if (row.kind === "partial" && row.code === "PBR_002" && (RESTRICTED_PERMISSIONS as ReadonlyArray<unknown>).includes(row.permission)) {
-    return { kind: "partial", code: "PBR_002", requiredAction: "CS_002", permission: row.permission as ClientPermission }
-  }
-  return undefined
-}
-
-/** The user's verification row, created at LEVEL_0 on first use (`created` tells which). */
-const ensureRow = (userId: number) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const config = yield* ServerConfig
-    const now = new Date(config.now())
-    const inserted = yield* sql<Record<string, unknown>>`
-      insert into kyc_verifications (user_id, created_at, updated_at) values (${userId}, ${now}, ${now})
-      on conflict (user_id) do nothing returning *`
-    if (inserted[0] !== undefined) return { row: toRow(inserted[0]), created: true }
-    const rows = yield* sql<Record<string, unknown>>`select * from kyc_verifications where user_id = ${userId}`
-    return { row: toRow(rows[0]!), created: false }
-  })
-
-const activeBlocks = (userId: number) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<Record<string, unknown>>`select * from kyc_blocks where user_id = ${userId} and lifted_at is null order by id`
-    return rows.flatMap((row) => {
-      const block = toBlock(row)
-      return block === undefined ? [] : [block]
-    })
-  })
-
-const residenceOf = (row: VerificationRow) => row.selfDeclaredCountry ?? row.phoneCountry
-
-/** Spec 3 §3: the status the mini-app reads. */
-export const statusFrom = (row: VerificationRow, blocks: ReadonlyArray<Block>): VerificationStatus => {
-  const country = residenceOf(row)
-  const permissions = toClientPermissions(computePermissions({ level: row.level, blocks, country }))
-  const full = blocks.find((block) => block.kind === "full")
-  const level = effectiveLevel({ level: row.level, blocks })
-  const countryRequired = row.phone !== null && row.phoneCountry === null
-  return {
-    level,
-    level1Status: level1StatusOf({
-      blocked: full !== undefined,
-      phone: row.phone,
-      countryRequired,
-      country: row.selfDeclaredCountry,
-      name: row.firstName === null ? null : `${row.firstName} ${row.lastName ?? ""}`.trim(),
-    }),
-    status: full === undefined ? "SUCCESS" : "BLOCKED",
-    canSetAsPrimary: level !== "BLOCKED",
-    block:
-      full === undefined || full.kind !== "full"
-        ? null
-        : { code: full.code, requiredAction: full.requiredAction, unblockingCondition: full.unblockingCondition },
-    partialBlocks: blocks.flatMap((block) =>
-      block.kind === "partial" ? [{ code: block.code, requiredAction: block.requiredAction, permission: block.permission }] : [],
-    ),
-    blockedPermissions: [...blockedPermissions(permissions)],
-    blockReason: full === undefined ? null : { code: full.code },
-    permissions,
-    residenceCountryAlpha2: country,
-    entityInfo: { country, consents: [...row.consents] },
-    regionVerificationRedirects: null,
-    requiredLevelAfterKyc1: row.requiredLevelAfterKyc1,
-    shouldShowCountryStep: countryRequired || row.selfDeclaredCountry !== null,
-    phoneMasked: row.phone === null ? null : maskPhone(row.phone),
-  }
-}
-
-/** Writes the permissions a status gives into the user's record (client form, merged). */
-const storePermissions = (userId: number, status: VerificationStatus) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`update kernel_users set permissions = permissions || ${JSON.stringify(status.permissions)}::jsonb where id = ${userId}`
-  })
-
-/**
- * Reads the user's status. The first read creates the row at LEVEL_0 and writes that level's
- * permissions into the user's record, in one transaction.
- */
-export const verificationStatus = (userId: number) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    return yield* sql.withTransaction(
-      Effect.gen(function* () {
-        const { row, created } = yield* ensureRow(userId)
-        const blocks = yield* activeBlocks(userId)
-        const status = statusFrom(row, blocks)
-        if (created) yield* storePermissions(userId, status)
-        return status
-      }),
-    )
-  })
 
 type Change = Partial<{
   readonly phone: string
@@ -296,13 +151,29 @@ const status = Effect.gen(function* () {
   return yield* verificationStatus(session.userId)
 }).pipe(Effect.orDie)
 
-const handlers = HttpApiBuilder.group(KycApi, "kyc", (group) =>
+const consent = (value: (typeof CONSENTS)[number]) =>
+  Effect.gen(function* () {
+    const session = yield* CurrentSession
+    const after = yield* giveConsent(session.userId, value).pipe(
+      Effect.catchTag("KycChangeRefused", (refused: KycChangeRefused) => Effect.fail(new KycConflict({ code: "step_not_open", message: refused.message }))),
+    )
+    return { status: "SUCCESS" as const, data: after }
+  }).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
+
+const apiHandlers = HttpApiBuilder.group(KycApi, "kyc", (group) =>
   group
     .handle("status", () => status)
+    .handle("consent", ({ payload }) => consent(payload.consent))
     .handle("setPhone", ({ payload }) => setPhone(payload.contactRawData))
     .handle("setCountry", ({ payload }) => setCountry(payload.country))
     .handle("setName", ({ payload }) => setName(payload.firstName, payload.lastName)),
 )
 
-export const serverPlugin: ServerPlugin = defineServerPlugin({ id: "kyc", migrations: kycMigrations, groups: [KycGroup], handlers })
+export const serverPlugin: ServerPlugin = defineServerPlugin({
+  id: "kyc",
+  migrations: kycMigrations,
+  groups: [KycGroup],
+  handlers: Layer.mergeAll(apiHandlers, kycOperatorPages),
+  operatorLabel: KYC_OPERATOR_LABEL,
+})
 export default serverPlugin
