@@ -4,6 +4,7 @@ import { Button, List, Placeholder, Section, SkeletonList, useSnackbar } from "@
 import { configOf, DEFAULT_AGREEMENT_URL, DEFAULT_LEARN_MORE_URL } from "../config.ts"
 import { kycMainRoute, walletMainRoute } from "../routes.ts"
 import { giveConsent, refusalCode } from "./client.ts"
+import { LoadError } from "./LoadError.tsx"
 import { useKycStatus, useStatusAnswer } from "./useStatus.ts"
 
 /**
@@ -23,19 +24,7 @@ export default function BlockedScreen() {
   const config = configOf(kernel)
 
   if (status.status === "pending") return <SkeletonList rows={3} before={false} label={t("loading")} />
-  if (status.status === "error") {
-    return (
-      <Placeholder
-        kind="error"
-        title={t("loadError")}
-        action={
-          <Button look="secondary" size="s" onClick={() => void status.refetch()}>
-            {t("retry")}
-          </Button>
-        }
-      />
-    )
-  }
+  if (status.status === "error") return <LoadError retry={() => void status.refetch()} />
   const block = status.data.block
   if (block === null) {
     return (

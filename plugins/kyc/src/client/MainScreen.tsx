@@ -1,11 +1,12 @@
 import { useEffect, useState } from "react"
 import { useSearch } from "@tanstack/react-router"
 import { useGo, useKernel, useT } from "@wallet/kernel-react"
-import { Button, Cell, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
+import { Button, Cell, List, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { configOf } from "../config.ts"
 import { activeStep, stepStatuses, type KycStep } from "../domain.ts"
 import { kycBlockedRoute, kycCountryRoute, kycNameRoute, kycPartialBlockRoute, kycSuccessRoute } from "../routes.ts"
 import { refusalCode, setPhone } from "./client.ts"
+import { LoadError } from "./LoadError.tsx"
 import { useKycStatus, useStatusAnswer } from "./useStatus.ts"
 
 /**
@@ -89,15 +90,7 @@ export default function MainScreen() {
             <SkeletonList rows={3} before={false} label={t("loading")} />
           </Section>
         ) : status.status === "error" ? (
-          <Placeholder
-            kind="error"
-            title={t("loadError")}
-            action={
-              <Button look="secondary" size="s" onClick={() => void status.refetch()}>
-                {t("retry")}
-              </Button>
-            }
-          />
+          <LoadError retry={() => void status.refetch()} />
         ) : (
           <>
             <Section>

@@ -1,9 +1,10 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { signInitData, startServer, type RunningServer } from "@wallet/kernel-server"
+import { startServer, type RunningServer } from "@wallet/kernel-server"
 import { hashPassword } from "@wallet/kernel-server/operator"
-import { bearer, call, startTestDatabase, tma, type TestDatabase } from "@wallet/kernel-server/testing"
+import { bearer, call, startTestDatabase, type TestDatabase } from "@wallet/kernel-server/testing"
 import { serverPlugin } from "./index.ts"
+import { initUser, kycStatus } from "./testing.ts"
 
 const BOT_TOKEN = "1234567:kyc-blocks-test"
 const PASSWORD = "correct horse battery staple"
@@ -36,16 +37,8 @@ describe("kyc blocks, consents and the operator page (issue 19)", () => {
     await database?.stop()
   })
 
-  const init = async (id: number) => {
-    const initData = signInitData(
-      { user: { id, first_name: "Ann", language_code: "en" }, authDate: new Date(), queryId: `q${id}-${Math.random()}`, chatType: "sender" },
-      BOT_TOKEN,
-    )
-    const reply = await call(server.url, "POST", "/api/auth/init", { authorization: tma(initData) })
-    expect(reply.status).toBe(200)
-    return reply.body as { access_token: string; permissions: Record<string, boolean> }
-  }
-  const status = async (authorization: string) => (await call(server.url, "GET", "/api/kyc/status", { authorization })).body
+  const init = (id: number) => initUser(server.url, BOT_TOKEN, id)
+  const status = (authorization: string) => kycStatus(server.url, authorization)
   const staff = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
     fetch(`${server.url}/ops/kyc${path}`, {
       method: "POST",

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { signContact, signInitData, startServer, type RunningServer } from "@wallet/kernel-server"
-import { bearer, call, startTestDatabase, tma, type TestDatabase } from "@wallet/kernel-server/testing"
+import { signContact, startServer, type RunningServer } from "@wallet/kernel-server"
+import { bearer, call, startTestDatabase, type TestDatabase } from "@wallet/kernel-server/testing"
 import { serverPlugin } from "./index.ts"
+import { initUser, kycStatus } from "./testing.ts"
 
 const BOT_TOKEN = "1234567:kyc-test"
 
@@ -19,19 +20,11 @@ describe("kyc server on PGlite (issue 19)", () => {
     await database?.stop()
   })
 
-  const init = async (id: number) => {
-    const initData = signInitData(
-      { user: { id, first_name: "Ann", language_code: "en" }, authDate: new Date(), queryId: `q${id}-${Math.random()}`, chatType: "sender" },
-      BOT_TOKEN,
-    )
-    const reply = await call(server.url, "POST", "/api/auth/init", { authorization: tma(initData) })
-    expect(reply.status).toBe(200)
-    return reply.body as { access_token: string; permissions: Record<string, boolean> }
-  }
+  const init = (id: number) => initUser(server.url, BOT_TOKEN, id)
   const signIn = async (id: number) => bearer((await init(id)).access_token)
   const contact = (userId: number, phone: string, ageSeconds = 0, token = BOT_TOKEN) =>
     signContact({ user_id: userId, phone_number: phone, first_name: "Ann" }, { botToken: token, authDateSeconds: Math.floor(Date.now() / 1000) - ageSeconds })
-  const status = async (authorization: string) => (await call(server.url, "GET", "/api/kyc/status", { authorization })).body
+  const status = (authorization: string) => kycStatus(server.url, authorization)
 
   it("a new user is at level 0 with the phone step next, and the first read writes level 0's permissions to the user", async () => {
     const id = 8_200_000_001
