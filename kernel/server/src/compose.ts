@@ -74,6 +74,10 @@ export const composeServerModules = (plugins: ReadonlyArray<ServerPlugin>, optio
   if (usdBalanceProviders.length > 1) {
     throw new ServerCompositionError(`the UsdBalances port is provided by more than one module: ${usdBalanceProviders.join(", ")}`)
   }
+  const limitProviders = ordered.filter((module) => module.verificationLimits !== undefined).map((module) => module.id)
+  if (limitProviders.length > 1) {
+    throw new ServerCompositionError(`the VerificationLimits port is provided by more than one module: ${limitProviders.join(", ")}`)
+  }
   const guardProviders = ordered.filter((module) => module.operationGuard !== undefined).map((module) => module.id)
   if (guardProviders.length > 1) {
     throw new ServerCompositionError(`the OperationGuard port is provided by more than one module: ${guardProviders.join(", ")}`)

@@ -7,6 +7,7 @@ export { startServer, makeServerLayer, makeConfig, type ServerOptions, type Runn
 export { DEFAULT_CORS_ORIGINS, parseCorsOrigins } from "./cors.ts"
 export { ServerConfig, UsdBalances, defaultTtls, type ServerConfigShape, type ServerServices, type UsdBalancesShape } from "./services.ts"
 export { OperationGuard, requireOperation, type OperationCheck, type OperationGuardShape, type RequireOperationInput } from "./services.ts"
+export { VerificationLimits, type Allowance, type LimitKind, type VerificationLimitsShape } from "./services.ts"
 export {
   RateLimiter,
   defaultRateLimits,

@@ -38,6 +38,11 @@ export interface ServerPlugin {
    * handlers get it. Without one the server uses `OperationGuard.none`.
    */
   readonly operationGuard?: Layer.Any
+  /**
+   * The `VerificationLimits` kernel port, when this module implements it (at most one module per
+   * server; decision 0920). Built over the kernel services; every module's handlers get it.
+   */
+  readonly verificationLimits?: Layer.Any
   /** The label of this plugin's operator page (`/ops/<id>`, built with `operatorPages`) in the console's navigation. */
   readonly operatorLabel?: string
 }
@@ -50,6 +55,7 @@ export interface ServerPluginDefinition {
   readonly handlers?: Layer.Any
   readonly usdBalances?: Layer.Any
   readonly operationGuard?: Layer.Any
+  readonly verificationLimits?: Layer.Any
   readonly operatorLabel?: string
 }
 
@@ -71,6 +77,7 @@ export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPl
     handlers: definition.handlers ?? Layer.empty,
     ...(definition.usdBalances !== undefined ? { usdBalances: definition.usdBalances } : {}),
     ...(definition.operationGuard !== undefined ? { operationGuard: definition.operationGuard } : {}),
+    ...(definition.verificationLimits !== undefined ? { verificationLimits: definition.verificationLimits } : {}),
     ...(definition.operatorLabel !== undefined ? { operatorLabel: definition.operatorLabel } : {}),
   }
 }

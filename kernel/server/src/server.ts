@@ -22,7 +22,7 @@ import { kernelMiddleware } from "./kernel/middleware.ts"
 import { pruneExpired } from "./kernel/sessions.ts"
 import { RateLimiter, type RateLimitsOption } from "./ratelimit/RateLimiter.ts"
 import type { ServerPlugin } from "./plugin.ts"
-import { defaultTtls, OperationGuard, ServerConfig, UsdBalances, type ServerConfigShape } from "./services.ts"
+import { defaultTtls, OperationGuard, ServerConfig, UsdBalances, VerificationLimits, type ServerConfigShape } from "./services.ts"
 
 export interface ServerOptions {
   /** 0 picks a free port. */
@@ -130,8 +130,12 @@ export const makeServerLayer = (options: ServerOptions) => {
   // The OperationGuard port (docs/decisions/0550): the one module that implements it, else `none` (fails closed).
   const operationGuard = (modules.find((module) => module.operationGuard !== undefined)?.operationGuard ??
     Layer.succeed(OperationGuard, OperationGuard.none)) as Layer.Layer<OperationGuard, never, UsdBalances>
+  // The VerificationLimits port (decision 0920): the one module that implements it, else no limits.
+  const verificationLimits = (modules.find((module) => module.verificationLimits !== undefined)?.verificationLimits ??
+    Layer.succeed(VerificationLimits, VerificationLimits.none)) as Layer.Layer<VerificationLimits>
   const Handlers = Layer.mergeAll(...handlerLayers).pipe(
     Layer.provide(kernelMiddleware),
+    Layer.provide(verificationLimits),
     Layer.provide(operationGuard),
     Layer.provide(usdBalances),
     // Limits shared by every process on the database (decision 0206).

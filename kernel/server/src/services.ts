@@ -56,3 +56,4 @@ export class UsdBalances extends Context.Service<UsdBalances, UsdBalancesShape>(
  * passcode plugin) and every module's handlers call through `requireOperation(...)`.
  */
 export { OperationGuard, requireOperation, type OperationCheck, type OperationGuardShape, type RequireOperationInput } from "./security/operationGuard.ts"
+export { VerificationLimits, type Allowance, type LimitKind, type VerificationLimitsShape } from "./security/verificationLimits.ts"

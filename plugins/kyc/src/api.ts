@@ -62,7 +62,7 @@ export const VerificationStatus = Schema.Struct({
 export type VerificationStatus = typeof VerificationStatus.Type
 
 /** Spec 3 §7.2 "Set phone": Telegram's signed `requestContact` answer, unmodified. */
-export const SetPhoneRequest = Schema.Struct({ contactRawData: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096)) })
+export const SetPhoneRequest = Schema.Struct({ contactRawData: userText({ minLength: 1, maxLength: 4096 }) })
 export const SetCountryRequest = Schema.Struct({ country: CountryCode })
 export const SetNameRequest = Schema.Struct({
   firstName: userText({ minLength: 1, maxLength: 64 }),

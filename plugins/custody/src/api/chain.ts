@@ -122,6 +122,10 @@ export const ChainRequestErrorCode = Schema.Literals([
   "idempotency_conflict",
   /** The chain could not be reached (e.g. a `.ton` name lookup); retry later. */
   "chain_unavailable",
+  /** Above what the user's verification level allows in its window (decision 0920); verify to a higher level. */
+  "verification_limit_exceeded",
+  /** A verification limit applies and the withdrawal's value is unknown now (no rate); retry later. */
+  "rate_unavailable",
 ])
 export type ChainRequestErrorCode = typeof ChainRequestErrorCode.Type
 

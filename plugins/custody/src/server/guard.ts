@@ -9,30 +9,15 @@
  * first answer, so a retry never needs a second token. A token consumed for one key also passes
  * again for that key while it is valid (an HTTP retry racing the first request).
  */
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { requireOperation } from "@wallet/kernel-server"
 import type { CreateTransferRequest } from "../api.ts"
 import type { CreateWithdrawRequest } from "../api.ts"
 import { currencyInfo, parseAmount } from "../currencies.ts"
 import { transferOperation, withdrawalOperation } from "../operations.ts"
 import { isWithdrawReplay } from "./chain/service.ts"
-import { fiatCents } from "./money.ts"
-import { Rates } from "./rates/Rates.ts"
 import { holdKey, isTransferReplay } from "./transfers.ts"
-
-/** The USD value in cents of `units` of `currency`, run only when the policy asks; undefined when unknown. */
-const usdValue = (currency: string, units: bigint | undefined) =>
-  Effect.map(Effect.serviceOption(Rates), (rates) => {
-    const info = currencyInfo(currency)
-    if (Option.isNone(rates) || info === undefined || units === undefined) return Effect.succeed(undefined)
-    return rates.value.quotes([info.code], "USD").pipe(
-      Effect.map((quotes) => {
-        const quote = quotes.get(info.code)
-        return quote === undefined ? undefined : fiatCents(units, info.decimals, quote.price)
-      }),
-      Effect.catch(() => Effect.succeed(undefined)),
-    )
-  })
+import { usdValue } from "./usdValue.ts"
 
 /** Before a transfer: the operation token, unless this is a replay of a transfer already made. */
 export const guardTransfer = (senderId: number, request: CreateTransferRequest) =>

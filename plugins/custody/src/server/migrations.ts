@@ -188,4 +188,12 @@ export const custodyMigrations: ReadonlyArray<Migration> = [
           and h.ledger_key = 'custody:tg:' || t.sender_id || ':' || t.idempotency_key`,
     ),
   },
+  {
+    id: 1006,
+    name: "withdrawals keep their USD value (verification limits, decision 0920)",
+    up: sqlStatements(
+      `alter table custody_chain_withdrawals add column usd_cents bigint`,
+      `create index custody_chain_withdrawals_user_date on custody_chain_withdrawals (user_id, created_at)`,
+    ),
+  },
 ]

@@ -10,8 +10,9 @@
  *   `...:post` / `...:void` of each.
  */
 import { createHash } from "node:crypto"
-import { Effect, Schedule } from "effect"
+import { Effect, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
+import { ServerConfig, VerificationLimits } from "@wallet/kernel-server"
 import { Ledger, System, userOwner, type Metadata } from "@wallet/kernel-server/ledger"
 import {
   AddressCheckError,
@@ -25,9 +26,13 @@ import {
 import { CURRENCIES, currencyInfo, type CurrencyInfo, type NetworkCode } from "../../currencies.ts"
 import { NetworkAdapters, type FinalDeposit, type NetworkAdapter, type OrderResult, type WithdrawalOrder } from "./adapter.ts"
 import { ChainSettings, feeRule } from "./config.ts"
+import { usdValue } from "../usdValue.ts"
 import { networkAddresses, networkCursor, saveAddress, saveCursors, selectWithdrawals, userAddresses, withdrawalJson, type WithdrawalRow } from "./store.ts"
 
 const requestError = (code: ChainRequestError["code"], message: string) => new ChainRequestError({ code, message })
+
+/** US cents as "$1,234.56" (the limit refusal's message). */
+const dollars = (cents: bigint) => `$${(Number(cents) / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
 
 /** The currency, its network and the adapter, or why not. */
 const route = (currency: string, network: NetworkCodeValue) =>
@@ -190,15 +195,42 @@ export const createWithdraw = (userId: number, request: CreateWithdrawRequest) =
 
     const sql = yield* SqlClient.SqlClient
     const ledger = yield* Ledger
+    // The server's clock and the verification port (both present in a server; absent in a bare service test).
+    const now = Option.match(yield* Effect.serviceOption(ServerConfig), { onNone: () => Date.now(), onSome: (config) => config.now() })
+    const limits = Option.getOrElse(yield* Effect.serviceOption(VerificationLimits), () => VerificationLimits.none)
     const user = { owner: userOwner(userId), currency: info.code }
     const comment = request.comment === undefined || request.comment === "" ? null : request.comment
+    // Decision 0920: the withdrawal's USD value (kept on the row) and the user's allowance at their verification level.
+    const usdCents = yield* yield* usdValue(info.code, amount)
+    const allowance = yield* limits.allowance(userId, "withdraw_outer")
+    if (allowance.limitUsdCents !== null && usdCents === undefined) {
+      return yield* requestError("rate_unavailable", "The value of this withdrawal is unknown right now; try again later")
+    }
     const created = yield* sql
       .withTransaction(
         Effect.gen(function* () {
+          if (allowance.limitUsdCents !== null) {
+            // One user's withdrawals queue on their user row, so two at once cannot both fit the same room.
+            yield* sql`select id from kernel_users where id = ${userId} for update`
+            const since = new Date(now - allowance.windowDays * 24 * 60 * 60 * 1000)
+            const [used] = yield* sql<{ used: string }>`
+              select coalesce(sum(usd_cents), 0)::text as used from custody_chain_withdrawals
+               where user_id = ${userId} and status <> 'fail' and created_at > ${since}`
+            const room = allowance.limitUsdCents - BigInt(used!.used)
+            if (usdCents! > room) {
+              const left = room > 0n ? room : 0n
+              return yield* requestError(
+                "verification_limit_exceeded",
+                `Your verification level (${allowance.level}) allows ${dollars(allowance.limitUsdCents)} of withdrawals in ${allowance.windowDays} days; ${dollars(left)} left.` +
+                  (allowance.nextLevel === null ? "" : ` Verify to ${allowance.nextLevel} to withdraw more.`),
+              )
+            }
+          }
           const rows = yield* sql<{ id: string }>`
-            insert into custody_chain_withdrawals (user_id, idempotency_key, request_hash, network, currency, amount, fee, address, canonical, domain, comment, status)
+            insert into custody_chain_withdrawals (user_id, idempotency_key, request_hash, network, currency, amount, fee, address, canonical, domain, comment, status, usd_cents, created_at)
             values (${userId}, ${request.idempotency_key}, ${hash}, ${request.network}, ${info.code}, ${amount.toString()}::numeric, ${rule.fee.toString()}::numeric,
-                    ${destination.address}, ${destination.canonical}, ${destination.domain}, ${comment}, 'pending')
+                    ${destination.address}, ${destination.canonical}, ${destination.domain}, ${comment}, 'pending', ${usdCents === undefined ? null : usdCents.toString()}::bigint,
+                    ${new Date(now)})
             on conflict (user_id, idempotency_key) do nothing
             returning id::text as id`
           if (rows.length === 0) return undefined
