@@ -5,8 +5,10 @@
  * of the plugins the region enables, runs their migrations in order, and refuses to boot on a
  * conflict (two modules claiming one id, one group, or one method and path).
  */
-import { Layer } from "effect"
+import { Layer, type Effect } from "effect"
 import type { HttpApiGroup } from "effect/http-api"
+import type { SqlClient } from "effect/sql"
+import type { ServerConfig } from "./services.ts"
 
 /** Any API group (its endpoint types do not matter to the composition). */
 export type ApiGroup = HttpApiGroup.Constraint
@@ -45,6 +47,11 @@ export interface ServerPlugin {
   readonly verificationLimits?: Layer.Any
   /** The label of this plugin's operator page (`/ops/<id>`, built with `operatorPages`) in the console's navigation. */
   readonly operatorLabel?: string
+  /**
+   * Dev servers only: run at start after the kernel seeded the demo users, to give them this
+   * plugin's state (idempotent: it runs on every start of a persistent dev database).
+   */
+  readonly devSeed?: Effect.Effect<void, unknown, SqlClient.SqlClient | ServerConfig>
 }
 
 export interface ServerPluginDefinition {
@@ -57,6 +64,7 @@ export interface ServerPluginDefinition {
   readonly operationGuard?: Layer.Any
   readonly verificationLimits?: Layer.Any
   readonly operatorLabel?: string
+  readonly devSeed?: Effect.Effect<void, unknown, SqlClient.SqlClient | ServerConfig>
 }
 
 const ID_PATTERN = /^[a-z][a-z0-9-]{1,39}$/
@@ -79,5 +87,6 @@ export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPl
     ...(definition.operationGuard !== undefined ? { operationGuard: definition.operationGuard } : {}),
     ...(definition.verificationLimits !== undefined ? { verificationLimits: definition.verificationLimits } : {}),
     ...(definition.operatorLabel !== undefined ? { operatorLabel: definition.operatorLabel } : {}),
+    ...(definition.devSeed !== undefined ? { devSeed: definition.devSeed } : {}),
   }
 }

@@ -114,7 +114,11 @@ export const makeServerLayer = (options: ServerOptions) => {
   const Boot = Layer.effectDiscard(
     Effect.gen(function* () {
       yield* runMigrations(modules)
-      if (config.dev) yield* seedDemoUsers
+      if (config.dev) {
+        yield* seedDemoUsers
+        // The plugins' state of the demo users (e.g. a verification level); a failing seed stops the dev server.
+        for (const module of modules) if (module.devSeed !== undefined) yield* Effect.orDie(module.devSeed)
+      }
       yield* Effect.forkScoped(pruneExpired.pipe(Effect.ignore, Effect.repeat(Schedule.spaced(HOUSEKEEPING_INTERVAL))))
       const ledger = yield* Ledger
       yield* Effect.forkScoped(

@@ -25,6 +25,12 @@ export const DEMO_USERS = {
   no_custody: { id: 700000004, first_name: "Carl", last_name: "Keys", username: "carl_keys", allows_write_to_pm: true },
   /** Auth answers 403 content_unavailable. */
   blocked: { id: 700000005, first_name: "Ben", last_name: "Blocked", username: "ben_blocked", allows_write_to_pm: true },
+  /** Verified to level 2 (with the kyc plugin). */
+  kyc_level2: { id: 700000006, first_name: "Lena", last_name: "Level", username: "lena_level", allows_write_to_pm: true },
+  /** Blocked by verification, BR_001 (with the kyc plugin). */
+  kyc_blocked: { id: 700000007, first_name: "Bruno", last_name: "Block", username: "bruno_block", allows_write_to_pm: true },
+  /** Level 1 with P2P restricted, PBR_002 (with the kyc plugin). */
+  kyc_partial: { id: 700000008, first_name: "Paula", last_name: "Partial", username: "paula_partial", allows_write_to_pm: true },
 } as const satisfies Record<string, TelegramUserLike>
 
 export type DemoUserKind = keyof typeof DEMO_USERS
@@ -36,6 +42,9 @@ export const DEMO_USER_IDS: { readonly [K in DemoUserKind]: (typeof DEMO_USERS)[
   restricted: DEMO_USERS.restricted.id,
   no_custody: DEMO_USERS.no_custody.id,
   blocked: DEMO_USERS.blocked.id,
+  kyc_level2: DEMO_USERS.kyc_level2.id,
+  kyc_blocked: DEMO_USERS.kyc_blocked.id,
+  kyc_partial: DEMO_USERS.kyc_partial.id,
 }
 
 /**
@@ -50,6 +59,9 @@ export const DEMO_USER_PHONES: { readonly [K in DemoUserKind]: string } = {
   /** +7: Kazakhstan or Russia, the number alone settles no country (the country step). */
   no_custody: "77012345678",
   blocked: "4930123456789",
+  kyc_level2: "447700900456",
+  kyc_blocked: "33612345678",
+  kyc_partial: "34612345678",
 }
 
 export const isDemoUserKind = (value: unknown): value is DemoUserKind => typeof value === "string" && Object.hasOwn(DEMO_USERS, value)

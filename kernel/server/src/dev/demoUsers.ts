@@ -10,6 +10,9 @@
  * | 700000003 | restricted | restriction_code unsupported_region (country US)                   | 12025550123 (+1: US/CA) |
  * | 700000004 | no_custody | is_custody_available false: kept in the self-custody area          | 77012345678 (+7: KZ/RU) |
  * | 700000005 | blocked    | 403 content_unavailable: the unavailable page                      | 4930123456789 (DE)      |
+ * | 700000006 | kyc_level2 | verified to level 2 (the kyc plugin's dev seed)                    | 447700900456 (GB)       |
+ * | 700000007 | kyc_blocked| blocked by verification, BR_001, lifted by accepting CS_001          | 33612345678 (FR)        |
+ * | 700000008 | kyc_partial| level 1, P2P restricted by PBR_002 (lifted by accepting CS_002)      | 34612345678 (ES)        |
  *
  * The phone is what the user shares when the mini-app asks Telegram for their contact: the dev
  * launch signs it as Telegram would (`contact` of the launch response).
@@ -86,6 +89,33 @@ export const demoUsers: ReadonlyArray<DemoUserSeed> = [
     telegram: { id: 700000005, first_name: "Ben", last_name: "Blocked", username: "ben_blocked", allows_write_to_pm: true },
     phone: "4930123456789",
     columns: { ...regular, isBlocked: true },
+  },
+  {
+    id: 700000006,
+    kind: "kyc_level2",
+    name: "Lena Level",
+    description: "Verified to level 2: higher limits, P2P open (the kyc plugin seeds the verification).",
+    telegram: { id: 700000006, first_name: "Lena", last_name: "Level", username: "lena_level", allows_write_to_pm: true },
+    phone: "447700900456",
+    columns: regular,
+  },
+  {
+    id: 700000007,
+    kind: "kyc_blocked",
+    name: "Bruno Block",
+    description: "Blocked by verification (BR_001): the blocked screen; accepting the agreement (CS_001) lifts it.",
+    telegram: { id: 700000007, first_name: "Bruno", last_name: "Block", username: "bruno_block", allows_write_to_pm: true },
+    phone: "33612345678",
+    columns: regular,
+  },
+  {
+    id: 700000008,
+    kind: "kyc_partial",
+    name: "Paula Partial",
+    description: "Level 1 with P2P restricted (PBR_002): the partially-blocked screen; accepting CS_002 lifts it.",
+    telegram: { id: 700000008, first_name: "Paula", last_name: "Partial", username: "paula_partial", allows_write_to_pm: true },
+    phone: "34612345678",
+    columns: regular,
   },
 ]
 

@@ -12,6 +12,7 @@ import { defineServerPlugin, ServerConfig, sqlStatements, type Migration, type S
 import { KycApi, KycConflict, KycError, KycGroup, type VerificationStatus } from "../api.ts"
 import type { HeldLevel } from "../domain.ts"
 import { CONSENTS, giveConsent, KycChangeRefused } from "./changes.ts"
+import { kycDevSeed } from "./devSeed.ts"
 import { kycVerificationLimits } from "./limits.ts"
 import { kycOperatorPages, KYC_OPERATOR_LABEL } from "./operator.ts"
 import { activeBlocks, ensureRow, statusFrom, storePermissions, verificationStatus, type VerificationRow } from "./store.ts"
@@ -178,5 +179,7 @@ export const serverPlugin: ServerPlugin = defineServerPlugin({
   operatorLabel: KYC_OPERATOR_LABEL,
   // The kernel's VerificationLimits port: the money modules check a user's allowance (decision 0920).
   verificationLimits: kycVerificationLimits,
+  // Dev servers: the demo users' verification states (level 2, blocked, restricted).
+  devSeed: kycDevSeed,
 })
 export default serverPlugin
