@@ -121,7 +121,19 @@ describe("the server process configuration", () => {
   it("composes the server modules of the region's enabled plugins (client-only plugins add none)", async () => {
     const server = await startServer({ port: 0, dataDir: "memory", dev: false, botToken: "6666:t", region: "default" })
     try {
-      expect(server.modules).toEqual(["kernel", "outbox", "bridge", "ledger", "analytics", "fingerprint", "operator", "custody", "passcode", "ton-space"])
+      expect(server.modules).toEqual([
+        "kernel",
+        "outbox",
+        "bridge",
+        "ledger",
+        "analytics",
+        "fingerprint",
+        "operator",
+        "custody",
+        "passcode",
+        "ton-space",
+        "kyc",
+      ])
       expect(server.region).toBe("default")
       expect((await fetch(`${server.url}/api/dev/demo-users`)).status).toBe(404)
     } finally {

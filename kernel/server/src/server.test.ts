@@ -457,7 +457,16 @@ describe.each(testDatabases)("API server on %s", (kind) => {
   describe("dev launch", () => {
     it("lists the demo users", async () => {
       const reply = await call(url, "GET", "/api/dev/demo-users")
-      expect(reply.body.map((user: { kind: string }) => user.kind)).toEqual(["new", "balances", "restricted", "no_custody", "blocked"])
+      expect(reply.body.map((user: { kind: string }) => user.kind)).toEqual([
+        "new",
+        "balances",
+        "restricted",
+        "no_custody",
+        "blocked",
+        "kyc_level2",
+        "kyc_blocked",
+        "kyc_partial",
+      ])
       expect(reply.body[0]).toEqual({ id: 700000001, kind: "new", name: expect.any(String), description: expect.any(String) })
     })
 
