@@ -28,11 +28,26 @@ export const kycPlugin = definePlugin({
       component: () => import("./client/PartialBlockScreen.tsx"),
     },
   ],
+  analytics: {
+    events: [
+      { name: "kyc.step_completed", description: "A verification step was saved (`step`: phoneNumber, country, basicInfo; `level` after it)" },
+      { name: "kyc.consent_given", description: "The user accepted a consent that lifts a block (`consent`: CS_001, CS_002)" },
+    ],
+  },
   config: Check.struct(
     { title: Check.optional(Check.string), agreementUrl: Check.optional(Check.string), learnMoreUrl: Check.optional(Check.string) },
     { exact: true },
   ),
-  i18n: { namespace: "kyc", bundles: { en: () => import("./i18n/en.json"), ru: () => import("./i18n/ru.json") } },
+  i18n: {
+    namespace: "kyc",
+    bundles: {
+      en: () => import("./i18n/en.json"),
+      ru: () => import("./i18n/ru.json"),
+      hi: () => import("./i18n/hi.json"),
+      bn: () => import("./i18n/bn.json"),
+      "zh-TW": () => import("./i18n/zh-TW.json"),
+    },
+  },
 })
 
 export default kycPlugin

@@ -1,5 +1,5 @@
 import { useState } from "react"
-import { useGo, useKernel, useT } from "@wallet/kernel-react"
+import { analyticsOf, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { configOf, DEFAULT_AGREEMENT_URL, DEFAULT_LEARN_MORE_URL } from "../config.ts"
 import { kycMainRoute, walletMainRoute } from "../routes.ts"
@@ -45,6 +45,7 @@ export default function BlockedScreen() {
     setAccepting(true)
     try {
       answer(await giveConsent(kernel, "CS_001"))
+      analyticsOf(kernel).track("kyc.consent_given", { consent: "CS_001" })
       // BR_017: back where the user came from once unblocked; otherwise the steps.
       if (block.code === "BR_017" && window.history.length > 1) window.history.back()
       else await go(kycMainRoute, { search: {}, replace: true })

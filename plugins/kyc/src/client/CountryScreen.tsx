@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react"
-import { useGo, useKernel, useT } from "@wallet/kernel-react"
+import { analyticsOf, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Cell, List, SearchInput, Section, useSnackbar } from "@wallet/kernel-react/ui"
 import { kycMainRoute } from "../routes.ts"
 import { refusalCode, setCountry } from "./client.ts"
@@ -34,7 +34,9 @@ export default function CountryScreen() {
     if (saving !== null) return
     setSaving(code)
     try {
-      answer(await setCountry(kernel, code))
+      const saved = await setCountry(kernel, code)
+      answer(saved)
+      analyticsOf(kernel).track("kyc.step_completed", { step: "country", level: saved.data.level })
       await go(kycMainRoute, { search: {}, replace: true })
     } catch (error) {
       snackbar.show({ id: "kyc-country", text: t(`errors.${refusalCode(error) ?? "generic"}`, { defaultValue: t("errors.generic") }) })

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react"
 import { useSearch } from "@tanstack/react-router"
-import { useGo, useKernel, useT } from "@wallet/kernel-react"
+import { analyticsOf, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, List, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { configOf } from "../config.ts"
 import { activeStep, stepStatuses, type KycStep } from "../domain.ts"
@@ -43,7 +43,9 @@ export default function MainScreen() {
         snackbar.show({ id: "kyc-phone", text: t("phone.declined") })
         return
       }
-      answer(await setPhone(kernel, raw))
+      const saved = await setPhone(kernel, raw)
+      answer(saved)
+      analyticsOf(kernel).track("kyc.step_completed", { step: "phoneNumber", level: saved.data.level })
     } catch (error) {
       snackbar.show({ id: "kyc-phone", text: t(`errors.${refusalCode(error) ?? "generic"}`, { defaultValue: t("errors.generic") }) })
     } finally {

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react"
-import { useGo, useKernel, useT } from "@wallet/kernel-react"
+import { analyticsOf, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, TextField, useSnackbar } from "@wallet/kernel-react/ui"
 import { kycMainRoute, kycSuccessRoute } from "../routes.ts"
 import { refusalCode, setName } from "./client.ts"
@@ -35,6 +35,7 @@ export default function NameScreen() {
     try {
       const result = await setName(kernel, first.trim(), last.trim())
       answer(result)
+      analyticsOf(kernel).track("kyc.step_completed", { step: "basicInfo", level: result.data.level })
       if (result.data.level1Status === "PASSED" && result.data.requiredLevelAfterKyc1 === "LEVEL_1") await go(kycSuccessRoute, { replace: true })
       else await go(kycMainRoute, { search: {}, replace: true })
     } catch (error) {

@@ -1,6 +1,6 @@
 import { useState } from "react"
 import { useSearch } from "@tanstack/react-router"
-import { useGo, useKernel, useT } from "@wallet/kernel-react"
+import { analyticsOf, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Placeholder, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import type { ClientPermission } from "../domain.ts"
 import { walletMainRoute } from "../routes.ts"
@@ -28,6 +28,7 @@ export default function PartialBlockScreen() {
     setAccepting(true)
     try {
       answer(await giveConsent(kernel, "CS_002"))
+      analyticsOf(kernel).track("kyc.consent_given", { consent: "CS_002" })
       if (window.history.length > 1) window.history.back()
       else await go(walletMainRoute)
     } catch (error) {
