@@ -49,6 +49,7 @@ describe("identity verification, level 1 (issue 19)", () => {
       await app.app().getByLabel("First name").fill("Bob2")
       await app.app().getByText("Use letters, spaces, hyphens and apostrophes only.").waitFor()
       expect(await continueButton.isDisabled()).toBe(true)
+      await app.page.screenshot({ path: join(screenshotDir, "kyc-name.png") })
       await app.app().getByLabel("First name").fill("Bob")
       await app.app().getByLabel("Last name").fill("Balance")
       await continueButton.click()

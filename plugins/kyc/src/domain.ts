@@ -188,6 +188,9 @@ export const level1StatusOf = (facts: {
   return "PASSED"
 }
 
+/** A self-declared name part: letters of any script, marks, spaces, hyphens, apostrophes; one letter at least. */
+export const NAME_PATTERN = /^(?=.*\p{L})[\p{L}\p{M}' -]+$/u
+
 // ---------------------------------------------------------------------------------------------
 // The verification screen's steps (spec 3 §2.2, §4.2).
 

@@ -1,12 +1,10 @@
 import { useState, type FormEvent } from "react"
 import { analyticsOf, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, TextField, useSnackbar } from "@wallet/kernel-react/ui"
+import { NAME_PATTERN } from "../domain.ts"
 import { kycMainRoute, kycSuccessRoute } from "../routes.ts"
 import { refusalCode, setName } from "./client.ts"
 import { useStatusAnswer } from "./useStatus.ts"
-
-/** Letters (any script), spaces, hyphens and apostrophes; at least one letter (the server's rule). */
-const NAME = /^(?=.*\p{L})[\p{L}\p{M}' -]+$/u
 
 /**
  * /kyc/verify-name (spec 3 §2.2, the basicInfo step): first and last name as in the user's
@@ -23,8 +21,8 @@ export default function NameScreen() {
   const [last, setLast] = useState("")
   const [saving, setSaving] = useState(false)
   const [refused, setRefused] = useState<string | null>(null)
-  const firstBad = first.trim() !== "" && !NAME.test(first.trim())
-  const lastBad = last.trim() !== "" && !NAME.test(last.trim())
+  const firstBad = first.trim() !== "" && !NAME_PATTERN.test(first.trim())
+  const lastBad = last.trim() !== "" && !NAME_PATTERN.test(last.trim())
   const ready = first.trim() !== "" && last.trim() !== "" && !firstBad && !lastBad
 
   const submit = async (event: FormEvent) => {

@@ -10,7 +10,7 @@ import { SqlClient } from "effect/sql"
 import { CurrentSession } from "@wallet/kernel/api"
 import { defineServerPlugin, ServerConfig, sqlStatements, type Migration, type ServerPlugin } from "@wallet/kernel-server"
 import { KycApi, KycConflict, KycError, KycGroup, type VerificationStatus } from "../api.ts"
-import type { HeldLevel } from "../domain.ts"
+import { NAME_PATTERN, type HeldLevel } from "../domain.ts"
 import { CONSENTS, giveConsent, KycChangeRefused } from "./changes.ts"
 import { kycDevSeed } from "./devSeed.ts"
 import { kycVerificationLimits } from "./limits.ts"
@@ -132,9 +132,6 @@ const setCountry = (country: string) =>
         : notOpen("country"),
     )
   })
-
-/** Letters (any script), spaces, hyphens and apostrophes; at least one letter. */
-const NAME_PATTERN = /^(?=.*\p{L})[\p{L}\p{M}' -]+$/u
 
 const setName = (firstName: string, lastName: string) =>
   Effect.gen(function* () {

@@ -133,7 +133,8 @@ export const kycOperatorPages = operatorPages(
       }),
       staffAction("/lift", (form) => {
         const blockId = Number(form.get("block"))
-        return Number.isSafeInteger(blockId) && blockId > 0 ? { kind: "lift", blockId } : "Choose a block to lift"
+        // Block ids are 32-bit (serial): a larger number is no block, not a database error.
+        return Number.isInteger(blockId) && blockId > 0 && blockId <= 2_147_483_647 ? { kind: "lift", blockId } : "Choose a block to lift"
       }),
     ],
   },
