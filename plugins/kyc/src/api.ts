@@ -39,6 +39,18 @@ export const KycPartialBlock = Schema.Struct({
   permission: ClientPermissionSchema,
 })
 
+/** The user's last review by the verification partner (levels 2 and 3; decision 0930). */
+export const PartnerReview = Schema.Struct({
+  level: Schema.Literals(["LEVEL_2", "LEVEL_3"]),
+  reviewStatus: Schema.Literals(["init", "pending", "onHold", "completed"]),
+  answer: Schema.NullOr(Schema.Literals(["GREEN", "RED"])),
+  rejectType: Schema.NullOr(Schema.Literals(["RETRY", "FINAL"])),
+  rejectLabels: Schema.Array(Schema.String),
+  /** What the partner's reviewer tells the user (shown as is). */
+  moderationComment: Schema.NullOr(Schema.String),
+})
+export type PartnerReview = typeof PartnerReview.Type
+
 /** Spec 3 §3 "Identity verification status". */
 export const VerificationStatus = Schema.Struct({
   level: KycLevelSchema,
@@ -58,6 +70,8 @@ export const VerificationStatus = Schema.Struct({
   shouldShowCountryStep: Schema.Boolean,
   /** The phone on file, masked (`+49 ••• ••• 78`), or null. */
   phoneMasked: Schema.NullOr(Schema.String),
+  /** The last partner review (levels 2 and 3), or null before any. */
+  review: Schema.NullOr(PartnerReview),
 })
 export type VerificationStatus = typeof VerificationStatus.Type
 
@@ -70,6 +84,17 @@ export const SetNameRequest = Schema.Struct({
 })
 /** Spec 3 §4.2, §7.4: a consent the user gives (CS_001 lifts BR_001, CS_002 a partial block, CS_003 with the terms). */
 export const ConsentRequest = Schema.Struct({ consent: Schema.Literals(["CS_001", "CS_002", "CS_003", "CS_004"]) })
+/** Opens the partner's flow (the WebSDK) for a level. */
+export const PartnerTokenRequest = Schema.Struct({ level: Schema.Literals(["LEVEL_2", "LEVEL_3"]) })
+/** The SDK's access token (single use, for this user and level) and the origin its frame loads from. */
+export const PartnerTokenResponse = Schema.Struct({
+  accessToken: Schema.String,
+  baseUrl: Schema.String,
+  level: Schema.Literals(["LEVEL_2", "LEVEL_3"]),
+  levelName: Schema.String,
+})
+export type PartnerTokenResponse = typeof PartnerTokenResponse.Type
+
 /** The answer of each step: `status` and the new verification status (spec 3 §7.2). */
 export const StepResponse = Schema.Struct({ status: Schema.Literal("SUCCESS"), data: VerificationStatus })
 export type StepResponse = typeof StepResponse.Type
@@ -95,8 +120,14 @@ export class KycError extends Schema.TaggedError<KycError>()(
 
 export class KycConflict extends Schema.TaggedError<KycConflict>()(
   "KycConflict",
-  { code: Schema.Literals(["step_not_open", "user_blocked"]), message: Schema.String },
+  { code: Schema.Literals(["step_not_open", "user_blocked", "level_held", "steps_first", "review_pending", "review_final"]), message: Schema.String },
   { httpApiStatus: 409, description: "The step does not apply to the user's current status" },
+) {}
+
+export class KycPartnerUnavailable extends Schema.TaggedError<KycPartnerUnavailable>()(
+  "KycPartnerUnavailable",
+  { code: Schema.Literal("partner_unavailable"), message: Schema.String },
+  { httpApiStatus: 503, description: "The verification partner cannot be reached (or none is configured); try again later" },
 ) {}
 
 export const KycGroup = authenticated(
@@ -106,6 +137,11 @@ export const KycGroup = authenticated(
     HttpApiEndpoint.post("setCountry", "/api/kyc/country", { payload: SetCountryRequest, success: StepResponse, error: [KycError, KycConflict] }),
     HttpApiEndpoint.post("setName", "/api/kyc/name", { payload: SetNameRequest, success: StepResponse, error: [KycError, KycConflict] }),
     HttpApiEndpoint.post("consent", "/api/kyc/consent", { payload: ConsentRequest, success: StepResponse, error: KycConflict }),
+    HttpApiEndpoint.post("partnerToken", "/api/kyc/partner/token", {
+      payload: PartnerTokenRequest,
+      success: PartnerTokenResponse,
+      error: [KycConflict, KycPartnerUnavailable],
+    }),
   ),
 )
 

@@ -180,11 +180,13 @@ export const level1StatusOf = (facts: {
   readonly countryRequired: boolean
   readonly country: string | null
   readonly name: string | null
+  /** The partner verified an identity document (level 2 or above): it stands for the declared name. */
+  readonly identityVerified?: boolean
 }): Level1Status => {
   if (facts.blocked) return "USER_BLOCKED"
   if (facts.phone === null) return "PHONE_NUMBER_REQUIRED"
   if (facts.countryRequired && facts.country === null) return "SELF_DECLARED_COUNTRY_REQUIRED"
-  if (facts.name === null) return "SELF_DECLARED_NAME_REQUIRED"
+  if (facts.name === null && facts.identityVerified !== true) return "SELF_DECLARED_NAME_REQUIRED"
   return "PASSED"
 }
 

@@ -11,7 +11,7 @@ import { ServerConfig } from "@wallet/kernel-server"
 import { operatorAudit } from "@wallet/kernel-server/operator"
 import type { VerificationStatus } from "../api.ts"
 import { FULL_BLOCK_CODES, HELD_LEVELS, RESTRICTED_PERMISSIONS, type ClientPermission, type FullBlockCode, type HeldLevel } from "../domain.ts"
-import { activeBlocks, ensureRow, statusFrom, storePermissions } from "./store.ts"
+import { activeBlocks, ensureRow, partnerReviewOf, statusFrom, storePermissions } from "./store.ts"
 
 export class KycChangeRefused extends Error {
   readonly _tag = "KycChangeRefused"
@@ -53,7 +53,7 @@ const inTransaction = <E>(
         if (taken.length === 0) return yield* Effect.fail(new KycChangeRefused("the verification changed meanwhile; try again"))
         const detail = yield* change(now)
         const { row: after } = yield* ensureRow(userId)
-        const status = statusFrom(after, yield* activeBlocks(userId))
+        const status = statusFrom(after, yield* activeBlocks(userId), yield* partnerReviewOf(userId))
         yield* storePermissions(userId, status)
         yield* sql`insert into kyc_events (user_id, kind, detail, at) values (${userId}, ${kind}, ${JSON.stringify({ detail, level: status.level, blockedPermissions: status.blockedPermissions })}::jsonb, ${now})`
         return { before, after: status }

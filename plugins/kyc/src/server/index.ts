@@ -9,13 +9,17 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { CurrentSession } from "@wallet/kernel/api"
 import { defineServerPlugin, ServerConfig, sqlStatements, type Migration, type ServerPlugin } from "@wallet/kernel-server"
-import { KycApi, KycConflict, KycError, KycGroup, type VerificationStatus } from "../api.ts"
+import { Outbox } from "@wallet/kernel-server/outbox"
+import { KycApi, KycConflict, KycError, KycGroup, KycPartnerUnavailable, type VerificationStatus } from "../api.ts"
 import { NAME_PATTERN, type HeldLevel } from "../domain.ts"
 import { CONSENTS, giveConsent, KycChangeRefused } from "./changes.ts"
 import { kycDevSeed } from "./devSeed.ts"
 import { kycVerificationLimits } from "./limits.ts"
 import { kycOperatorPages, KYC_OPERATOR_LABEL } from "./operator.ts"
-import { activeBlocks, ensureRow, statusFrom, storePermissions, verificationStatus, type VerificationRow } from "./store.ts"
+import { kycPartnerLayer, type PartnerLevel } from "./partner.ts"
+import { partnerToken, tokenRefusal, type TokenRefusal } from "./review.ts"
+import { partnerWebhookRoute } from "./webhook.ts"
+import { activeBlocks, ensureRow, partnerReviewOf, statusFrom, storePermissions, verificationStatus, type VerificationRow } from "./store.ts"
 import { countryOfPhone, UNSUPPORTED_COUNTRIES, verifyContact } from "./phone.ts"
 
 export const kycMigrations: ReadonlyArray<Migration> = [
@@ -59,6 +63,34 @@ export const kycMigrations: ReadonlyArray<Migration> = [
       `create index kyc_events_user on kyc_events (user_id, id)`,
     ),
   },
+  {
+    id: 2,
+    name: "kyc: partner applicants and webhook deliveries",
+    up: sqlStatements(
+      `create table kyc_applicants (
+        user_id bigint primary key,
+        applicant_id text not null,
+        level text not null check (level in ('LEVEL_2', 'LEVEL_3')),
+        review_status text not null,
+        answer text check (answer in ('GREEN', 'RED')),
+        reject_type text,
+        reject_labels jsonb not null default '[]'::jsonb,
+        moderation_comment text,
+        client_comment text,
+        event_at text not null,
+        updated_at timestamptz not null
+      )`,
+      `create index kyc_applicants_review on kyc_applicants (review_status, updated_at)`,
+      `create table kyc_webhooks (
+        id text primary key,
+        applicant_id text not null,
+        type text not null,
+        event_at text not null,
+        outcome text not null,
+        received_at timestamptz not null
+      )`,
+    ),
+  },
 ]
 
 type Change = Partial<{
@@ -99,7 +131,7 @@ const applyStep = (userId: number, kind: string, decide: (status: VerificationSt
           returning user_id`
         if (updated.length === 0)
           return yield* Effect.fail(new KycConflict({ code: "step_not_open", message: "the verification changed meanwhile; read the status again" }))
-        const after = statusFrom({ ...next, level }, blocks)
+        const after = statusFrom({ ...next, level }, blocks, yield* partnerReviewOf(userId))
         yield* storePermissions(userId, after)
         yield* sql`insert into kyc_events (user_id, kind, detail, at) values (${userId}, ${kind}, ${JSON.stringify({ level: after.level, level1Status: after.level1Status })}::jsonb, ${now})`
         return { status: "SUCCESS" as const, data: after }
@@ -159,20 +191,46 @@ const consent = (value: (typeof CONSENTS)[number]) =>
     return { status: "SUCCESS" as const, data: after }
   }).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
 
+const partnerTokenFor = (level: PartnerLevel) =>
+  Effect.gen(function* () {
+    const session = yield* CurrentSession
+    const current = yield* verificationStatus(session.userId)
+    const refusal = tokenRefusal(current, current.review, level)
+    if (refusal !== undefined) return yield* Effect.fail(new KycConflict({ code: refusal, message: TOKEN_REFUSALS[refusal] }))
+    return yield* partnerToken(session.userId, level).pipe(
+      Effect.catchTag("PartnerUnavailable", (error) =>
+        Effect.logWarning("kyc: the partner refused an access token", error.message).pipe(
+          Effect.andThen(
+            Effect.fail(new KycPartnerUnavailable({ code: "partner_unavailable", message: "identity verification is unavailable right now; try again later" })),
+          ),
+        ),
+      ),
+    )
+  }).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
+
+const TOKEN_REFUSALS: Readonly<Record<TokenRefusal, string>> = {
+  user_blocked: "a blocked user cannot take verification steps",
+  level_held: "the level is held already",
+  steps_first: "share the phone number and country first",
+  review_pending: "the documents are being reviewed",
+  review_final: "the partner declined the verification; it cannot be repeated",
+}
+
 const apiHandlers = HttpApiBuilder.group(KycApi, "kyc", (group) =>
   group
     .handle("status", () => status)
     .handle("consent", ({ payload }) => consent(payload.consent))
     .handle("setPhone", ({ payload }) => setPhone(payload.contactRawData))
     .handle("setCountry", ({ payload }) => setCountry(payload.country))
-    .handle("setName", ({ payload }) => setName(payload.firstName, payload.lastName)),
+    .handle("setName", ({ payload }) => setName(payload.firstName, payload.lastName))
+    .handle("partnerToken", ({ payload }) => partnerTokenFor(payload.level)),
 )
 
 export const serverPlugin: ServerPlugin = defineServerPlugin({
   id: "kyc",
   migrations: kycMigrations,
   groups: [KycGroup],
-  handlers: Layer.mergeAll(apiHandlers, kycOperatorPages),
+  handlers: Layer.mergeAll(apiHandlers, kycOperatorPages, partnerWebhookRoute).pipe(Layer.provide(Layer.mergeAll(kycPartnerLayer, Outbox.layer))),
   operatorLabel: KYC_OPERATOR_LABEL,
   // The kernel's VerificationLimits port: the money modules check a user's allowance (decision 0920).
   verificationLimits: kycVerificationLimits,

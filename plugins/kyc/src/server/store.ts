@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ServerConfig } from "@wallet/kernel-server"
-import type { VerificationStatus } from "../api.ts"
+import type { PartnerReview, VerificationStatus } from "../api.ts"
 import {
   blockedPermissions,
   computePermissions,
@@ -13,6 +13,7 @@ import {
   FULL_BLOCK_CODES,
   HELD_LEVELS,
   level1StatusOf,
+  levelRank,
   RESTRICTED_PERMISSIONS,
   toClientPermissions,
   type Block,
@@ -93,10 +94,33 @@ export const activeBlocks = (userId: number) =>
     })
   })
 
+export type ReviewState = "init" | "pending" | "onHold" | "completed"
+
+const reviewState = (value: unknown): ReviewState =>
+  value === "pending" || value === "onHold" || value === "completed" ? value : value === "init" ? "init" : "pending"
+
+/** The user's last partner review (the status's `review`), or null before any. */
+export const partnerReviewOf = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<Record<string, unknown>>`select * from kyc_applicants where user_id = ${userId}`
+    const row = rows[0]
+    if (row === undefined) return null
+    const labels: unknown = typeof row.reject_labels === "string" ? JSON.parse(row.reject_labels) : row.reject_labels
+    return {
+      level: row.level === "LEVEL_3" ? "LEVEL_3" : "LEVEL_2",
+      reviewStatus: reviewState(row.review_status),
+      answer: row.answer === "GREEN" || row.answer === "RED" ? row.answer : null,
+      rejectType: row.reject_type === "RETRY" || row.reject_type === "FINAL" ? row.reject_type : null,
+      rejectLabels: Array.isArray(labels) ? labels.map(String) : [],
+      moderationComment: typeof row.moderation_comment === "string" ? row.moderation_comment : null,
+    } satisfies PartnerReview
+  })
+
 const residenceOf = (row: VerificationRow) => row.selfDeclaredCountry ?? row.phoneCountry
 
 /** Spec 3 §3: the status the mini-app reads. */
-export const statusFrom = (row: VerificationRow, blocks: ReadonlyArray<Block>): VerificationStatus => {
+export const statusFrom = (row: VerificationRow, blocks: ReadonlyArray<Block>, review: PartnerReview | null = null): VerificationStatus => {
   const country = residenceOf(row)
   const permissions = toClientPermissions(computePermissions({ level: row.level, blocks, country }))
   const full = blocks.find((block) => block.kind === "full")
@@ -110,6 +134,7 @@ export const statusFrom = (row: VerificationRow, blocks: ReadonlyArray<Block>): 
       countryRequired,
       country: row.selfDeclaredCountry,
       name: row.firstName === null ? null : `${row.firstName} ${row.lastName ?? ""}`.trim(),
+      identityVerified: levelRank(row.level) >= levelRank("LEVEL_2"),
     }),
     status: full === undefined ? "SUCCESS" : "BLOCKED",
     canSetAsPrimary: level !== "BLOCKED",
@@ -129,6 +154,7 @@ export const statusFrom = (row: VerificationRow, blocks: ReadonlyArray<Block>): 
     requiredLevelAfterKyc1: row.requiredLevelAfterKyc1,
     shouldShowCountryStep: countryRequired || row.selfDeclaredCountry !== null,
     phoneMasked: row.phone === null ? null : maskPhone(row.phone),
+    review,
   }
 }
 
@@ -150,7 +176,7 @@ export const verificationStatus = (userId: number) =>
       Effect.gen(function* () {
         const { row, created } = yield* ensureRow(userId)
         const blocks = yield* activeBlocks(userId)
-        const status = statusFrom(row, blocks)
+        const status = statusFrom(row, blocks, yield* partnerReviewOf(userId))
         if (created) yield* storePermissions(userId, status)
         return status
       }),
