@@ -53,6 +53,31 @@ export interface HostServerOptions {
   readonly rateLimits?: RateLimitsOption
   /** Reverse proxies whose X-Forwarded-For is believed for per-address limits (decision 0741). */
   readonly trustedProxies?: ReadonlyArray<string>
+  /** Plugin config over the region's, per plugin id (tests, the environment: `kycPartnerFromEnv`). */
+  readonly pluginConfig?: Readonly<Record<string, object>>
+}
+
+/**
+ * The identity partner from the environment (decision 0930): KYC_PARTNER_URL (its API), KYC_PARTNER_SDK_URL
+ * (the WebSDK frame's origin, default the API's), KYC_PARTNER_APP_TOKEN, KYC_PARTNER_SECRET_KEY,
+ * KYC_PARTNER_WEBHOOK_SECRET, KYC_PARTNER_SANDBOX=1 (the local sandbox: reviews decided on /ops/kyc).
+ * None set: a dev server uses the local sandbox on :8092, another server has no partner.
+ */
+export const kycPartnerFromEnv = (env: Readonly<Record<string, string | undefined>>): Pick<HostServerOptions, "pluginConfig"> => {
+  const partner: Record<string, string | boolean> = {}
+  const fields: ReadonlyArray<[string, string]> = [
+    ["apiUrl", "KYC_PARTNER_URL"],
+    ["sdkUrl", "KYC_PARTNER_SDK_URL"],
+    ["appToken", "KYC_PARTNER_APP_TOKEN"],
+    ["secretKey", "KYC_PARTNER_SECRET_KEY"],
+    ["webhookSecret", "KYC_PARTNER_WEBHOOK_SECRET"],
+  ]
+  for (const [field, name] of fields) {
+    const value = env[name]?.trim()
+    if (value) partner[field] = value
+  }
+  if (env.KYC_PARTNER_SANDBOX !== undefined) partner.sandbox = env.KYC_PARTNER_SANDBOX === "1"
+  return Object.keys(partner).length === 0 ? {} : { pluginConfig: { kyc: { partner } } }
 }
 
 /** Longest access token lifetime the environment may set (a day); refresh tokens stay 30 days. */
@@ -98,6 +123,7 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
   const regionConfig = (await regionFile(region)) ?? { id: region, plugins: {} }
   const resolved = await resolveRegionPlugins(regionConfig, options.enabledPlugins !== undefined ? { only: options.enabledPlugins } : {})
   const pluginConfig: Record<string, object | undefined> = { ...resolved.pluginConfig }
+  for (const [id, config] of Object.entries(options.pluginConfig ?? {})) pluginConfig[id] = { ...pluginConfig[id], ...config }
   // The passcode plugin's device-key encryption key lives beside the database, never in it
   // (`<data>/keys/device-keys.key`, made on first boot; WALLET_DEVICE_KEY_SECRET wins; decision 0540).
   // In-memory data gets a random key of the process.

@@ -6,11 +6,11 @@
  * (access token lifetime, default 900), CORS_ORIGINS (comma-separated origins allowed to call /api
  * cross-origin; default the dev app on 127.0.0.1:5173 and localhost:5173), RATE_LIMITS (`off`, or JSON
  * overrides of the rate limits, decision 0206), TRUSTED_PROXIES (comma-separated proxy addresses whose
- * X-Forwarded-For counts for per-address limits).
+ * X-Forwarded-For counts for per-address limits), KYC_PARTNER_* (the identity partner: `kycPartnerFromEnv`).
  * Prints `api ready http://127.0.0.1:<port>` once serving; SIGINT/SIGTERM stop cleanly.
  */
 import { rateLimitOptionsFromEnv } from "@wallet/kernel-server"
-import { DEFAULT_PORT, DEV_BOT_TOKEN, serverOptionsFromEnv, startServer } from "./index.ts"
+import { DEFAULT_PORT, DEV_BOT_TOKEN, kycPartnerFromEnv, serverOptionsFromEnv, startServer } from "./index.ts"
 
 const parsePort = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv): number => {
   let raw: string | undefined = env.PORT
@@ -43,6 +43,7 @@ try {
     ...(env.LOG_REQUESTS === "1" ? { logRequests: true } : {}),
     ...serverOptionsFromEnv(env),
     ...rateLimitOptionsFromEnv(env),
+    ...kycPartnerFromEnv(env),
   })
   if (server.usesDevBotToken) console.log(`[api] dev bot token (not a secret, WALLET_DEV only): ${DEV_BOT_TOKEN}`)
   console.log(`[api] region ${server.region}, modules ${server.modules.join(", ")}, database ${server.database}`)

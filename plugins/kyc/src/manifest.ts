@@ -1,7 +1,7 @@
 import { Check, definePlugin } from "@wallet/kernel"
-import { KycMainSearch, KycPartialBlockSearch } from "./routes.ts"
+import { KycMainSearch, KycPartialBlockSearch, KycPendingSearch, KycSettingsSearch, KycSumsubSearch } from "./routes.ts"
 
-export { KycMainSearch, KycPartialBlockSearch } from "./routes.ts"
+export { KycMainSearch, KycPartialBlockSearch, KycPendingSearch, KycSettingsSearch, KycSumsubSearch } from "./routes.ts"
 
 /**
  * Identity verification (spec 3 §2.2, §3, §4.2): the verification status, the level-1 steps (phone,
@@ -19,6 +19,17 @@ export const kycPlugin = definePlugin({
     { id: "verifyCountry", parent: "wallet", path: "/kyc/verify-country", component: () => import("./client/CountryScreen.tsx") },
     { id: "verifyName", parent: "wallet", path: "/kyc/verify-name", component: () => import("./client/NameScreen.tsx") },
     { id: "success", parent: "wallet", path: "/kyc/success", component: () => import("./client/SuccessScreen.tsx") },
+    { id: "sumsub", parent: "wallet", path: "/kyc/sumsub", search: KycSumsubSearch, component: () => import("./client/SumsubScreen.tsx") },
+    { id: "settings", parent: "wallet", path: "/kyc/settings", search: KycSettingsSearch, component: () => import("./client/SettingsScreen.tsx") },
+    {
+      id: "verificationPending",
+      parent: "wallet",
+      path: "/kyc/verification-pending",
+      search: KycPendingSearch,
+      component: () => import("./client/VerificationPendingScreen.tsx"),
+    },
+    // Level 1 awaiting completion (spec 3 §4.2): the same waiting screen, polled every 2 s.
+    { id: "pending", parent: "wallet", path: "/kyc/pending", search: KycPendingSearch, component: () => import("./client/VerificationPendingScreen.tsx") },
     { id: "blocked", parent: "wallet", path: "/kyc/blocked", component: () => import("./client/BlockedScreen.tsx") },
     {
       id: "partiallyBlocked",
@@ -28,10 +39,22 @@ export const kycPlugin = definePlugin({
       component: () => import("./client/PartialBlockScreen.tsx"),
     },
   ],
+  // Spec 1 §2 start params: open a level's flow, the levels screen, or the resubmission after a rejection.
+  deepLinks: [
+    { prefix: "kyc_start", pattern: "(?:LEVEL_)?(?<level>[23])", to: "/kyc/main", search: { level: "LEVEL_{level}" } },
+    { prefix: "kyc_start", exact: true, to: "/kyc/main" },
+    { prefix: "kyc_settings", pattern: "(?:LEVEL_)?(?<level>[23])", to: "/kyc/settings", search: { level: "LEVEL_{level}" } },
+    { prefix: "kyc_settings", exact: true, to: "/kyc/settings" },
+    { prefix: "kyc_resubmission", exact: true, to: "/kyc/verification-pending" },
+    { prefix: "kyc_request", exact: true, to: "/kyc/settings" },
+  ],
+  settings: [{ id: "verification", section: "cw", labelKey: "settingsEntry", to: "/kyc/settings", icon: "check", order: 35 }],
   analytics: {
     events: [
       { name: "kyc.step_completed", description: "A verification step was saved (`step`: phoneNumber, country, basicInfo; `level` after it)" },
       { name: "kyc.consent_given", description: "The user accepted a consent that lifts a block (`consent`: CS_001, CS_002)" },
+      { name: "kyc.partner_opened", description: "The partner's frame was opened (`level`: LEVEL_2, LEVEL_3)" },
+      { name: "kyc.partner_submitted", description: "The documents were sent for review in the partner's frame (`level`)" },
     ],
   },
   config: Check.struct(

@@ -31,13 +31,19 @@ export interface SecurityHeaderOptions {
   readonly connectOrigins?: ReadonlyArray<string>
   /** More origins that may frame the app. */
   readonly frameAncestors?: ReadonlyArray<string>
+  /** More origins the app may frame (a verification partner on another host). */
+  readonly frameOrigins?: ReadonlyArray<string>
 }
+
+/** The verification partner's WebSDK frame (decision 0930): Sumsub serves it from its own hosts. */
+export const PARTNER_FRAME_ORIGINS: ReadonlyArray<string> = ["https://*.sumsub.com"]
 
 /**
  * The policy. Scripts only from the app's origin (no inline script unless hashed, no eval); styles
  * from files; images also from any https host (dApp icons, jetton and NFT pictures); connections to
  * the app's origin (API, bridge and chain API are proxied there) and to https hosts, because
- * TonConnect fetches each dApp's manifest from the dApp's own host; framing only by Telegram Web.
+ * TonConnect fetches each dApp's manifest from the dApp's own host; framing only by Telegram Web;
+ * frames only of the identity partner.
  */
 export const contentSecurityPolicy = (options: SecurityHeaderOptions): string => {
   const dev = options.dev
@@ -49,6 +55,8 @@ export const contentSecurityPolicy = (options: SecurityHeaderOptions): string =>
     ["img-src", ["'self'", "data:", "blob:", "https:", ...(dev ? LOOPBACK_HTTP : [])]],
     ["font-src", ["'self'", "data:"]],
     ["connect-src", ["'self'", "https:", ...(options.connectOrigins ?? []), ...(dev ? [...LOOPBACK_HTTP, ...LOOPBACK_WS] : [])]],
+    // The identity partner's frame (in dev the local sandbox on loopback).
+    ["frame-src", ["'self'", ...PARTNER_FRAME_ORIGINS, ...(options.frameOrigins ?? []), ...(dev ? LOOPBACK_HTTP : [])]],
     ["worker-src", ["'self'", "blob:"]],
     ["manifest-src", ["'self'"]],
     ["object-src", ["'none'"]],

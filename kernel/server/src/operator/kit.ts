@@ -10,12 +10,14 @@
  * entry with `operatorAudit`, in the same transaction as the change.
  */
 import { Effect } from "effect"
-import { HttpRouter, type HttpServerRequest } from "effect/http"
+import { HttpRouter, HttpServerResponse, type HttpServerRequest } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { ServerConfig } from "../services.ts"
 import { sessionOf, type OperatorSession } from "./auth.ts"
 import { layout, operatorNav, renderLogin, type OperatorLink } from "./pages.ts"
 import { formOf, html, OPS_COOKIE, OPS_PREFIX, sameOrigin, sameString, seeOther } from "./routes.ts"
+
+import { escapeHtml } from "../html.ts"
 
 export { escapeHtml } from "../html.ts"
 export { hidden as hiddenField } from "./pages.ts"
@@ -59,9 +61,24 @@ export interface OperatorAction {
   readonly page: string
 }
 
+/**
+ * A file an operator page shows (a document image): served only to a signed-in operator, never
+ * cached, never sniffed, under a CSP that runs nothing. Fails with a message when there is no such file (404).
+ */
+export interface OperatorFile {
+  /** Below `/ops/<plugin id>`, e.g. "/document". */
+  readonly path: string
+  readonly serve: (input: {
+    readonly session: OperatorSession
+    readonly query: URLSearchParams
+  }) => Effect.Effect<{ readonly contentType: string; readonly bytes: Uint8Array }, { readonly message: string }, Services>
+}
+
+const FILE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/webp", "application/pdf"])
+
 export const operatorPages = (
   plugin: { readonly id: string; readonly label: string },
-  define: { readonly pages: ReadonlyArray<OperatorPage>; readonly actions: ReadonlyArray<OperatorAction> },
+  define: { readonly pages: ReadonlyArray<OperatorPage>; readonly actions: ReadonlyArray<OperatorAction>; readonly files?: ReadonlyArray<OperatorFile> },
 ) =>
   HttpRouter.use((router) =>
     Effect.gen(function* () {
@@ -70,7 +87,7 @@ export const operatorPages = (
       const links: ReadonlyArray<OperatorLink> = [{ href: base, label: plugin.label }]
       const withSession = (
         request: HttpServerRequest.HttpServerRequest,
-        f: (session: OperatorSession) => Effect.Effect<ReturnType<typeof html>, never, Services>,
+        f: (session: OperatorSession) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, Services>,
       ) =>
         Effect.provideContext(
           Effect.gen(function* () {
@@ -91,6 +108,29 @@ export const operatorPages = (
         yield* router.add("GET", `${base}${page.path}` as HttpRouter.PathInput, (request) =>
           withSession(request, (session) =>
             render(page, session, new URL(request.url, "http://ops.invalid").searchParams).pipe(Effect.map((body) => html(body))),
+          ),
+        )
+      }
+      for (const file of define.files ?? []) {
+        yield* router.add("GET", `${base}${file.path}` as HttpRouter.PathInput, (request) =>
+          withSession(request, (session) =>
+            file.serve({ session, query: new URL(request.url, "http://ops.invalid").searchParams }).pipe(
+              Effect.map(({ contentType, bytes }) =>
+                HttpServerResponse.uint8Array(bytes, {
+                  // Only types a browser shows inertly; anything else is a download.
+                  contentType: FILE_TYPES.has(contentType) ? contentType : "application/octet-stream",
+                  headers: {
+                    "content-security-policy": "default-src 'none'; img-src 'self'; frame-ancestors 'self'",
+                    "x-content-type-options": "nosniff",
+                    "cache-control": "no-store",
+                    "content-disposition": FILE_TYPES.has(contentType) ? "inline" : "attachment",
+                  },
+                }),
+              ),
+              Effect.catch((missing) =>
+                Effect.succeed(html(layout("Not found", `<main><p class="error" role="alert">${escapeHtml(missing.message)}</p></main>`), 404)),
+              ),
+            ),
           ),
         )
       }

@@ -4,7 +4,7 @@ import { analyticsOf, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, List, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { configOf } from "../config.ts"
 import { activeStep, stepStatuses, type KycStep } from "../domain.ts"
-import { kycBlockedRoute, kycCountryRoute, kycNameRoute, kycPartialBlockRoute, kycSuccessRoute } from "../routes.ts"
+import { kycBlockedRoute, kycCountryRoute, kycNameRoute, kycPartialBlockRoute, kycSuccessRoute, kycSumsubRoute } from "../routes.ts"
 import { refusalCode, setPhone } from "./client.ts"
 import { LoadError } from "./LoadError.tsx"
 import { useKycStatus, useStatusAnswer } from "./useStatus.ts"
@@ -20,7 +20,7 @@ export default function MainScreen() {
   const t = useT("kyc")
   const go = useGo()
   const snackbar = useSnackbar()
-  const search = useSearch({ strict: false }) as { readonly forcedStep?: KycStep }
+  const search = useSearch({ strict: false }) as { readonly forcedStep?: KycStep; readonly level?: "LEVEL_2" | "LEVEL_3" }
   const status = useKycStatus()
   const answer = useStatusAnswer()
   const [savingPhone, setSavingPhone] = useState(false)
@@ -29,7 +29,8 @@ export default function MainScreen() {
   const facts = status.data && {
     level: status.data.level,
     level1Status: status.data.level1Status,
-    requiredLevel: status.data.requiredLevelAfterKyc1,
+    // The level this visit goes for (a start param's), else the one the server has on record.
+    requiredLevel: search.level ?? status.data.requiredLevelAfterKyc1,
     shouldShowCountryStep: status.data.shouldShowCountryStep,
     ...(search.forcedStep ? { forcedStep: search.forcedStep } : {}),
   }
@@ -57,7 +58,7 @@ export default function MainScreen() {
     if (step === "phoneNumber") return void sharePhone()
     if (step === "country") return void go(kycCountryRoute)
     if (step === "basicInfo") return void go(kycNameRoute)
-    snackbar.show({ id: "kyc-document", text: t("nationalIdSoon") })
+    void go(kycSumsubRoute, { search: { action: "KYC", level: facts?.requiredLevel === "LEVEL_3" ? "LEVEL_3" : "LEVEL_2" } })
   }
 
   // Spec 3 §4.2: a blocked user goes to the blocked screen.

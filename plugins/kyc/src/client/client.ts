@@ -1,6 +1,6 @@
 import { makeApiClient } from "@wallet/kernel/client"
 import { clientPerKernel, runEffect, type Kernel } from "@wallet/kernel-react"
-import { KycApi, type StepResponse, type VerificationStatus } from "../api.ts"
+import { KycApi, type PartnerTokenResponse, type StepResponse, type VerificationStatus } from "../api.ts"
 
 const client = clientPerKernel(makeApiClient(KycApi))
 
@@ -41,4 +41,10 @@ export const refusalCode = (error: unknown): string | undefined => {
 export const giveConsent = async (kernel: Kernel, consent: "CS_001" | "CS_002"): Promise<StepResponse> => {
   const api = await client(kernel)
   return runEffect(kernel, api.kyc.consent({ payload: { consent } }))
+}
+
+/** An access token for the partner's frame at `level` (single use: the frame asks again when it needs one). */
+export const partnerToken = async (kernel: Kernel, level: "LEVEL_2" | "LEVEL_3"): Promise<PartnerTokenResponse> => {
+  const api = await client(kernel)
+  return runEffect(kernel, api.kyc.partnerToken({ payload: { level } }))
 }

@@ -4,12 +4,13 @@
  * level, block the user (full block) or restrict one permission (partial block), and lift a block.
  * Each change is one transaction with its operator audit entry; the page is English only (staff).
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { escapeHtml, hiddenField, operatorPages, statusLines, type OperatorPageInput } from "@wallet/kernel-server/operator"
+import { escapeHtml, hiddenField, operatorAudit, operatorPages, statusLines, type OperatorPageInput } from "@wallet/kernel-server/operator"
 import { FULL_BLOCK_CODES, HELD_LEVELS, RESTRICTED_PERMISSIONS } from "../domain.ts"
 import { applyStaffChange, isClientPermission, isFullBlockCode, isHeldLevel, type StaffChange } from "./changes.ts"
-import { verificationStatus } from "./store.ts"
+import { KycPartner, type Decision, type KycPartnerShape } from "./partner.ts"
+import { partnerReviewOf, verificationStatus } from "./store.ts"
 
 export const KYC_OPERATOR_LABEL = "Verification"
 
@@ -33,48 +34,114 @@ const userForms = (csrf: string, userId: number) => {
 <p>${form("partial", "Restrict", `<label>Permission <select name="permission">${options(RESTRICTED_PERMISSIONS)}</select></label> `)}</p>`
 }
 
-const render = ({ session, query, document }: OperatorPageInput) =>
+/** Reviews waiting for a decision, oldest first (the page without a user). */
+const reviewQueue = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ user_id: unknown; level: string; review_status: string; updated_at: unknown }>`
+    select user_id, level, review_status, updated_at from kyc_applicants where review_status in ('pending', 'onHold') order by updated_at limit 50`
+  if (rows.length === 0) return `<h2>Waiting for review</h2>\n<p class="muted">No documents wait for a review</p>`
+  const items = rows
+    .map(
+      (row) =>
+        `<tr data-review-user="${escapeHtml(String(row.user_id))}"><td><a href="/ops/kyc?user=${escapeHtml(String(row.user_id))}">${escapeHtml(String(row.user_id))}</a></td><td>${escapeHtml(row.level)}</td><td>${escapeHtml(row.review_status)}</td><td>${escapeHtml(row.updated_at instanceof Date ? row.updated_at.toISOString() : String(row.updated_at))}</td></tr>`,
+    )
+    .join("\n")
+  return `<h2>Waiting for review</h2>\n<table><thead><tr><th scope="col">User</th><th scope="col">Level</th><th scope="col">Status</th><th scope="col">Since</th></tr></thead><tbody>\n${items}\n</tbody></table>`
+})
+
+/** The reject reasons an operator picks from (the partner's labels; the app explains each). */
+export const REJECT_LABELS = [
+  "BAD_PROOF_OF_IDENTITY",
+  "BAD_SELFIE",
+  "DOCUMENT_EXPIRED",
+  "SCREENSHOTS",
+  "UNSATISFACTORY_PHOTOS",
+  "DIFFERENT_DOCS",
+  "FORGERY",
+] as const
+
+/** The partner's applicant of the user: its review (as the wallet knows it), documents, and the decision forms (sandbox). */
+const partnerSection = (partner: KycPartnerShape, csrf: string, userId: number) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const userId = userIdOf(query.get("user"))
-    const find = `<form method="get" action="/ops/kyc"><label for="user">Telegram user id</label> <input id="user" name="user" inputmode="numeric" value="${userId ?? ""}"> <button type="submit">Find</button></form>`
-    if (userId === undefined) return document("Verification", `<h1>Verification</h1>\n${statusLines(query, escapeHtml)}\n${find}`)
-    const exists = yield* sql`select 1 from kernel_users where id = ${userId}`
-    if (exists.length === 0) return document("Verification", `<h1>Verification</h1>\n<p class="error" role="alert">No user ${userId}</p>\n${find}`)
-    const status = yield* verificationStatus(userId)
-    const blocks = yield* sql<{
-      id: number
-      kind: string
-      code: string
-      permission: string | null
-      required_action: string | null
-      required_level: string | null
-      created_at: unknown
-    }>`
-      select id, kind, code, permission, required_action, required_level, created_at from kyc_blocks where user_id = ${userId} and lifted_at is null order by id`
-    const events = yield* sql<{
-      kind: string
-      detail: unknown
-      at: unknown
-    }>`select kind, detail, at from kyc_events where user_id = ${userId} order by id desc limit 20`
-    const blockRows = blocks
+    if (!partner.configured) return `<h2>Documents</h2>\n<p class="muted">No verification partner is configured</p>`
+    const review = yield* partnerReviewOf(userId)
+    const applicant = yield* partner.applicantOf(userId)
+    if (applicant === null) return `<h2>Documents</h2>\n<p class="muted">The user has not opened the partner's check</p>`
+    const files = yield* partner.files(applicant.id)
+    const fileItems = files
       .map(
-        (
-          block,
-        ) => `<tr data-block="${block.id}"><td>${escapeHtml(block.kind)}</td><td>${escapeHtml(block.code)}</td><td>${escapeHtml(block.permission ?? "")}</td>
+        (file) =>
+          `<figure data-document="${escapeHtml(file.idDocDef.idDocType)}"><a href="/ops/kyc/document?user=${userId}&amp;image=${encodeURIComponent(file.id)}"><img src="/ops/kyc/document?user=${userId}&amp;image=${encodeURIComponent(file.id)}" alt="${escapeHtml(file.idDocDef.idDocType)} of user ${userId}" width="240"></a><figcaption>${escapeHtml(file.idDocDef.idDocType)}${file.idDocDef.country ? ` (${escapeHtml(file.idDocDef.country)})` : ""} · ${escapeHtml(file.fileMetadata.fileName)} · ${Math.ceil(file.fileMetadata.fileSize / 1024)} kB</figcaption></figure>`,
+      )
+      .join("\n")
+    const inReview = review !== null && (review.reviewStatus === "pending" || review.reviewStatus === "onHold")
+    const form = (decision: string, label: string, fields: string) =>
+      `<form method="post" action="/ops/kyc/review">${hiddenField("csrf", csrf)}${hiddenField("user", userId)}${hiddenField("decision", decision)}${fields}<button type="submit">${label}</button></form>`
+    const reasons = `<fieldset><legend>Reasons</legend>${REJECT_LABELS.map((label) => `<label><input type="checkbox" name="label" value="${label}"> ${label}</label>`).join(" ")}</fieldset>
+<p><label>Message to the user <input name="comment" maxlength="500" size="60"></label></p>
+<p><label>Note for staff <input name="note" maxlength="500" size="60"></label></p>`
+    const decisions = !inReview
+      ? `<p class="muted">Nothing to decide: ${review === null ? "the documents were not sent yet" : `the review is ${escapeHtml(review.reviewStatus)}${review.answer ? ` (${escapeHtml(review.answer)})` : ""}`}</p>`
+      : partner.sandbox
+        ? `<h3>Decide</h3>\n${form("approve", "Approve", "")}\n<h3>Reject</h3>\n${form("retry", "Ask to send again", reasons.replaceAll("<fieldset>", '<fieldset data-form="retry">'))}\n${form("final", "Decline for good", reasons.replaceAll("<fieldset>", '<fieldset data-form="final">'))}`
+        : `<p class="muted">Reviews are decided in the partner's dashboard</p>`
+    return `<h2>Documents</h2>
+<table><tbody>
+<tr><th scope="row">Applicant</th><td>${escapeHtml(applicant.id)}</td></tr>
+<tr><th scope="row">Review</th><td data-review>${review === null ? "—" : `${escapeHtml(review.level)} ${escapeHtml(review.reviewStatus)}${review.answer ? ` ${escapeHtml(review.answer)}` : ""}${review.rejectType ? ` ${escapeHtml(review.rejectType)}` : ""}`}</td></tr>
+</tbody></table>
+${files.length === 0 ? `<p class="muted">No documents uploaded</p>` : `<div class="documents">${fileItems}</div>`}
+${decisions}`
+  }).pipe(
+    Effect.catchTag("PartnerUnavailable", (error) =>
+      Effect.succeed(`<h2>Documents</h2>\n<p class="error" role="alert">The partner cannot be reached: ${escapeHtml(error.message)}</p>`),
+    ),
+  )
+
+const render =
+  (partner: KycPartnerShape) =>
+  ({ session, query, document }: OperatorPageInput) =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const userId = userIdOf(query.get("user"))
+      const find = `<form method="get" action="/ops/kyc"><label for="user">Telegram user id</label> <input id="user" name="user" inputmode="numeric" value="${userId ?? ""}"> <button type="submit">Find</button></form>`
+      if (userId === undefined) return document("Verification", `<h1>Verification</h1>\n${statusLines(query, escapeHtml)}\n${find}\n${yield* reviewQueue}`)
+      const exists = yield* sql`select 1 from kernel_users where id = ${userId}`
+      if (exists.length === 0) return document("Verification", `<h1>Verification</h1>\n<p class="error" role="alert">No user ${userId}</p>\n${find}`)
+      const status = yield* verificationStatus(userId)
+      const blocks = yield* sql<{
+        id: number
+        kind: string
+        code: string
+        permission: string | null
+        required_action: string | null
+        required_level: string | null
+        created_at: unknown
+      }>`
+      select id, kind, code, permission, required_action, required_level, created_at from kyc_blocks where user_id = ${userId} and lifted_at is null order by id`
+      const events = yield* sql<{
+        kind: string
+        detail: unknown
+        at: unknown
+      }>`select kind, detail, at from kyc_events where user_id = ${userId} order by id desc limit 20`
+      const blockRows = blocks
+        .map(
+          (
+            block,
+          ) => `<tr data-block="${block.id}"><td>${escapeHtml(block.kind)}</td><td>${escapeHtml(block.code)}</td><td>${escapeHtml(block.permission ?? "")}</td>
 <td>${escapeHtml(block.required_action ?? (block.required_level ? `PASS_KYC ${block.required_level}` : ""))}</td>
 <td><form class="inline" method="post" action="/ops/kyc/lift">${hiddenField("csrf", session.csrf)}${hiddenField("user", userId)}${hiddenField("block", block.id)}<button type="submit" aria-label="Lift block ${block.id}">Lift</button></form></td></tr>`,
-      )
-      .join("\n")
-    const eventRows = events
-      .map(
-        (event) =>
-          `<tr><td>${escapeHtml(String(event.at instanceof Date ? event.at.toISOString() : event.at))}</td><td>${escapeHtml(event.kind)}</td><td><pre>${escapeHtml(typeof event.detail === "string" ? event.detail : JSON.stringify(event.detail))}</pre></td></tr>`,
-      )
-      .join("\n")
-    return document(
-      `Verification of user ${userId}`,
-      `<h1>Verification of user ${userId}</h1>
+        )
+        .join("\n")
+      const eventRows = events
+        .map(
+          (event) =>
+            `<tr><td>${escapeHtml(String(event.at instanceof Date ? event.at.toISOString() : event.at))}</td><td>${escapeHtml(event.kind)}</td><td><pre>${escapeHtml(typeof event.detail === "string" ? event.detail : JSON.stringify(event.detail))}</pre></td></tr>`,
+        )
+        .join("\n")
+      return document(
+        `Verification of user ${userId}`,
+        `<h1>Verification of user ${userId}</h1>
 ${statusLines(query, escapeHtml)}
 ${find}
 <table><tbody>
@@ -87,11 +154,12 @@ ${find}
 </tbody></table>
 <h2>Active blocks</h2>
 ${blocks.length === 0 ? `<p class="muted">None</p>` : `<table><thead><tr><th scope="col">Kind</th><th scope="col">Code</th><th scope="col">Permission</th><th scope="col">Lifted by</th><th scope="col"></th></tr></thead><tbody>\n${blockRows}\n</tbody></table>`}
+${yield* partnerSection(partner, session.csrf, userId)}
 ${userForms(session.csrf, userId)}
 <h2>Last events</h2>
 ${events.length === 0 ? `<p class="muted">None</p>` : `<table><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Detail</th></tr></thead><tbody>\n${eventRows}\n</tbody></table>`}`,
-    )
-  }).pipe(Effect.orDie)
+      )
+    }).pipe(Effect.orDie)
 
 /** Applies a staff change read from a form, answering the notice or the reason it was refused. */
 const staffAction = (path: string, read: (form: URLSearchParams) => StaffChange | string) => ({
@@ -111,31 +179,98 @@ const staffAction = (path: string, read: (form: URLSearchParams) => StaffChange 
   },
 })
 
-export const kycOperatorPages = operatorPages(
-  { id: "kyc", label: KYC_OPERATOR_LABEL },
-  {
-    pages: [{ path: "", render }],
-    actions: [
-      staffAction("/level", (form) => {
-        const level = form.get("level")
-        return isHeldLevel(level) ? { kind: "level", level } : "Choose a level"
-      }),
-      staffAction("/block", (form) => {
-        const code = form.get("code")
-        const requiredLevel = form.get("requiredLevel") || null
-        if (!isFullBlockCode(code)) return "Choose a block code"
-        if (requiredLevel !== null && !isHeldLevel(requiredLevel)) return "Choose a level to pass"
-        return { kind: "block", code, requiredAction: form.get("requiredAction") === "CS_001" ? "CS_001" : null, requiredLevel }
-      }),
-      staffAction("/partial", (form) => {
-        const permission = form.get("permission")
-        return isClientPermission(permission) ? { kind: "partial", permission } : "Choose a permission"
-      }),
-      staffAction("/lift", (form) => {
-        const blockId = Number(form.get("block"))
-        // Block ids are 32-bit (serial): a larger number is no block, not a database error.
-        return Number.isInteger(blockId) && blockId > 0 && blockId <= 2_147_483_647 ? { kind: "lift", blockId } : "Choose a block to lift"
-      }),
-    ],
-  },
+const reviewDecision = (form: URLSearchParams): Decision | string => {
+  const decision = form.get("decision")
+  if (decision === "approve") return { reviewAnswer: "GREEN" }
+  if (decision !== "retry" && decision !== "final") return "Choose a decision"
+  const labels = form.getAll("label").filter((label): label is (typeof REJECT_LABELS)[number] => (REJECT_LABELS as ReadonlyArray<string>).includes(label))
+  if (labels.length === 0) return "Choose at least one reason"
+  return {
+    reviewAnswer: "RED",
+    reviewRejectType: decision === "retry" ? "RETRY" : "FINAL",
+    rejectLabels: labels,
+    moderationComment: (form.get("comment") ?? "").trim().slice(0, 500),
+    clientComment: (form.get("note") ?? "").trim().slice(0, 500),
+  }
+}
+
+/**
+ * The sandbox partner's review, decided here (the real partner's staff decide in its dashboard):
+ * the decision goes to the partner, which answers with its signed webhook like any review. The audit
+ * entry records who decided what.
+ */
+const reviewAction = (partner: KycPartnerShape) => ({
+  path: "/review",
+  page: "",
+  apply: ({ form, actor }: { readonly form: URLSearchParams; readonly actor: string }) =>
+    Effect.gen(function* () {
+      const userId = userIdOf(form.get("user"))
+      if (userId === undefined) return yield* Effect.fail({ message: "The user id is a number", back: "" })
+      const back = `user=${userId}`
+      const decision = reviewDecision(form)
+      if (typeof decision === "string") return yield* Effect.fail({ message: decision, back })
+      const applicant = yield* partner.applicantOf(userId).pipe(Effect.mapError((error) => ({ message: error.message, back })))
+      if (applicant === null) return yield* Effect.fail({ message: "The user has no applicant at the partner", back })
+      yield* partner.decide(applicant.id, decision).pipe(Effect.mapError((error) => ({ message: `The partner refused: ${error.message}`, back })))
+      yield* operatorAudit(actor, "kyc.review", `user ${userId}`, { applicantId: applicant.id }, decision).pipe(Effect.orDie)
+      return {
+        notice: `User ${userId}: ${decision.reviewAnswer === "GREEN" ? "approved" : decision.reviewRejectType === "RETRY" ? "asked to send again" : "declined"}; the partner's webhook follows`,
+        back,
+      }
+    }),
+})
+
+/** A document image of the user's applicant, fetched from the partner for the operator only. */
+const documentFile = (partner: KycPartnerShape) => ({
+  path: "/document",
+  serve: ({ query }: { readonly query: URLSearchParams }) =>
+    Effect.gen(function* () {
+      const missing = { message: "No such document" }
+      const unreachable = (error: { readonly message: string }) => ({ message: `The partner cannot be reached: ${error.message}` })
+      const userId = userIdOf(query.get("user"))
+      const image = query.get("image") ?? ""
+      if (userId === undefined || !/^[\w-]{1,64}$/.test(image)) return yield* Effect.fail(missing)
+      const applicant = yield* partner.applicantOf(userId).pipe(Effect.mapError(unreachable))
+      if (applicant === null) return yield* Effect.fail(missing)
+      // Only a file of this user's applicant: the image id alone is not trusted.
+      const files = yield* partner.files(applicant.id).pipe(Effect.mapError(unreachable))
+      if (!files.some((file) => file.id === image)) return yield* Effect.fail(missing)
+      return yield* partner.file(applicant.inspectionId, image).pipe(Effect.mapError(unreachable))
+    }),
+})
+
+export const kycOperatorPages = Layer.unwrap(
+  Effect.gen(function* () {
+    const partner = yield* KycPartner
+    return operatorPages(
+      { id: "kyc", label: KYC_OPERATOR_LABEL },
+      {
+        pages: [{ path: "", render: render(partner) }],
+        files: [documentFile(partner)],
+        actions: [
+          reviewAction(partner),
+          staffAction("/level", (form) => {
+            const level = form.get("level")
+            return isHeldLevel(level) ? { kind: "level", level } : "Choose a level"
+          }),
+          staffAction("/block", (form) => {
+            const code = form.get("code")
+            const requiredLevel = form.get("requiredLevel") || null
+            if (!isFullBlockCode(code)) return "Choose a block code"
+            if (requiredLevel !== null && !isHeldLevel(requiredLevel)) return "Choose a level to pass"
+            return { kind: "block", code, requiredAction: form.get("requiredAction") === "CS_001" ? "CS_001" : null, requiredLevel }
+          }),
+          staffAction("/partial", (form) => {
+            const permission = form.get("permission")
+            return isClientPermission(permission) ? { kind: "partial", permission } : "Choose a permission"
+          }),
+          staffAction("/lift", (form) => {
+            const blockId = Number(form.get("block"))
+            // Block ids are 32-bit (serial): a larger number is no block, not a database error.
+            return Number.isInteger(blockId) && blockId > 0 && blockId <= 2_147_483_647 ? { kind: "lift", blockId } : "Choose a block to lift"
+          }),
+        ],
+      },
+    )
+  }),
 )
