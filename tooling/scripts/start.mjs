@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-// The README's start command: devnet, API server and mini-app on embedded defaults, one URL printed.
+// The README's start command: devnet, KYC partner sandbox, API server and mini-app on embedded defaults, one URL printed.
 import { spawn } from "node:child_process"
 import { join } from "node:path"
 import { ensureDependencies, root, sourceEnv } from "./lib.mjs"
 
 ensureDependencies()
 
-const ports = { devnet: Number(process.env.DEVNET_PORT ?? 8091), api: Number(process.env.PORT ?? 8090), app: Number(process.env.APP_PORT ?? 5173) }
+const ports = {
+  devnet: Number(process.env.DEVNET_PORT ?? 8091),
+  sumsub: Number(process.env.SUMSUB_PORT ?? 8092),
+  api: Number(process.env.PORT ?? 8090),
+  app: Number(process.env.APP_PORT ?? 5173),
+}
 const tsx = ["--import", "tsx"]
 const services = [
   {
@@ -22,6 +27,15 @@ const services = [
     cwd: root,
     ready: /devnet ready (\S+)/,
     env: {},
+    stage: 0,
+  },
+  {
+    name: "sumsub",
+    args: [...tsx, join(root, "host/partners/src/main.ts"), "--port", String(ports.sumsub)],
+    cwd: root,
+    ready: /sumsub ready (\S+)/,
+    env: { SUMSUB_WEBHOOK_URL: process.env.SUMSUB_WEBHOOK_URL ?? `http://127.0.0.1:${ports.api}/api/kyc/webhooks/sumsub` },
+    stage: 0,
   },
   {
     name: "api",
@@ -29,6 +43,7 @@ const services = [
     cwd: root,
     ready: /api ready (\S+)/,
     env: { WALLET_DEV: "1", CHAIN_API_URL: `http://127.0.0.1:${ports.devnet}` },
+    stage: 1,
   },
   {
     name: "app",
@@ -36,6 +51,7 @@ const services = [
     cwd: join(root, "host/app"),
     ready: /Local:\s+(http\S+)/,
     env: { WALLET_API_URL: `http://127.0.0.1:${ports.api}` },
+    stage: 2,
   },
 ]
 
@@ -94,7 +110,8 @@ const startService = (service) =>
 
 try {
   const started = Date.now()
-  for (const service of services) await startService(service)
+  // by stage: the devnet and the partner sandbox start together, then the API server, then the app
+  for (const stage of [0, 1, 2]) await Promise.all(services.filter((s) => s.stage === stage).map(startService))
   const url = `http://127.0.0.1:${ports.app}/launch.html`
   console.log(
     `\n[start] ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Open the dev launch page:\n\n    ${url}\n\nCtrl-C stops everything; data stays in .data/ (npm start -- --reset starts the chain fresh).`,

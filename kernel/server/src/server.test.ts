@@ -466,6 +466,7 @@ describe.each(testDatabases)("API server on %s", (kind) => {
         "kyc_level2",
         "kyc_blocked",
         "kyc_partial",
+        "kyc_review",
       ])
       expect(reply.body[0]).toEqual({ id: 700000001, kind: "new", name: expect.any(String), description: expect.any(String) })
     })

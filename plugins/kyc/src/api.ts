@@ -137,6 +137,7 @@ export const KycGroup = authenticated(
     HttpApiEndpoint.post("setCountry", "/api/kyc/country", { payload: SetCountryRequest, success: StepResponse, error: [KycError, KycConflict] }),
     HttpApiEndpoint.post("setName", "/api/kyc/name", { payload: SetNameRequest, success: StepResponse, error: [KycError, KycConflict] }),
     HttpApiEndpoint.post("consent", "/api/kyc/consent", { payload: ConsentRequest, success: StepResponse, error: KycConflict }),
+    HttpApiEndpoint.post("partnerSubmitted", "/api/kyc/partner/submitted", { success: VerificationStatus, error: KycPartnerUnavailable }),
     HttpApiEndpoint.post("partnerToken", "/api/kyc/partner/token", {
       payload: PartnerTokenRequest,
       success: PartnerTokenResponse,

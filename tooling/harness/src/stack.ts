@@ -4,6 +4,7 @@ import { chromium, type Browser } from "playwright-core"
 import { build, preview, type PreviewServer } from "vite"
 import { startServer, type HostServer } from "@wallet/host-server"
 import { startDevnet, type RunningDevnet } from "@wallet/devnet"
+import { startSumsubSandbox, type RunningSumsubSandbox } from "@wallet/partners"
 import { CHROMIUM, CHROMIUM_ARGS } from "@wallet/testkit"
 
 // The browser half (Chromium, the dev launch as a demo user) is the published kit's (decision 0150).
@@ -20,6 +21,8 @@ export interface Stack {
   readonly server: HostServer
   /** The in-process devnet, when the stack was started with `devnet` (blocks every `blockMs`, default 400 ms). */
   readonly devnet: RunningDevnet | undefined
+  /** The identity partner's sandbox, when the stack was started with `partner`. */
+  readonly partner: RunningSumsubSandbox | undefined
   readonly appUrl: string
   readonly browser: Browser
   close(): Promise<void>
@@ -29,6 +32,8 @@ export interface StackOptions {
   readonly accessTokenTtlSeconds?: number
   /** Start an in-memory devnet in this process and point the server's Chain service at it. */
   readonly devnet?: boolean | { readonly blockMs?: number }
+  /** Start the identity partner's sandbox (in memory, quick webhook retries) and point the server at it. */
+  readonly partner?: boolean
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -36,16 +41,21 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const devnet = options.devnet
     ? await startDevnet({ port: 0, blockMs: typeof options.devnet === "object" ? (options.devnet.blockMs ?? 400) : 400 })
     : undefined
+  let partner: RunningSumsubSandbox | undefined
   let server: HostServer
   try {
+    partner = options.partner ? await startSumsubSandbox({ port: 0, dataDir: "memory", retryDelaysMs: [200, 1000, 3000] }) : undefined
     server = await startServer({
       port: 0,
       dev: true,
       dataDir: "memory",
       ...(options.accessTokenTtlSeconds !== undefined ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
       ...(devnet ? { chainApiUrl: devnet.url } : {}),
+      ...(partner ? { pluginConfig: { kyc: { partner: { apiUrl: partner.url, sdkUrl: partner.url } } } } : {}),
     })
+    partner?.setWebhookUrl(`${server.url}/api/kyc/webhooks/sumsub`)
   } catch (error) {
+    await partner?.close()
     await devnet?.close()
     throw error
   }
@@ -69,18 +79,21 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     return {
       server,
       devnet,
+      partner,
       appUrl,
       browser,
       close: async () => {
         await browser.close()
         await previewServer.close()
         await server.close()
+        await partner?.close()
         await devnet?.close()
       },
     }
   } catch (error) {
     await app?.close()
     await server.close()
+    await partner?.close()
     await devnet?.close()
     throw error
   }

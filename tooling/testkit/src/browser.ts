@@ -91,7 +91,8 @@ export async function launch(target: LaunchTarget, options: LaunchOptions): Prom
   await page.goto(`${target.appUrl}/launch.html?${query}`)
   await page.waitForFunction(() => window.fakeTelegram?.ready === true, undefined, { timeout: 30_000 })
   const app = () => {
-    const frame = page.frames().find((f) => f !== page.mainFrame())
+    // The launch page's own child (the mini-app may hold frames of its own: a partner's).
+    const frame = page.mainFrame().childFrames()[0]
     if (!frame) throw new Error("the mini-app frame is missing")
     return frame
   }

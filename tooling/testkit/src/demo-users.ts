@@ -31,6 +31,8 @@ export const DEMO_USERS = {
   kyc_blocked: { id: 700000007, first_name: "Bruno", last_name: "Block", username: "bruno_block", allows_write_to_pm: true },
   /** Level 1 with P2P restricted, PBR_002 (with the kyc plugin). */
   kyc_partial: { id: 700000008, first_name: "Paula", last_name: "Partial", username: "paula_partial", allows_write_to_pm: true },
+  /** Level 1 with documents for level 2 in the partner's review (with the kyc plugin). */
+  kyc_review: { id: 700000009, first_name: "Rhea", last_name: "Review", username: "rhea_review", allows_write_to_pm: true },
 } as const satisfies Record<string, TelegramUserLike>
 
 export type DemoUserKind = keyof typeof DEMO_USERS
@@ -45,6 +47,7 @@ export const DEMO_USER_IDS: { readonly [K in DemoUserKind]: (typeof DEMO_USERS)[
   kyc_level2: DEMO_USERS.kyc_level2.id,
   kyc_blocked: DEMO_USERS.kyc_blocked.id,
   kyc_partial: DEMO_USERS.kyc_partial.id,
+  kyc_review: DEMO_USERS.kyc_review.id,
 }
 
 /**
@@ -62,6 +65,7 @@ export const DEMO_USER_PHONES: { readonly [K in DemoUserKind]: string } = {
   kyc_level2: "447700900456",
   kyc_blocked: "33612345678",
   kyc_partial: "34612345678",
+  kyc_review: "31612345678",
 }
 
 export const isDemoUserKind = (value: unknown): value is DemoUserKind => typeof value === "string" && Object.hasOwn(DEMO_USERS, value)

@@ -10,7 +10,17 @@ import { TelegramUserId } from "./fields.ts"
 import { validated } from "./security.ts"
 import { LanguageCode } from "./kernel.ts"
 
-export const DemoUserKind = Schema.Literals(["new", "balances", "restricted", "no_custody", "blocked", "kyc_level2", "kyc_blocked", "kyc_partial"])
+export const DemoUserKind = Schema.Literals([
+  "new",
+  "balances",
+  "restricted",
+  "no_custody",
+  "blocked",
+  "kyc_level2",
+  "kyc_blocked",
+  "kyc_partial",
+  "kyc_review",
+])
 export type DemoUserKind = typeof DemoUserKind.Type
 
 export const DemoUser = Schema.Struct({

@@ -13,6 +13,7 @@
  * | 700000006 | kyc_level2 | verified to level 2 (the kyc plugin's dev seed)                    | 447700900456 (GB)       |
  * | 700000007 | kyc_blocked| blocked by verification, BR_001, lifted by accepting CS_001          | 33612345678 (FR)        |
  * | 700000008 | kyc_partial| level 1, P2P restricted by PBR_002 (lifted by accepting CS_002)      | 34612345678 (ES)        |
+ * | 700000009 | kyc_review | level 1, documents for level 2 waiting for the partner's review      | 31612345678 (NL)        |
  *
  * The phone is what the user shares when the mini-app asks Telegram for their contact: the dev
  * launch signs it as Telegram would (`contact` of the launch response).
@@ -115,6 +116,15 @@ export const demoUsers: ReadonlyArray<DemoUserSeed> = [
     description: "Level 1 with P2P restricted (PBR_002): the partially-blocked screen; accepting CS_002 lifts it.",
     telegram: { id: 700000008, first_name: "Paula", last_name: "Partial", username: "paula_partial", allows_write_to_pm: true },
     phone: "34612345678",
+    columns: regular,
+  },
+  {
+    id: 700000009,
+    kind: "kyc_review",
+    name: "Rhea Review",
+    description: "Level 1 with documents for level 2 in review: the waiting screen (the kyc plugin seeds the review).",
+    telegram: { id: 700000009, first_name: "Rhea", last_name: "Review", username: "rhea_review", allows_write_to_pm: true },
+    phone: "31612345678",
     columns: regular,
   },
 ]

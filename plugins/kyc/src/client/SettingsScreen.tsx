@@ -67,7 +67,7 @@ export default function SettingsScreen() {
                   key={level}
                   data-kyc-limits={level}
                   aria-current={data.level === level ? "true" : undefined}
-                  before={<span aria-hidden="true">{data.level !== "BLOCKED" && levelRank(data.level) >= levelRank(level) ? "✓" : "·"}</span>}
+                  before={<span aria-hidden="true">{data.level !== "BLOCKED" && levelRank(data.level) >= levelRank(level) ? "✓" : "○"}</span>}
                   title={`${t(`level.${level}`)}${data.level === level ? ` · ${t("settings.yours")}` : ""}`}
                   subtitle={t("settings.limits", { withdraw: limit(LEVEL_LIMITS[level].withdrawOuterUsdCents), p2p: limit(LEVEL_LIMITS[level].p2pUsdCents) })}
                   multiline

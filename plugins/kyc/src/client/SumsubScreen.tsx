@@ -1,13 +1,13 @@
-import { useCallback, useEffect, useRef, useState } from "react"
+import { useEffect, useRef, useState } from "react"
 import { useSearch } from "@tanstack/react-router"
-import { useQueryClient } from "@tanstack/react-query"
+import { useQuery, useQueryClient } from "@tanstack/react-query"
 import SumsubWebSdk from "@sumsub/websdk-react"
 import { colorSchemeOf } from "@wallet/kernel"
 import { analyticsOf, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Placeholder, SkeletonList, Spinner } from "@wallet/kernel-react/ui"
 import type { PartnerTokenResponse } from "../api.ts"
 import { kycMainRoute, kycSettingsRoute, kycVerificationPendingRoute } from "../routes.ts"
-import { partnerToken, refusalCode, statusKey } from "./client.ts"
+import { partnerSubmitted, partnerToken, refusalCode, statusKey } from "./client.ts"
 
 type Level = "LEVEL_2" | "LEVEL_3"
 type Phase = { readonly kind: "loading" } | { readonly kind: "ready"; readonly token: PartnerTokenResponse } | { readonly kind: "error"; readonly code: string }
@@ -25,25 +25,28 @@ export default function SumsubScreen() {
   const queries = useQueryClient()
   const search = useSearch({ strict: false }) as { readonly level?: Level }
   const level: Level = search.level ?? "LEVEL_2"
-  const [phase, setPhase] = useState<Phase>({ kind: "loading" })
-  const [frameReady, setFrameReady] = useState(false)
-  const left = useRef(false)
-
-  const load = useCallback(async () => {
-    setPhase({ kind: "loading" })
-    setFrameReady(false)
-    try {
-      const token = await partnerToken(kernel, level)
-      setPhase({ kind: "ready", token })
+  // The token: asked once per visit (never persisted: only queries that opt in are), renewed by the frame.
+  const token = useQuery({
+    queryKey: ["kyc", "partner-token", level],
+    queryFn: async () => {
+      const answer = await partnerToken(kernel, level)
       analyticsOf(kernel).track("kyc.partner_opened", { level })
-    } catch (error) {
-      setPhase({ kind: "error", code: refusalCode(error) ?? "generic" })
-    }
-  }, [kernel, level])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+      return answer
+    },
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+  })
+  const phase: Phase =
+    token.status === "pending"
+      ? { kind: "loading" }
+      : token.status === "error"
+        ? { kind: "error", code: refusalCode(token.error) ?? "generic" }
+        : { kind: "ready", token: token.data }
+  const [readyFor, setReadyFor] = useState<string>()
+  const frameReady = phase.kind === "ready" && readyFor === phase.token.accessToken
+  const left = useRef(false)
 
   // A review already running, or the level held: the screens for those instead of the frame.
   const code = phase.kind === "error" ? phase.code : undefined
@@ -57,12 +60,15 @@ export default function SumsubScreen() {
     if (left.current) return
     left.current = true
     analyticsOf(kernel).track("kyc.partner_submitted", { level })
-    void queries.invalidateQueries({ queryKey: statusKey })
-    void go(kycVerificationPendingRoute, { replace: true, search: { submitted: "1" } })
+    // The server reads the partner's status at once; the waiting screen polls from there.
+    void partnerSubmitted(kernel)
+      .then((status) => queries.setQueryData(statusKey, status))
+      .catch(() => queries.invalidateQueries({ queryKey: statusKey }))
+      .finally(() => void go(kycVerificationPendingRoute, { replace: true, search: { submitted: "1" } }))
   }
 
   const onMessage = (type: string, payload: unknown) => {
-    if (type === "idCheck.onInitialized") setFrameReady(true)
+    if (type === "idCheck.onInitialized" && phase.kind === "ready") setReadyFor(phase.token.accessToken)
     else if (type === "idCheck.onApplicantSubmitted" || type === "idCheck.onApplicantResubmitted") submitted()
     else if (type === "idCheck.onApplicantStatusChanged") {
       const status = (payload as { reviewStatus?: unknown } | null)?.reviewStatus
@@ -91,7 +97,7 @@ export default function SumsubScreen() {
                 {t("settings.title")}
               </Button>
             ) : (
-              <Button look="secondary" size="s" onClick={() => void load()}>
+              <Button look="secondary" size="s" onClick={() => void token.refetch()}>
                 {t("retry")}
               </Button>
             )
@@ -106,6 +112,7 @@ export default function SumsubScreen() {
             </div>
           )}
           <SumsubWebSdk
+            key={phase.token.accessToken}
             accessToken={phase.token.accessToken}
             baseUrl={phase.token.baseUrl}
             expirationHandler={renewToken}

@@ -48,3 +48,9 @@ export const partnerToken = async (kernel: Kernel, level: "LEVEL_2" | "LEVEL_3")
   const api = await client(kernel)
   return runEffect(kernel, api.kyc.partnerToken({ payload: { level } }))
 }
+
+/** The frame said the documents were sent: the server reads the partner's status now; the new status. */
+export const partnerSubmitted = async (kernel: Kernel): Promise<VerificationStatus> => {
+  const api = await client(kernel)
+  return runEffect(kernel, api.kyc.partnerSubmitted())
+}

@@ -1,7 +1,9 @@
 /**
  * Dev servers only (decision 0203): the verification state of the demo users, so the launch page
  * opens each state at once. Lena is at level 2, Bruno blocked (BR_001, lifted by CS_001), Paula at
- * level 1 with P2P restricted (PBR_002). Idempotent: a block is added only when none is active, and
+ * level 1 with P2P restricted (PBR_002), Rhea at level 1 with documents for level 2 in review (the
+ * wallet's side of it: the sandbox partner has no applicant for her, so the operator cannot decide it;
+ * a review of one's own is the browser journey). Idempotent: a block is added only when none is active, and
  * every demo user's stored permissions are recomputed (the kernel's seed resets them at each start).
  */
 import { Effect } from "effect"
@@ -30,6 +32,17 @@ const blockOnce = (userId: number, kind: "full" | "partial", code: string, requi
     yield* sql`insert into kyc_blocks (user_id, kind, code, required_action, permission, created_at) values (${userId}, ${kind}, ${code}, ${requiredAction}, ${permission}, ${new Date(config.now())})`
   })
 
+const reviewOnce = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
+    const now = new Date(config.now())
+    const at = now.toISOString().replace("T", " ").replace("Z", "")
+    yield* sql`update kyc_verifications set required_level_after_kyc1 = 'LEVEL_2' where user_id = ${userId}`
+    yield* sql`insert into kyc_applicants (user_id, applicant_id, level, review_status, event_at, updated_at)
+      values (${userId}, ${`demo-${userId}`}, 'LEVEL_2', 'pending', ${at}, ${now}) on conflict (user_id) do nothing`
+  })
+
 export const kycDevSeed = Effect.gen(function* () {
   for (const demo of demoUsers) {
     const phone = demo.phone
@@ -37,6 +50,10 @@ export const kycDevSeed = Effect.gen(function* () {
     if (demo.kind === "kyc_partial" && phone) {
       yield* verified(demo.id, phone, "LEVEL_1", demo.telegram.first_name, demo.telegram.last_name ?? "Partial")
       yield* blockOnce(demo.id, "partial", "PBR_002", "CS_002", "canUseP2p")
+    }
+    if (demo.kind === "kyc_review" && phone) {
+      yield* verified(demo.id, phone, "LEVEL_1", demo.telegram.first_name, demo.telegram.last_name ?? "Review")
+      yield* reviewOnce(demo.id)
     }
     if (demo.kind === "kyc_blocked") {
       yield* ensureRow(demo.id)

@@ -17,7 +17,7 @@ import { kycDevSeed } from "./devSeed.ts"
 import { kycVerificationLimits } from "./limits.ts"
 import { kycOperatorPages, KYC_OPERATOR_LABEL } from "./operator.ts"
 import { kycPartnerLayer, type PartnerLevel } from "./partner.ts"
-import { partnerToken, tokenRefusal, type TokenRefusal } from "./review.ts"
+import { partnerToken, reconcileSubmission, tokenRefusal, type TokenRefusal } from "./review.ts"
 import { partnerWebhookRoute } from "./webhook.ts"
 import { activeBlocks, ensureRow, partnerReviewOf, statusFrom, storePermissions, verificationStatus, type VerificationRow } from "./store.ts"
 import { countryOfPhone, UNSUPPORTED_COUNTRIES, verifyContact } from "./phone.ts"
@@ -208,6 +208,21 @@ const partnerTokenFor = (level: PartnerLevel) =>
     )
   }).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
 
+/** The frame said the documents were sent: the partner's status is read now (its webhook may come late). */
+const partnerSubmitted = Effect.gen(function* () {
+  const session = yield* CurrentSession
+  yield* reconcileSubmission(session.userId).pipe(
+    Effect.catchTag("PartnerUnavailable", (error) =>
+      Effect.logWarning("kyc: the partner's status could not be read", error.message).pipe(
+        Effect.andThen(
+          Effect.fail(new KycPartnerUnavailable({ code: "partner_unavailable", message: "identity verification is unavailable right now; try again later" })),
+        ),
+      ),
+    ),
+  )
+  return yield* verificationStatus(session.userId)
+}).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
+
 const TOKEN_REFUSALS: Readonly<Record<TokenRefusal, string>> = {
   user_blocked: "a blocked user cannot take verification steps",
   level_held: "the level is held already",
@@ -223,7 +238,8 @@ const apiHandlers = HttpApiBuilder.group(KycApi, "kyc", (group) =>
     .handle("setPhone", ({ payload }) => setPhone(payload.contactRawData))
     .handle("setCountry", ({ payload }) => setCountry(payload.country))
     .handle("setName", ({ payload }) => setName(payload.firstName, payload.lastName))
-    .handle("partnerToken", ({ payload }) => partnerTokenFor(payload.level)),
+    .handle("partnerToken", ({ payload }) => partnerTokenFor(payload.level))
+    .handle("partnerSubmitted", () => partnerSubmitted),
 )
 
 export const serverPlugin: ServerPlugin = defineServerPlugin({

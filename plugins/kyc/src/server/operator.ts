@@ -68,27 +68,30 @@ const partnerSection = (partner: KycPartnerShape, csrf: string, userId: number) 
     const applicant = yield* partner.applicantOf(userId)
     if (applicant === null) return `<h2>Documents</h2>\n<p class="muted">The user has not opened the partner's check</p>`
     const files = yield* partner.files(applicant.id)
+    const atPartner = (yield* partner.reviewStatus(applicant.id)).reviewStatus
     const fileItems = files
       .map(
         (file) =>
           `<figure data-document="${escapeHtml(file.idDocDef.idDocType)}"><a href="/ops/kyc/document?user=${userId}&amp;image=${encodeURIComponent(file.id)}"><img src="/ops/kyc/document?user=${userId}&amp;image=${encodeURIComponent(file.id)}" alt="${escapeHtml(file.idDocDef.idDocType)} of user ${userId}" width="240"></a><figcaption>${escapeHtml(file.idDocDef.idDocType)}${file.idDocDef.country ? ` (${escapeHtml(file.idDocDef.country)})` : ""} · ${escapeHtml(file.fileMetadata.fileName)} · ${Math.ceil(file.fileMetadata.fileSize / 1024)} kB</figcaption></figure>`,
       )
       .join("\n")
-    const inReview = review !== null && (review.reviewStatus === "pending" || review.reviewStatus === "onHold")
+    // The partner's status decides (the wallet learns it from webhooks, which may come late).
+    const inReview = atPartner === "pending" || atPartner === "onHold"
     const form = (decision: string, label: string, fields: string) =>
       `<form method="post" action="/ops/kyc/review">${hiddenField("csrf", csrf)}${hiddenField("user", userId)}${hiddenField("decision", decision)}${fields}<button type="submit">${label}</button></form>`
     const reasons = `<fieldset><legend>Reasons</legend>${REJECT_LABELS.map((label) => `<label><input type="checkbox" name="label" value="${label}"> ${label}</label>`).join(" ")}</fieldset>
 <p><label>Message to the user <input name="comment" maxlength="500" size="60"></label></p>
 <p><label>Note for staff <input name="note" maxlength="500" size="60"></label></p>`
     const decisions = !inReview
-      ? `<p class="muted">Nothing to decide: ${review === null ? "the documents were not sent yet" : `the review is ${escapeHtml(review.reviewStatus)}${review.answer ? ` (${escapeHtml(review.answer)})` : ""}`}</p>`
+      ? `<p class="muted">Nothing to decide: ${atPartner === "init" ? "the documents were not sent yet" : `the review is ${escapeHtml(atPartner)}`}</p>`
       : partner.sandbox
         ? `<h3>Decide</h3>\n${form("approve", "Approve", "")}\n<h3>Reject</h3>\n${form("retry", "Ask to send again", reasons.replaceAll("<fieldset>", '<fieldset data-form="retry">'))}\n${form("final", "Decline for good", reasons.replaceAll("<fieldset>", '<fieldset data-form="final">'))}`
         : `<p class="muted">Reviews are decided in the partner's dashboard</p>`
     return `<h2>Documents</h2>
 <table><tbody>
 <tr><th scope="row">Applicant</th><td>${escapeHtml(applicant.id)}</td></tr>
-<tr><th scope="row">Review</th><td data-review>${review === null ? "—" : `${escapeHtml(review.level)} ${escapeHtml(review.reviewStatus)}${review.answer ? ` ${escapeHtml(review.answer)}` : ""}${review.rejectType ? ` ${escapeHtml(review.rejectType)}` : ""}`}</td></tr>
+<tr><th scope="row">At the partner</th><td data-partner-review>${escapeHtml(atPartner)}</td></tr>
+<tr><th scope="row">Known to the wallet</th><td data-review>${review === null ? "—" : `${escapeHtml(review.level)} ${escapeHtml(review.reviewStatus)}${review.answer ? ` ${escapeHtml(review.answer)}` : ""}${review.rejectType ? ` ${escapeHtml(review.rejectType)}` : ""}`}</td></tr>
 </tbody></table>
 ${files.length === 0 ? `<p class="muted">No documents uploaded</p>` : `<div class="documents">${fileItems}</div>`}
 ${decisions}`

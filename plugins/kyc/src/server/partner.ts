@@ -72,6 +72,7 @@ export type PartnerFile = typeof PartnerFile.Type
 const Applicant = Schema.Struct({ id: Schema.String, inspectionId: Schema.String, externalUserId: Schema.String, levelName: Schema.optional(Schema.String) })
 const TokenAnswer = Schema.Struct({ token: Schema.String, userId: Schema.String })
 const FilesAnswer = Schema.Struct({ items: Schema.Array(PartnerFile) })
+const StatusAnswer = Schema.Struct({ reviewStatus: Schema.String, levelName: Schema.optional(Schema.String) })
 
 export class PartnerUnavailable extends Schema.TaggedError<PartnerUnavailable>()("PartnerUnavailable", { message: Schema.String }) {}
 
@@ -93,6 +94,8 @@ export interface KycPartnerShape {
   /** An SDK access token for the user at the level (the partner's applicant is the user's id). */
   readonly accessToken: (userId: number, level: PartnerLevel) => Effect.Effect<string, PartnerUnavailable>
   readonly applicantOf: (userId: number) => Effect.Effect<{ readonly id: string; readonly inspectionId: string } | null, PartnerUnavailable>
+  /** The applicant's review status at the partner (what the wallet knows may lag: webhooks come late). */
+  readonly reviewStatus: (applicantId: string) => Effect.Effect<{ readonly reviewStatus: string; readonly levelName: string | undefined }, PartnerUnavailable>
   readonly files: (applicantId: string) => Effect.Effect<ReadonlyArray<PartnerFile>, PartnerUnavailable>
   readonly file: (inspectionId: string, imageId: string) => Effect.Effect<{ readonly contentType: string; readonly bytes: Uint8Array }, PartnerUnavailable>
   /** The sandbox's review (`testCompleted`): what the partner's staff decide on the real one. */
@@ -185,6 +188,10 @@ export const makeSumsubPartner = (config: PartnerConfig, now: () => number): Kyc
       call("GET", `/resources/applicants/-;externalUserId=${encodeURIComponent(String(userId))}/one`, undefined, Schema.decodeUnknownSync(Applicant)).pipe(
         Effect.map((answer) => ("value" in answer ? { id: answer.value.id, inspectionId: answer.value.inspectionId } : null)),
       ),
+    reviewStatus: (applicantId) =>
+      found(call("GET", `/resources/applicants/${encodeURIComponent(applicantId)}/status`, undefined, Schema.decodeUnknownSync(StatusAnswer))).pipe(
+        Effect.map((answer) => ({ reviewStatus: answer.reviewStatus, levelName: answer.levelName })),
+      ),
     files: (applicantId) =>
       found(call("GET", `/resources/applicants/${encodeURIComponent(applicantId)}/metadata/resources`, undefined, Schema.decodeUnknownSync(FilesAnswer))).pipe(
         Effect.map((answer) => answer.items),
@@ -220,6 +227,7 @@ const unconfigured: KycPartnerShape = {
   sandbox: false,
   accessToken: () => Effect.fail(new PartnerUnavailable({ message: "no verification partner is configured" })),
   applicantOf: () => Effect.succeed(null),
+  reviewStatus: () => Effect.fail(new PartnerUnavailable({ message: "no verification partner is configured" })),
   files: () => Effect.succeed([]),
   file: () => Effect.fail(new PartnerUnavailable({ message: "no verification partner is configured" })),
   decide: () => Effect.fail(new PartnerUnavailable({ message: "no verification partner is configured" })),

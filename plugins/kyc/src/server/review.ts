@@ -151,3 +151,28 @@ export const partnerToken = (userId: number, level: PartnerLevel) =>
     yield* setTargetLevel(userId, level)
     return { accessToken: token, baseUrl: partner.sdkUrl, level, levelName: LEVEL_NAMES[level] }
   })
+
+/**
+ * The user's frame said the documents were sent: the wallet asks the partner (its webhook may come
+ * late, or after the review's). A review the partner has running is recorded as pending without moving
+ * the applicant's event time, so every webhook still applies after it; a finished one changes nothing.
+ */
+export const reconcileSubmission = (userId: number) =>
+  Effect.gen(function* () {
+    const partner = yield* KycPartner
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
+    const applicant = yield* partner.applicantOf(userId)
+    if (applicant === null) return
+    const status = yield* partner.reviewStatus(applicant.id)
+    const level = levelOfName(status.levelName ?? "")
+    if ((status.reviewStatus !== "pending" && status.reviewStatus !== "onHold") || level === undefined) return
+    const now = new Date(config.now())
+    yield* sql`
+      insert into kyc_applicants (user_id, applicant_id, level, review_status, event_at, updated_at)
+      values (${userId}, ${applicant.id}, ${level}, ${status.reviewStatus}, '', ${now})
+      on conflict (user_id) do update set
+        applicant_id = excluded.applicant_id, level = excluded.level, review_status = excluded.review_status, answer = null,
+        reject_type = null, reject_labels = '[]'::jsonb, moderation_comment = null, client_comment = null, updated_at = excluded.updated_at
+      where kyc_applicants.review_status not in ('pending', 'onHold')`
+  })
