@@ -42,6 +42,7 @@ export const kycPlugin = definePlugin({
   // Spec 1 §2 start params: open a level's flow, the levels screen, or the resubmission after a rejection.
   deepLinks: [
     { prefix: "kyc_start", pattern: "(?:LEVEL_)?(?<level>[23])", to: "/kyc/main", search: { level: "LEVEL_{level}" } },
+    { prefix: "kyc_start", pattern: "(?:LEVEL_)?1", to: "/kyc/main" },
     { prefix: "kyc_start", exact: true, to: "/kyc/main" },
     { prefix: "kyc_settings", pattern: "(?:LEVEL_)?(?<level>[23])", to: "/kyc/settings", search: { level: "LEVEL_{level}" } },
     { prefix: "kyc_settings", exact: true, to: "/kyc/settings" },

@@ -16,7 +16,9 @@ describe("security headers of the served app (decision 0207)", () => {
     expect(csp["object-src"]).toEqual(["'none'"])
     expect(csp["base-uri"]).toEqual(["'none'"])
     expect(csp["connect-src"]).toEqual(["'self'", "https:"])
-    expect(headers["content-security-policy"]).not.toMatch(/unsafe-(inline|eval)|127\.0\.0\.1|localhost|\*(?!\.telegram\.org)/)
+    // Frames: only the identity partner's WebSDK (decision 0930).
+    expect(csp["frame-src"]).toEqual(["'self'", "https://*.sumsub.com"])
+    expect(headers["content-security-policy"]).not.toMatch(/unsafe-(inline|eval)|127\.0\.0\.1|localhost|\*(?!\.telegram\.org|\.sumsub\.com)/)
   })
 
   it("dev: the launch page on this origin frames the app; loopback (devnet, demo dApp, HMR) is reachable; hashed inline scripts only", () => {
