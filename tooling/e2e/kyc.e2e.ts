@@ -156,6 +156,55 @@ describe("blocks and restrictions set by support staff (issue 19)", () => {
     }
   })
 
+  /** The gate read the user's status (its request completed), and two frames passed for it to act. */
+  const gateSettled = async (app: LaunchedApp) => {
+    await expect
+      .poll(() => app.app().evaluate(() => performance.getEntriesByType("resource").some((entry) => entry.name.includes("/api/kyc/status"))))
+      .toBe(true)
+    await app.app().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null)))))
+  }
+  const pushPath = (app: LaunchedApp, path: string) =>
+    app.app().evaluate((to) => {
+      window.history.pushState({}, "", to)
+      window.dispatchEvent(new PopStateEvent("popstate"))
+    }, path)
+
+  it("a blocked user who opens the wallet is sent to the blocked screen; once staff let them past it, main stays open", async () => {
+    const userId = await demoUserId("kyc_blocked")
+    const app = await launch(stack, { user: "kyc_blocked" })
+    try {
+      // The gate runs after the first screen: from main to the blocked screen, and back again on leaving it.
+      await app.waitForPath("/kyc/blocked")
+      await app.app().getByRole("heading", { name: "Your account is blocked" }).waitFor()
+      await pushPath(app, "/main")
+      await app.waitForPath("/kyc/blocked")
+    } finally {
+      await app.page.close()
+    }
+    const console = await openVerificationPage(userId)
+    try {
+      await console.ops.getByLabel("Let the user past the blocked screen").check()
+      await console.ops.getByRole("button", { name: "Save" }).click()
+      await console.ops.getByRole("status").filter({ hasText: "bypass applied" }).waitFor()
+    } finally {
+      await console.close()
+    }
+    const again = await launch(stack, { user: "kyc_blocked" })
+    try {
+      await gateSettled(again)
+      expect(await again.path()).toBe("/main")
+      await pushPath(again, "/settings")
+      await again.waitForPath("/settings")
+      await pushPath(again, "/main")
+      await again.waitForPath("/main")
+      await gateSettled(again)
+      // Still blocked (the server refuses what the block closes), but not held on the blocked screen.
+      expect(await again.path()).toBe("/main")
+    } finally {
+      await again.page.close()
+    }
+  })
+
   it("an operator restricts withdrawals; the user sees the restriction, accepts, and the operator sees it lifted", async () => {
     const userId = await demoUserId("new")
     const app = await launch(stack, { user: "new", language: "ru" })

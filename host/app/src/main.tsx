@@ -358,7 +358,12 @@ async function boot() {
 
   // Plugins' afterStart hooks: loaded once the first screen is up and the browser is idle.
   if (user && composition.hooks.afterStart.length > 0) {
-    const host = { kernel, navigate: (options: object) => router.navigate(options as never) }
+    const host = {
+      kernel,
+      navigate: (options: object) => router.navigate(options as never),
+      // Every screen the user reaches (the path), e.g. for a plugin that gates screens.
+      onNavigate: (listener: (pathname: string) => void) => router.subscribe("onResolved", (event) => listener(event.toLocation.pathname)),
+    }
     const run = () => {
       for (const hook of composition.hooks.afterStart) {
         void hook.load().then(

@@ -243,7 +243,8 @@ export interface PasscodeChangeHookModule<Host = unknown> {
 /**
  * Work a plugin does once the app has started (`hooks.afterStart`): the host loads the module after
  * the first screen rendered, when the browser is idle, and passes what it has (`Host`: the kernel
- * object and a navigate function). E.g. resuming a listener the plugin's sessions need.
+ * object, a navigate function and `onNavigate`, which tells each path the user reaches). E.g.
+ * resuming a listener the plugin's sessions need, or sending a blocked user to the blocked screen.
  */
 export interface StartHookModule<Host = unknown> {
   readonly default: (host: Host) => void | Promise<void>

@@ -70,6 +70,8 @@ export const VerificationStatus = Schema.Struct({
   shouldShowCountryStep: Schema.Boolean,
   /** The phone on file, masked (`+49 ••• ••• 78`), or null. */
   phoneMasked: Schema.NullOr(Schema.String),
+  /** Spec 3 §4.2: the bypass permission: a blocked user with it is not sent to the blocked screen. */
+  bypassBlockedScreen: Schema.Boolean,
   /** The last partner review (levels 2 and 3), or null before any. */
   review: Schema.NullOr(PartnerReview),
 })

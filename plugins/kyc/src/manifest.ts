@@ -49,6 +49,8 @@ export const kycPlugin = definePlugin({
     { prefix: "kyc_resubmission", exact: true, to: "/kyc/verification-pending" },
     { prefix: "kyc_request", exact: true, to: "/kyc/settings" },
   ],
+  // A blocked user is sent to the blocked screen from any screen (unless staff let them past it).
+  hooks: { afterStart: () => import("./client/gate.ts") },
   settings: [{ id: "verification", section: "cw", labelKey: "settingsEntry", to: "/kyc/settings", icon: "check", order: 35 }],
   analytics: {
     events: [

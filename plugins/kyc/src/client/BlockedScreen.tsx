@@ -2,7 +2,7 @@ import { useState } from "react"
 import { analyticsOf, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, List, Placeholder, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
 import { configOf, DEFAULT_AGREEMENT_URL, DEFAULT_LEARN_MORE_URL } from "../config.ts"
-import { kycMainRoute, walletMainRoute } from "../routes.ts"
+import { kycMainRoute, kycSumsubRoute, walletMainRoute } from "../routes.ts"
 import { giveConsent, refusalCode } from "./client.ts"
 import { LoadError } from "./LoadError.tsx"
 import { useKycStatus, useStatusAnswer } from "./useStatus.ts"
@@ -103,7 +103,15 @@ export default function BlockedScreen() {
             {t("blocked.accept")}
           </Button>
         ) : block.unblockingCondition ? (
-          <Button look="primary" stretched onClick={() => void go(kycMainRoute, { search: {} })}>
+          <Button
+            look="primary"
+            stretched
+            onClick={() => {
+              const level = block.unblockingCondition?.requiredLevel
+              // Levels 2 and 3 are the partner's document check (the way out of a PASS_KYC block).
+              void (level === "LEVEL_2" || level === "LEVEL_3" ? go(kycSumsubRoute, { search: { action: "KYC", level } }) : go(kycMainRoute, { search: {} }))
+            }}
+          >
             {t("blocked.verify")}
           </Button>
         ) : null}

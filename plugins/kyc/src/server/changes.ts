@@ -26,6 +26,7 @@ export type StaffChange =
   | { readonly kind: "block"; readonly code: FullBlockCode; readonly requiredAction: "CS_001" | null; readonly requiredLevel: HeldLevel | null }
   | { readonly kind: "partial"; readonly permission: ClientPermission }
   | { readonly kind: "lift"; readonly blockId: number }
+  | { readonly kind: "bypass"; readonly bypass: boolean }
 
 export const isFullBlockCode = (value: unknown): value is FullBlockCode => (FULL_BLOCK_CODES as ReadonlyArray<unknown>).includes(value)
 export const isHeldLevel = (value: unknown): value is HeldLevel => (HELD_LEVELS as ReadonlyArray<unknown>).includes(value)
@@ -70,6 +71,7 @@ const userExists = (userId: number) =>
 
 const summary = (status: VerificationStatus) => ({
   level: status.level,
+  bypassBlockedScreen: status.bypassBlockedScreen,
   block: status.block?.code ?? null,
   partialBlocks: status.partialBlocks.map((block) => block.permission),
 })
@@ -100,6 +102,9 @@ export const applyStaffChange = (userId: number, change: StaffChange, actor: str
               values (${userId}, 'partial', 'PBR_002', 'CS_002', ${change.permission}, ${now})`
             return { permission: change.permission, actor }
           }
+          case "bypass":
+            yield* sql`update kyc_verifications set block_bypass = ${change.bypass} where user_id = ${userId}`
+            return { bypass: change.bypass, actor }
           case "lift": {
             const lifted =
               yield* sql`update kyc_blocks set lifted_at = ${now} where id = ${change.blockId} and user_id = ${userId} and lifted_at is null returning id`

@@ -81,6 +81,8 @@ export const kycMigrations: ReadonlyArray<Migration> = [
         updated_at timestamptz not null
       )`,
       `create index kyc_applicants_review on kyc_applicants (review_status, updated_at)`,
+      // Staff may let a blocked user past the blocked screen (spec 3 §4.2 "unless a bypass permission is held").
+      `alter table kyc_verifications add column block_bypass boolean not null default false`,
       `create table kyc_webhooks (
         id text primary key,
         applicant_id text not null,

@@ -19,7 +19,7 @@ const userIdOf = (raw: string | null): number | undefined => (raw !== null && /^
 const options = (values: ReadonlyArray<string>, selected?: string) =>
   values.map((value) => `<option value="${value}"${value === selected ? " selected" : ""}>${value}</option>`).join("")
 
-const userForms = (csrf: string, userId: number) => {
+const userForms = (csrf: string, userId: number, bypass: boolean) => {
   const form = (action: string, label: string, fields: string) =>
     `<form class="inline" method="post" action="/ops/kyc/${action}">${hiddenField("csrf", csrf)}${hiddenField("user", userId)}${fields}<button type="submit">${label}</button></form>`
   return `<h2>Change</h2>
@@ -29,8 +29,9 @@ const userForms = (csrf: string, userId: number) => {
     "Block the user",
     `<label>Code <select name="code">${options(FULL_BLOCK_CODES)}</select></label>
 <label>User can unblock with CS_001 <input type="checkbox" name="requiredAction" value="CS_001"></label>
-<label>Or by passing level <select name="requiredLevel"><option value="">—</option>${options(HELD_LEVELS.filter((level) => level !== "LEVEL_0"))}</select></label> `,
+<label>Or by passing level <select name="requiredLevel"><option value="">—</option>${options(["LEVEL_2", "LEVEL_3"])}</select></label> `,
   )}</p>
+<p>${form("bypass", "Save", `<label><input type="checkbox" name="bypass" value="1"${bypass ? " checked" : ""}> Let the user past the blocked screen</label> `)}</p>
 <p>${form("partial", "Restrict", `<label>Permission <select name="permission">${options(RESTRICTED_PERMISSIONS)}</select></label> `)}</p>`
 }
 
@@ -158,7 +159,7 @@ ${find}
 <h2>Active blocks</h2>
 ${blocks.length === 0 ? `<p class="muted">None</p>` : `<table><thead><tr><th scope="col">Kind</th><th scope="col">Code</th><th scope="col">Permission</th><th scope="col">Lifted by</th><th scope="col"></th></tr></thead><tbody>\n${blockRows}\n</tbody></table>`}
 ${yield* partnerSection(partner, session.csrf, userId)}
-${userForms(session.csrf, userId)}
+${userForms(session.csrf, userId, status.bypassBlockedScreen)}
 <h2>Last events</h2>
 ${events.length === 0 ? `<p class="muted">None</p>` : `<table><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Detail</th></tr></thead><tbody>\n${eventRows}\n</tbody></table>`}`,
       )
@@ -267,6 +268,7 @@ export const kycOperatorPages = Layer.unwrap(
             const permission = form.get("permission")
             return isClientPermission(permission) ? { kind: "partial", permission } : "Choose a permission"
           }),
+          staffAction("/bypass", (form) => ({ kind: "bypass", bypass: form.get("bypass") === "1" })),
           staffAction("/lift", (form) => {
             const blockId = Number(form.get("block"))
             // Block ids are 32-bit (serial): a larger number is no block, not a database error.

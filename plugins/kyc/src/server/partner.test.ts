@@ -210,6 +210,27 @@ describe("levels 2 and 3 through the partner: token and webhooks (issue 19, deci
     expect(await kycStatus(server.url, auth)).toMatchObject({ level: "LEVEL_2" })
   })
 
+  it("a user blocked until they pass level 2 (BR_015, PASS_KYC) may open the partner's check; the approval lifts the block", async () => {
+    const id = 8_300_000_007
+    const auth = await signIn(id)
+    await kycStatus(server.url, auth)
+    await server.sql("insert into kyc_blocks (user_id, kind, code, required_level, created_at) values ($1, 'full', 'BR_015', 'LEVEL_2', now())", [id])
+    expect(await kycStatus(server.url, auth)).toMatchObject({ level: "BLOCKED", block: { code: "BR_015" } })
+    // No phone shared: the document is the way out of this block.
+    expect((await token(auth)).status).toBe(200)
+    await deliver(green(id))
+    expect(await kycStatus(server.url, auth)).toMatchObject({ level: "LEVEL_2", status: "SUCCESS", block: null })
+    expect((await initUser(server.url, BOT_TOKEN, id)).permissions).toMatchObject({ canReceive: true, canUseP2p: true })
+  })
+
+  it("a user blocked without a way through verification (BR_001) gets no token", async () => {
+    const id = 8_300_000_008
+    const auth = await signIn(id)
+    await sharePhone(id, auth)
+    await server.sql("insert into kyc_blocks (user_id, kind, code, required_action, created_at) values ($1, 'full', 'BR_001', 'CS_001', now())", [id])
+    expect((await token(auth)).body).toMatchObject({ code: "user_blocked" })
+  })
+
   it("a webhook for a user the wallet does not know is acknowledged and changes nothing", async () => {
     expect((await deliver(green(8_399_999_999))).body.outcome).toBe("unknown_user")
   })

@@ -11,8 +11,8 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ServerConfig } from "@wallet/kernel-server"
 import { Outbox } from "@wallet/kernel-server/outbox"
-import type { PartnerReview } from "../api.ts"
-import { levelRank, type HeldLevel } from "../domain.ts"
+import type { PartnerReview, VerificationStatus } from "../api.ts"
+import { HELD_LEVELS, levelRank, type HeldLevel } from "../domain.ts"
 import { deliveryId, KycPartner, LEVEL_NAMES, levelOfName, type PartnerLevel, type WebhookPayload } from "./partner.ts"
 import { activeBlocks, ensureRow, partnerReviewOf, statusFrom, storePermissions } from "./store.ts"
 
@@ -26,13 +26,15 @@ export type TokenRefusal = "level_held" | "steps_first" | "review_pending" | "re
  * review running, no final rejection.
  */
 export const tokenRefusal = (
-  status: { readonly status: string; readonly level: string; readonly level1Status: string },
+  status: Pick<VerificationStatus, "status" | "level" | "level1Status" | "block">,
   review: PartnerReview | null,
   level: PartnerLevel,
 ): TokenRefusal | undefined => {
-  if (status.status === "BLOCKED") return "user_blocked"
+  // A block lifted by passing a level (BR_015, PASS_KYC) is passed here: the document is the way out.
+  const passToUnblock = status.block?.unblockingCondition?.type === "PASS_KYC" && levelRank(status.block.unblockingCondition.requiredLevel) <= levelRank(level)
+  if (status.status === "BLOCKED" && !passToUnblock) return "user_blocked"
   if (levelRank(status.level as HeldLevel) >= levelRank(level)) return "level_held"
-  if (status.level1Status !== "PASSED" && status.level1Status !== "SELF_DECLARED_NAME_REQUIRED") return "steps_first"
+  if (!passToUnblock && status.level1Status !== "PASSED" && status.level1Status !== "SELF_DECLARED_NAME_REQUIRED") return "steps_first"
   if (review !== null && (review.reviewStatus === "pending" || review.reviewStatus === "onHold")) return "review_pending"
   if (review !== null && review.answer === "RED" && review.rejectType === "FINAL") return "review_final"
   return undefined
@@ -117,7 +119,13 @@ export const applyWebhook = (rawBody: Uint8Array, payload: WebhookPayload) =>
         const stepsLevel: HeldLevel = statusFrom({ ...row, level: "LEVEL_0" }, blocks).level1Status === "PASSED" ? "LEVEL_1" : "LEVEL_0"
         const nextLevel: HeldLevel = raised ? level : lowered ? stepsLevel : row.level
         yield* sql`update kyc_verifications set level = ${nextLevel}, version = version + 1, updated_at = ${now} where user_id = ${userId}`
-        const after = statusFrom({ ...row, level: nextLevel }, blocks, yield* partnerReviewOf(userId))
+        // Blocks lifted by passing a level (PASS_KYC) that the user now holds.
+        if (raised) {
+          const held = HELD_LEVELS.slice(0, HELD_LEVELS.indexOf(nextLevel) + 1)
+          yield* sql`update kyc_blocks set lifted_at = ${now}
+            where user_id = ${userId} and kind = 'full' and lifted_at is null and required_level in ${sql.in(held)}`
+        }
+        const after = statusFrom({ ...row, level: nextLevel }, yield* activeBlocks(userId), yield* partnerReviewOf(userId))
         yield* storePermissions(userId, after)
         yield* sql`insert into kyc_events (user_id, kind, detail, at) values (${userId}, ${"partner.review"}, ${JSON.stringify({
           applicantId: payload.applicantId,

@@ -33,6 +33,8 @@ export interface VerificationRow {
   readonly requiredLevelAfterKyc1: HeldLevel
   readonly consents: ReadonlyArray<string>
   readonly version: number
+  /** Staff let the user past the blocked screen (the block itself still closes the permissions). */
+  readonly blockBypass: boolean
 }
 
 const heldLevel = (value: unknown): HeldLevel => ((HELD_LEVELS as ReadonlyArray<unknown>).includes(value) ? (value as HeldLevel) : "LEVEL_0")
@@ -52,6 +54,7 @@ const toRow = (row: Record<string, unknown>): VerificationRow => ({
   requiredLevelAfterKyc1: heldLevel(row.required_level_after_kyc1),
   consents: jsonList(row.consents),
   version: Number(row.version),
+  blockBypass: row.block_bypass === true,
 })
 
 const toBlock = (row: Record<string, unknown>): Block | undefined => {
@@ -154,6 +157,7 @@ export const statusFrom = (row: VerificationRow, blocks: ReadonlyArray<Block>, r
     requiredLevelAfterKyc1: row.requiredLevelAfterKyc1,
     shouldShowCountryStep: countryRequired || row.selfDeclaredCountry !== null,
     phoneMasked: row.phone === null ? null : maskPhone(row.phone),
+    bypassBlockedScreen: row.blockBypass,
     review,
   }
 }

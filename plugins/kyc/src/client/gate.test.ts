@@ -1,0 +1,26 @@
+import { QueryClient } from "@tanstack/react-query"
+import { describe, expect, it } from "vitest"
+import type { VerificationStatus } from "../api.ts"
+import { statusKey } from "./client.ts"
+import { KYC_STATUS_REQUIRED, requireKycStatus, sendsToBlocked } from "./gate.ts"
+
+const status = (level: VerificationStatus["level"], bypassBlockedScreen = false) => ({ level, bypassBlockedScreen }) as VerificationStatus
+
+describe("the blocked-screen gate (spec 3 §4.2, §6)", () => {
+  it("a consumer that reads the status before it was loaded gets the spec's error", () => {
+    const client = new QueryClient()
+    expect(() => requireKycStatus(client)).toThrow(KYC_STATUS_REQUIRED)
+    client.setQueryData(statusKey, status("LEVEL_1"))
+    expect(requireKycStatus(client).level).toBe("LEVEL_1")
+  })
+
+  it("sends a blocked user to the blocked screen from any screen but verification and settings, unless staff let them past", () => {
+    expect(sendsToBlocked(status("BLOCKED"), "/main")).toBe(true)
+    expect(sendsToBlocked(status("BLOCKED"), "/scw")).toBe(true)
+    expect(sendsToBlocked(status("BLOCKED"), "/kyc/blocked")).toBe(false)
+    expect(sendsToBlocked(status("BLOCKED"), "/kyc/main")).toBe(false)
+    expect(sendsToBlocked(status("BLOCKED"), "/settings/language")).toBe(false)
+    expect(sendsToBlocked(status("BLOCKED", true), "/main")).toBe(false)
+    expect(sendsToBlocked(status("LEVEL_0"), "/main")).toBe(false)
+  })
+})
