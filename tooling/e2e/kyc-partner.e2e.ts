@@ -2,7 +2,7 @@ import { join } from "node:path"
 import type { FrameLocator } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
-import { hashPasswordNow } from "../../kernel/server/src/operator/auth.ts"
+import { demoUserId as demoUserIdOf, openOperatorConsole } from "./support.ts"
 
 /**
  * Issue 19: level 2 through the verification partner, as a user and a support operator would do it.
@@ -25,25 +25,12 @@ const OPERATOR = "kyc-reviewer"
 const PASSWORD = "operator password for the partner e2e"
 
 const openOps = async (userId: number) => {
-  const hash = await hashPasswordNow(PASSWORD)
-  await stack.server.sql("insert into operator_accounts (name, password_hash, created_at) values ($1, $2, now()) on conflict do nothing", [OPERATOR, hash])
-  const context = await stack.browser.newContext()
-  const ops = await context.newPage()
-  await ops.goto(`${stack.server.url}/ops`)
-  await ops.getByLabel("Name").fill(OPERATOR)
-  await ops.getByLabel("Password").fill(PASSWORD)
-  await ops.getByRole("button", { name: "Sign in" }).click()
-  await ops.goto(`${stack.server.url}/ops/kyc?user=${userId}`)
-  await ops.getByRole("heading", { name: `Verification of user ${userId}` }).waitFor()
-  return { ops, close: () => context.close() }
+  const console = await openOperatorConsole(stack, { name: OPERATOR, password: PASSWORD }, `/ops/kyc?user=${userId}`)
+  await console.ops.getByRole("heading", { name: `Verification of user ${userId}` }).waitFor()
+  return console
 }
 
-const demoUserId = async (kind: string) => {
-  const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
-  const user = users.find((candidate) => candidate.kind === kind)
-  if (user === undefined) throw new Error(`no demo user ${kind}`)
-  return user.id
-}
+const demoUserId = (kind: string) => demoUserIdOf(stack, kind)
 
 const partnerFrame = (app: LaunchedApp): FrameLocator => app.app().frameLocator(".kyc-partner-frame iframe")
 

@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
-import { hashPasswordNow } from "../../kernel/server/src/operator/auth.ts"
+import { demoUserId as demoUserIdOf, openOperatorConsole } from "./support.ts"
 
 /**
  * Issue 19, first part: a user reaches verification level 1 in the mini-app as a new user would.
@@ -101,25 +101,14 @@ describe("blocks and restrictions set by support staff (issue 19)", () => {
 
   /** The operator console in its own browser context, signed in, on the verification page of `userId`. */
   const openVerificationPage = async (userId: number) => {
-    const hash = await hashPasswordNow(PASSWORD)
-    await stack.server.sql("insert into operator_accounts (name, password_hash, created_at) values ($1, $2, now()) on conflict do nothing", [OPERATOR, hash])
-    const context = await stack.browser.newContext()
-    const ops = await context.newPage()
-    await ops.goto(`${stack.server.url}/ops`)
-    await ops.getByLabel("Name").fill(OPERATOR)
-    await ops.getByLabel("Password").fill(PASSWORD)
-    await ops.getByRole("button", { name: "Sign in" }).click()
-    await ops.getByRole("link", { name: "Verification" }).click()
-    await ops.getByLabel("Telegram user id").fill(String(userId))
-    await ops.getByRole("button", { name: "Find" }).click()
-    await ops.getByRole("heading", { name: `Verification of user ${userId}` }).waitFor()
-    return { ops, close: () => context.close() }
+    const console = await openOperatorConsole(stack, { name: OPERATOR, password: PASSWORD }, "/ops/kyc")
+    await console.ops.getByLabel("Telegram user id").fill(String(userId))
+    await console.ops.getByRole("button", { name: "Find" }).click()
+    await console.ops.getByRole("heading", { name: `Verification of user ${userId}` }).waitFor()
+    return console
   }
 
-  const demoUserId = async (kind: string) => {
-    const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>
-    return users.find((user) => user.kind === kind)!.id
-  }
+  const demoUserId = (kind: string) => demoUserIdOf(stack, kind)
 
   it("an operator blocks a user with BR_001; the user sees the blocked screen, accepts the agreement and is unblocked", async () => {
     const userId = await demoUserId("balances")
