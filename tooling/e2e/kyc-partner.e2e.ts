@@ -2,7 +2,7 @@ import { join } from "node:path"
 import type { FrameLocator } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
-import { demoUserId as demoUserIdOf, openOperatorConsole } from "./support.ts"
+import { demoUserId as demoUserIdOf, openOperatorConsole, PNG } from "./support.ts"
 
 /**
  * Issue 19: level 2 through the verification partner, as a user and a support operator would do it.
@@ -17,9 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close()
 })
-
-// A real 2×2 PNG (the sandbox checks the file's magic bytes).
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==", "base64")
 
 const OPERATOR = "kyc-reviewer"
 const PASSWORD = "operator password for the partner e2e"

@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
-import { demoUserId as demoUserIdOf, openOperatorConsole } from "./support.ts"
+import { demoUserId as demoUserIdOf, openOperatorConsole, PNG } from "./support.ts"
 
 /**
  * Issue 19, first part: a user reaches verification level 1 in the mini-app as a new user would.
@@ -218,6 +218,61 @@ describe("blocks and restrictions set by support staff (issue 19)", () => {
     } finally {
       await app.page.close()
       await console.close()
+    }
+  })
+
+  it("staff ask for evidence with a hold; the user is sent to the hold's screen, uploads a bank statement and sends it; staff accept and the hold lifts", async () => {
+    const userId = await demoUserId("kyc_level2")
+    const console = await openVerificationPage(userId)
+    try {
+      await console.ops.getByRole("checkbox", { name: "sow" }).check()
+      await console.ops.getByLabel("Hold the account until accepted (nothing leaves it)").check()
+      await console.ops.getByLabel("Message to the user").last().fill("Please send a bank statement for the last three months.")
+      await console.ops.getByRole("button", { name: "Ask for evidence" }).click()
+      await console.ops.getByRole("status").filter({ hasText: "evidence asked for" }).waitFor()
+    } finally {
+      await console.close()
+    }
+
+    const app = await launch(stack, { user: "kyc_level2" })
+    try {
+      await app.waitForPath("/kyc/edd-blocked")
+      await app.app().getByRole("heading", { name: "Your account is on hold" }).waitFor()
+      await app.page.screenshot({ path: join(screenshotDir, "kyc-edd-blocked.png") })
+      await app.app().getByRole("button", { name: "Send documents" }).click()
+      await app.waitForPath("/kyc/edd")
+      await app.app().getByText("Please send a bank statement for the last three months.").waitFor()
+      const send = app.app().getByRole("button", { name: "Send documents" })
+      expect(await send.isDisabled()).toBe(true)
+      await app.app().locator('[data-evidence-input="bankStatement"]').setInputFiles({ name: "statement.png", mimeType: "image/png", buffer: PNG })
+      await app.app().locator('[data-evidence-file="statement.png"]').waitFor()
+      await app.page.screenshot({ path: join(screenshotDir, "kyc-edd.png") })
+      await send.click()
+      await app.app().getByText("Your documents are being checked").waitFor()
+    } finally {
+      await app.page.close()
+    }
+
+    const review = await openVerificationPage(userId)
+    try {
+      await review.ops.locator('[data-evidence="bankStatement"] img').waitFor()
+      expect(await review.ops.locator("[data-edd-status]").textContent()).toBe("submitted")
+      await review.ops.screenshot({ path: join(screenshotDir, "kyc-operator-edd.png"), fullPage: true })
+      await review.ops.getByRole("button", { name: "Accept" }).click()
+      await review.ops.getByRole("status").filter({ hasText: "evidence accepted" }).waitFor()
+    } finally {
+      await review.close()
+    }
+
+    const again = await launch(stack, { user: "kyc_level2" })
+    try {
+      await again.waitForPath("/main")
+      await pushPath(again, "/kyc/edd")
+      await again.app().getByText("Your documents are accepted").waitFor()
+      const [user] = await stack.server.sql("select permissions from kernel_users where id = $1", [userId])
+      expect(user?.permissions).toMatchObject({ canWithdrawOuter: true })
+    } finally {
+      await again.page.close()
     }
   })
 })

@@ -3,6 +3,9 @@ import type { Page } from "playwright-core"
 import type { Stack } from "@wallet/harness/stack"
 import { hashPasswordNow } from "../../kernel/server/src/operator/auth.ts"
 
+/** A real 2×2 PNG (servers check a file's magic bytes). */
+export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==", "base64")
+
 /** The Telegram id of a demo user of the stack's dev server. */
 export const demoUserId = async (stack: Stack, kind: string): Promise<number> => {
   const users = (await (await fetch(`${stack.server.url}/api/dev/demo-users`)).json()) as Array<{ id: number; kind: string }>

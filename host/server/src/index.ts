@@ -130,6 +130,9 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
   if (options.dataDir !== "memory") {
     pluginConfig.passcode = { ...pluginConfig.passcode, deviceKeyFile: join(dirname(options.dataDir ?? defaultDataDir), "keys", "device-keys.key") }
   }
+  // Users' files (identity evidence) live beside the database too (`<data>/files`); in-memory data
+  // gets the kernel's folder of the process under the OS temp folder.
+  const filesDir = options.dataDir === "memory" ? undefined : join(dirname(options.dataDir ?? defaultDataDir), "files")
   const plugins = [...resolved.serverPlugins, ...(options.plugins ?? [])]
   const server = await startKernelServer({
     port: options.port ?? DEFAULT_PORT,
@@ -141,6 +144,7 @@ export const startServer = async (options: HostServerOptions = {}): Promise<Host
     dev,
     plugins,
     pluginConfig,
+    ...(filesDir !== undefined ? { filesDir } : {}),
     ...(options.accessTokenTtlSeconds !== undefined ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
     ...(options.refreshTokenTtlSeconds !== undefined ? { refreshTokenTtlSeconds: options.refreshTokenTtlSeconds } : {}),
     ...(options.initDataMaxAgeSeconds !== undefined ? { initDataMaxAgeSeconds: options.initDataMaxAgeSeconds } : {}),

@@ -9,6 +9,7 @@ export * as Check from "./check.ts"
 // schema, a config check) names them through the kernel's entry, not through its source file.
 export type { Check as Checker, CheckIssue, CheckResult, Infer as CheckInfer, OptionalCheck } from "./check.ts"
 export * from "./http.ts"
+export * from "./upload.ts"
 export * from "./storage.ts"
 export * from "./i18n.ts"
 export * from "./help.ts"

@@ -1,7 +1,7 @@
 /**
  * `@wallet/kernel-server`: API server composition, Db, Auth and the server plugin contract.
  */
-export { defineServerPlugin, type ApiGroup, type ServerPlugin, type ServerPluginDefinition } from "./plugin.ts"
+export { defineServerPlugin, type ApiGroup, type ServerPlugin, type ServerPluginDefinition, type UploadRoute } from "./plugin.ts"
 export { composeServerModules, ServerCompositionError } from "./compose.ts"
 export { startServer, makeServerLayer, makeConfig, type ServerOptions, type RunningServer } from "./server.ts"
 export { DEFAULT_CORS_ORIGINS, parseCorsOrigins } from "./cors.ts"
@@ -30,3 +30,4 @@ export { signContact, signInitData, verifyInitData, type SignableContact } from 
 export { demoUsers, type DemoUserSeed } from "./dev/demoUsers.ts"
 export { kernelModule, devModule } from "./kernel/module.ts"
 export * from "./chain/index.ts"
+export * from "./files/index.ts"

@@ -10,6 +10,18 @@ import type { HttpApiGroup } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import type { ServerConfig } from "./services.ts"
 
+/**
+ * A raw route of the module that reads a bigger body than the server's limit (1 MiB by default):
+ * a request to exactly this method and path (without its query) may declare and send up to
+ * `maxBytes`; above it the answer is the API's 413.
+ */
+export interface UploadRoute {
+  readonly method: "POST" | "PUT"
+  /** The exact path, under `/api/`. */
+  readonly path: string
+  readonly maxBytes: number
+}
+
 /** Any API group (its endpoint types do not matter to the composition). */
 export type ApiGroup = HttpApiGroup.Constraint
 import type { Migration } from "./db/migrations.ts"
@@ -24,11 +36,13 @@ export interface ServerPlugin {
   readonly groups: ReadonlyArray<ApiGroup>
   /**
    * Implements every group in `groups` (`HttpApiBuilder.group(...)` layers merged). It may require
-   * the kernel services (`SqlClient`, `ServerConfig`: see `ServerServices`), the contract's
-   * middleware, and use `CurrentSession` in handlers. Typed loosely on purpose: the host checks
-   * the composition at boot.
+   * the kernel services (`SqlClient`, `ServerConfig`: see `ServerServices`; `FileStore` and the
+   * kernel ports too), the contract's middleware, and use `CurrentSession` in handlers. Typed
+   * loosely on purpose: the host checks the composition at boot.
    */
   readonly handlers: Layer.Any
+  /** Routes of this module allowed a bigger request body than the server's limit (uploads). */
+  readonly uploads?: ReadonlyArray<UploadRoute>
   /**
    * The `UsdBalances` kernel port, when this module implements it (at most one module per server).
    * Built over the kernel services and the Ledger; every module's handlers get it.
@@ -60,6 +74,7 @@ export interface ServerPluginDefinition {
   readonly migrations?: ReadonlyArray<Migration>
   readonly groups?: ReadonlyArray<ApiGroup>
   readonly handlers?: Layer.Any
+  readonly uploads?: ReadonlyArray<UploadRoute>
   readonly usdBalances?: Layer.Any
   readonly operationGuard?: Layer.Any
   readonly verificationLimits?: Layer.Any
@@ -77,12 +92,18 @@ export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPl
   if (groups.length > 0 && definition.handlers === undefined) {
     throw new Error(`server plugin "${definition.id}" declares API groups but no handlers layer`)
   }
+  for (const upload of definition.uploads ?? []) {
+    if (!upload.path.startsWith("/api/") || /[?#\s]/.test(upload.path) || !Number.isSafeInteger(upload.maxBytes) || upload.maxBytes <= 0) {
+      throw new Error(`server plugin "${definition.id}" declares an invalid upload route ${upload.method} ${upload.path} (${upload.maxBytes} bytes)`)
+    }
+  }
   return {
     id: definition.id,
     dependsOn: definition.dependsOn ?? [],
     migrations: definition.migrations ?? [],
     groups,
     handlers: definition.handlers ?? Layer.empty,
+    ...(definition.uploads !== undefined && definition.uploads.length > 0 ? { uploads: definition.uploads } : {}),
     ...(definition.usdBalances !== undefined ? { usdBalances: definition.usdBalances } : {}),
     ...(definition.operationGuard !== undefined ? { operationGuard: definition.operationGuard } : {}),
     ...(definition.verificationLimits !== undefined ? { verificationLimits: definition.verificationLimits } : {}),

@@ -3,10 +3,13 @@
  * HttpApi, runs their migrations, serves it with @effect/platform-node and the OpenAPI document at
  * /api/openapi.json.
  */
+import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Context, Effect, Exit, Layer, Redacted, Schedule, Scope } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { Context, Effect, Exit, Layer, Redacted, Schedule, Scope } from "effect"
+import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Ledger } from "./ledger/index.ts"
@@ -15,6 +18,7 @@ import { ChainLive, type Chain } from "./chain/index.ts"
 import { composeServerModules } from "./compose.ts"
 import { apiCorsLayer, DEFAULT_CORS_ORIGINS } from "./cors.ts"
 import * as Db from "./db/Db.ts"
+import { FileStore, localFileStore, type FileStoreShape } from "./files/FileStore.ts"
 import { apiErrorsLayer } from "./http/apiErrors.ts"
 import { runMigrations } from "./db/migrations.ts"
 import { seedDemoUsers } from "./dev/demoUsers.ts"
@@ -45,8 +49,12 @@ export interface ServerOptions {
   readonly now?: () => number
   /** Log one line per request. */
   readonly logRequests?: boolean
-  /** Request bodies above this answer 413 (default 1 MiB). */
+  /** Request bodies above this answer 413 (default 1 MiB); a module's `uploads` routes have their own limits. */
   readonly maxBodyBytes?: number
+  /** Where modules keep users' files (`FileStore`); default a `localFileStore` in `filesDir`. */
+  readonly files?: FileStoreShape
+  /** The default file store's folder; default a folder of this process under the OS temp folder. */
+  readonly filesDir?: string
   /** The Chain service handlers get; default: from CHAIN_API_URL / CHAIN_API_KEY (the devnet locally). */
   readonly chain?: Layer.Layer<Chain>
   /** The URL behind `chain`, for modules that talk to the devnet beyond the Chain service (faucet, simulated networks). */
@@ -83,6 +91,10 @@ const HOUSEKEEPING_INTERVAL = "10 minutes"
 const HOLD_EXPIRY_INTERVAL = "1 minute"
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
+let processFilesDir: string | undefined
+/** Made once per process (mkdtemp: private, not guessable) the first time a server needs it. */
+const defaultFilesDir = () => (processFilesDir ??= mkdtempSync(join(tmpdir(), "wallet-files-")))
+
 export const makeConfig = (options: ServerOptions): ServerConfigShape => ({
   botToken: Redacted.make(options.botToken),
   botUsername: options.botUsername ?? "wallet_dev_bot",
@@ -103,13 +115,9 @@ export const makeServerLayer = (options: ServerOptions) => {
   const groups = modules.flatMap((module) => module.groups) as unknown as [HttpApiGroup.Constraint, ...Array<HttpApiGroup.Constraint>]
   const api = HttpApi.make(ApiId).add(...groups)
 
-  const Base = Layer.mergeAll(
-    Db.layer(options.database),
-    Layer.succeed(ServerConfig, config),
-    options.chain ?? ChainLive,
-    // Unbounded by default in effect/http: cap what a request may make us buffer.
-    Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)),
-  )
+  // No MaxBodySize here: `apiErrorsLayer` sets it per request (an upload route has its own limit, and
+  // a raw route that re-provides the context it captured must not bring back the server's).
+  const Base = Layer.mergeAll(Db.layer(options.database), Layer.succeed(ServerConfig, config), options.chain ?? ChainLive)
 
   const Boot = Layer.effectDiscard(
     Effect.gen(function* () {
@@ -137,8 +145,11 @@ export const makeServerLayer = (options: ServerOptions) => {
   // The VerificationLimits port (decision 0920): the one module that implements it, else no limits.
   const verificationLimits = (modules.find((module) => module.verificationLimits !== undefined)?.verificationLimits ??
     Layer.succeed(VerificationLimits, VerificationLimits.none)) as Layer.Layer<VerificationLimits>
+  // Users' files (evidence): the host's store, else a folder.
+  const files = Layer.succeed(FileStore, options.files ?? localFileStore(options.filesDir ?? defaultFilesDir()))
   const Handlers = Layer.mergeAll(...handlerLayers).pipe(
     Layer.provide(kernelMiddleware),
+    Layer.provide(files),
     Layer.provide(verificationLimits),
     Layer.provide(operationGuard),
     Layer.provide(usdBalances),
@@ -161,8 +172,9 @@ export const makeServerLayer = (options: ServerOptions) => {
   const App = Layer.mergeAll(
     HttpApiBuilder.layer(api as unknown as HttpApi.Top, { openapiPath: OpenApiPath }).pipe(Layer.provide(Handlers)),
     NotFoundRoute,
-    // One JSON error shape for framework refusals (413, 415, 5xx), x-request-id, 5xx logged (decision 0205).
-    apiErrorsLayer({ maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }),
+    // One JSON error shape for framework refusals (413, 415, 5xx), x-request-id, 5xx logged (decision 0205);
+    // each request's body limit (MaxBodySize): the server's, or its upload route's.
+    apiErrorsLayer({ maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, uploads: modules.flatMap((module) => module.uploads ?? []) }),
     // CORS for /api only: the app's origins (decision 0207); the bridge keeps its own.
     apiCorsLayer(options.corsOrigins ?? DEFAULT_CORS_ORIGINS),
   )

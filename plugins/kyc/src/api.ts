@@ -4,9 +4,20 @@
  * `Authorization: Bearer <access token>`.
  */
 import { Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { ApiId, authenticated, userText } from "@wallet/kernel/api"
-import { FULL_BLOCK_CODES, HELD_LEVELS, KYC_LEVELS, LEVEL1_STATUSES, RESTRICTED_PERMISSIONS } from "./domain.ts"
+import {
+  EDD_STATUSES,
+  EVIDENCE_GROUPS,
+  EVIDENCE_KINDS,
+  EVIDENCE_TYPES,
+  MAX_EVIDENCE_BYTES,
+  FULL_BLOCK_CODES,
+  HELD_LEVELS,
+  KYC_LEVELS,
+  LEVEL1_STATUSES,
+  RESTRICTED_PERMISSIONS,
+} from "./domain.ts"
 
 export const KycLevelSchema = Schema.Literals(KYC_LEVELS)
 export const HeldLevelSchema = Schema.Literals(HELD_LEVELS)
@@ -51,6 +62,14 @@ export const PartnerReview = Schema.Struct({
 })
 export type PartnerReview = typeof PartnerReview.Type
 
+export const EvidenceGroupSchema = Schema.Literals(EVIDENCE_GROUPS)
+export const EvidenceKindSchema = Schema.Literals(EVIDENCE_KINDS)
+export const EddStatusSchema = Schema.Literals(EDD_STATUSES)
+
+/** The EDD request in the status: enough for the gate and the banners. */
+export const EddSummary = Schema.Struct({ status: EddStatusSchema, blocking: Schema.Boolean, groups: Schema.Array(EvidenceGroupSchema) })
+export type EddSummary = typeof EddSummary.Type
+
 /** Spec 3 §3 "Identity verification status". */
 export const VerificationStatus = Schema.Struct({
   level: KycLevelSchema,
@@ -74,6 +93,8 @@ export const VerificationStatus = Schema.Struct({
   bypassBlockedScreen: Schema.Boolean,
   /** The last partner review (levels 2 and 3), or null before any. */
   review: Schema.NullOr(PartnerReview),
+  /** Staff's request for evidence (EDD, decision 0940), or null. */
+  edd: Schema.NullOr(EddSummary),
 })
 export type VerificationStatus = typeof VerificationStatus.Type
 
@@ -96,6 +117,64 @@ export const PartnerTokenResponse = Schema.Struct({
   levelName: Schema.String,
 })
 export type PartnerTokenResponse = typeof PartnerTokenResponse.Type
+
+/** One evidence file as its owner sees it. */
+export const EvidenceFile = Schema.Struct({
+  id: Schema.Number,
+  kind: EvidenceKindSchema,
+  fileName: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Number,
+})
+export type EvidenceFile = typeof EvidenceFile.Type
+
+/** `GET /api/kyc/edd`: what staff asked for, and the files given per group and attachment list. */
+export const EddState = Schema.Struct({
+  request: Schema.NullOr(
+    Schema.Struct({
+      status: EddStatusSchema,
+      blocking: Schema.Boolean,
+      /** What staff wrote to the user. */
+      note: Schema.NullOr(Schema.String),
+      /** Why staff did not accept the evidence (status rejected). */
+      reason: Schema.NullOr(Schema.String),
+      groups: Schema.Array(
+        Schema.Struct({
+          group: EvidenceGroupSchema,
+          kinds: Schema.Array(Schema.Struct({ kind: EvidenceKindSchema, files: Schema.Array(EvidenceFile) })),
+        }),
+      ),
+    }),
+  ),
+})
+export type EddState = typeof EddState.Type
+
+/** The file's place: `POST /api/kyc/evidence?group=sow&kind=bankStatement&name=…` with the file as the body. */
+export const EvidenceQuery = Schema.Struct({
+  group: EvidenceGroupSchema,
+  kind: EvidenceKindSchema,
+  name: userText({ minLength: 1, maxLength: 120 }),
+})
+export const RemoveEvidenceRequest = Schema.Struct({ id: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 2_147_483_647 })) })
+
+/** Why an evidence change was refused (the request and the files are unchanged). */
+export class KycEvidenceRefused extends Schema.TaggedError<KycEvidenceRefused>()(
+  "KycEvidenceRefused",
+  {
+    code: Schema.Literals([
+      "edd_not_open",
+      "group_not_requested",
+      "kind_not_in_group",
+      "too_many_files",
+      "file_invalid",
+      "file_too_large",
+      "evidence_missing",
+      "no_such_file",
+    ]),
+    message: Schema.String,
+  },
+  { httpApiStatus: 409, description: "The evidence change does not apply now; `code` says why" },
+) {}
 
 /** The answer of each step: `status` and the new verification status (spec 3 §7.2). */
 export const StepResponse = Schema.Struct({ status: Schema.Literal("SUCCESS"), data: VerificationStatus })
@@ -139,6 +218,15 @@ export const KycGroup = authenticated(
     HttpApiEndpoint.post("setCountry", "/api/kyc/country", { payload: SetCountryRequest, success: StepResponse, error: [KycError, KycConflict] }),
     HttpApiEndpoint.post("setName", "/api/kyc/name", { payload: SetNameRequest, success: StepResponse, error: [KycError, KycConflict] }),
     HttpApiEndpoint.post("consent", "/api/kyc/consent", { payload: ConsentRequest, success: StepResponse, error: KycConflict }),
+    HttpApiEndpoint.get("edd", "/api/kyc/edd", { success: EddState }),
+    HttpApiEndpoint.post("uploadEvidence", "/api/kyc/evidence", {
+      query: EvidenceQuery,
+      payload: HttpApiSchema.StreamUint8Array({ contentType: [...EVIDENCE_TYPES, "application/octet-stream"], maxBytes: MAX_EVIDENCE_BYTES }),
+      success: EddState,
+      error: KycEvidenceRefused,
+    }),
+    HttpApiEndpoint.post("removeEvidence", "/api/kyc/evidence/remove", { payload: RemoveEvidenceRequest, success: EddState, error: KycEvidenceRefused }),
+    HttpApiEndpoint.post("submitEdd", "/api/kyc/edd/submit", { success: EddState, error: KycEvidenceRefused }),
     HttpApiEndpoint.post("partnerSubmitted", "/api/kyc/partner/submitted", { success: VerificationStatus, error: KycPartnerUnavailable }),
     HttpApiEndpoint.post("partnerToken", "/api/kyc/partner/token", {
       payload: PartnerTokenRequest,

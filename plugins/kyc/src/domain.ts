@@ -147,6 +147,8 @@ export interface PermissionFacts {
   readonly blocks: ReadonlyArray<Block>
   /** Residence country (ISO alpha-2), when known. */
   readonly country: string | null
+  /** Staff asked for evidence and hold the account until it is accepted (EDD-blocked, decision 0940). */
+  readonly eddBlocking?: boolean
 }
 
 /** The level the user is shown: BLOCKED under a full block, else the held level (spec 3 §3). */
@@ -166,8 +168,62 @@ export const computePermissions = (facts: PermissionFacts): ServerPermissions =>
     out[permission] = level !== "BLOCKED" && meetsLevel(level, PERMISSION_LEVEL[permission]) && !closed.has(permission)
   }
   if (facts.country !== null && P2P_RESTRICTED_COUNTRIES.has(facts.country)) out.can_use_p2p = false
+  // EDD-blocked: money may come in, nothing goes out until the evidence is accepted.
+  if (facts.eddBlocking === true) for (const permission of EDD_CLOSED) out[permission] = false
   return out
 }
+
+/** What an EDD hold closes (decision 0940): every way money leaves the account. */
+export const EDD_CLOSED: ReadonlyArray<ServerPermission> = [
+  "can_exchange",
+  "can_withdraw_inner",
+  "can_withdraw_outer",
+  "can_use_wpay_as_payer",
+  "can_use_p2p",
+  "can_usdt_raffle",
+  "can_use_wpay_as_merchant",
+]
+
+// Enhanced due diligence (spec 3 §3 verification state; decision 0940): the evidence groups staff ask
+// for and the attachment lists of each.
+
+export const EVIDENCE_GROUPS = ["sow", "covi", "sof", "dof", "umq", "psp"] as const
+export type EvidenceGroup = (typeof EVIDENCE_GROUPS)[number]
+
+export const EVIDENCE_KINDS = [
+  "sowEvidence",
+  "sofEvidence",
+  "dofEvidence",
+  "pspEvidence",
+  "bankStatement",
+  "proofOfAddress",
+  "elderlyEvidence",
+  "docsNotSupported",
+  "addressOwnership",
+  "gambling",
+] as const
+export type EvidenceKind = (typeof EVIDENCE_KINDS)[number]
+
+/**
+ * The attachment lists of each group: source of wealth, customer vulnerability, source of funds,
+ * destination of funds, unusual activity questions, payment service provider.
+ */
+export const GROUP_KINDS: Readonly<Record<EvidenceGroup, ReadonlyArray<EvidenceKind>>> = {
+  sow: ["sowEvidence", "bankStatement"],
+  covi: ["elderlyEvidence", "docsNotSupported"],
+  sof: ["sofEvidence", "bankStatement"],
+  dof: ["dofEvidence"],
+  umq: ["gambling", "addressOwnership"],
+  psp: ["pspEvidence", "proofOfAddress"],
+}
+
+/** Files one attachment list holds at most, and one file's size. */
+export const MAX_FILES_PER_KIND = 5
+export const MAX_EVIDENCE_BYTES = 10 * 1024 * 1024
+export const EVIDENCE_TYPES = ["image/jpeg", "image/png", "image/webp", "application/pdf"] as const
+
+export const EDD_STATUSES = ["requested", "submitted", "approved", "rejected"] as const
+export type EddStatus = (typeof EDD_STATUSES)[number]
 
 /** The client permissions a user lacks (spec 3 §3 blockedPermissions). */
 export const blockedPermissions = (permissions: ClientPermissions): ReadonlyArray<ClientPermission> =>

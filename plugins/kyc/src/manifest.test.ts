@@ -18,6 +18,8 @@ describe("kyc manifest", () => {
       "/kyc/sumsub",
       "/kyc/settings",
       "/kyc/verification-pending",
+      "/kyc/edd",
+      "/kyc/edd-blocked",
       "/kyc/pending",
       "/kyc/blocked",
       "/kyc/partially-blocked",

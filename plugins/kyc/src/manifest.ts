@@ -28,6 +28,8 @@ export const kycPlugin = definePlugin({
       search: KycPendingSearch,
       component: () => import("./client/VerificationPendingScreen.tsx"),
     },
+    { id: "edd", parent: "wallet", path: "/kyc/edd", component: () => import("./client/EddScreen.tsx") },
+    { id: "eddBlocked", parent: "wallet", path: "/kyc/edd-blocked", component: () => import("./client/EddBlockedScreen.tsx") },
     // Level 1 awaiting completion (spec 3 §4.2): the same waiting screen, polled every 2 s.
     { id: "pending", parent: "wallet", path: "/kyc/pending", search: KycPendingSearch, component: () => import("./client/VerificationPendingScreen.tsx") },
     { id: "blocked", parent: "wallet", path: "/kyc/blocked", component: () => import("./client/BlockedScreen.tsx") },
@@ -48,6 +50,7 @@ export const kycPlugin = definePlugin({
     { prefix: "kyc_settings", exact: true, to: "/kyc/settings" },
     { prefix: "kyc_resubmission", exact: true, to: "/kyc/verification-pending" },
     { prefix: "kyc_request", exact: true, to: "/kyc/settings" },
+    { prefix: "edd", exact: true, to: "/kyc/edd" },
   ],
   // A blocked user is sent to the blocked screen from any screen (unless staff let them past it).
   hooks: { afterStart: () => import("./client/gate.ts") },

@@ -30,6 +30,8 @@ export const kycNameRoute = routeRef("/kyc/verify-name")
 export const kycSuccessRoute = routeRef("/kyc/success")
 export const kycSumsubRoute = routeRef("/kyc/sumsub", KycSumsubSearch)
 export const kycSettingsRoute = routeRef("/kyc/settings", KycSettingsSearch)
+export const kycEddRoute = routeRef("/kyc/edd")
+export const kycEddBlockedRoute = routeRef("/kyc/edd-blocked")
 export const kycVerificationPendingRoute = routeRef("/kyc/verification-pending", KycPendingSearch)
 /** Wallet main (the home plugin), where the success screen leads. */
 export const walletMainRoute = routeRef("/main")
@@ -45,5 +47,7 @@ export const routeRefs = [
   kycSumsubRoute,
   kycSettingsRoute,
   kycVerificationPendingRoute,
+  kycEddRoute,
+  kycEddBlockedRoute,
   walletMainRoute,
 ]

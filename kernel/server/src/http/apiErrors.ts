@@ -13,11 +13,15 @@
  * bodies and headers are never logged: they carry tokens and passcodes.
  *
  * Bodies declared (Content-Length) above the limit are refused before routing, so an endpoint
- * without a payload does not quietly accept 2 MB either.
+ * without a payload does not quietly accept 2 MB either. The limit is per request: the server's,
+ * or for a declared upload route (exactly its method and path) that route's own. The same limit is
+ * set as the request's `MaxBodySize`, so a body sent without a length (chunked) cannot be read past
+ * it either.
  */
 import { randomUUID } from "node:crypto"
-import { Cause, Effect } from "effect"
-import { HttpEffect, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Cause, Effect } from "effect"
+import { HttpEffect, HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { UploadRoute } from "../plugin.ts"
 
 export const REQUEST_ID_HEADER = "x-request-id"
 
@@ -87,18 +91,36 @@ const statusOfCause = (cause: Cause.Cause<unknown>) => Effect.map(HttpServerErro
 const logFailure = (status: number, cause: Cause.Cause<unknown> | undefined) =>
   cause === undefined ? Effect.logError(`HTTP ${status}`) : Effect.logError(`HTTP ${status}`, cause)
 
+export interface ApiErrorsOptions {
+  /** The server's body limit, named in the 413 answer. */
+  readonly maxBodyBytes: number
+  /** Routes with a limit of their own (the modules' `uploads`). */
+  readonly uploads?: ReadonlyArray<UploadRoute>
+}
+
+/** The body limit of a request: its upload route's, else the server's. */
+const limitFor = (uploads: ReadonlyMap<string, number>, fallback: number, method: string, path: string) => uploads.get(`${method} ${path}`) ?? fallback
+
 /**
- * The global middleware (see the module header). `maxBodyBytes` is the server's body limit (the
- * `MaxBodySize` it sets), named in the 413 answer.
+ * The global middleware (see the module header). It also sets each request's `MaxBodySize` (the
+ * server's limit, or its upload route's).
  */
-export const apiErrorsLayer = (options: { readonly maxBodyBytes: number }) =>
-  HttpRouter.middleware(
+export const apiErrorsLayer = (options: ApiErrorsOptions) => {
+  const uploads = new Map<string, number>()
+  for (const upload of options.uploads ?? []) {
+    const key = `${upload.method} ${upload.path}`
+    // Two modules declaring one route: the smaller limit holds.
+    uploads.set(key, Math.min(uploads.get(key) ?? upload.maxBytes, upload.maxBytes))
+  }
+  return HttpRouter.middleware(
     (app) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
         const api = isApiPath(request.url)
-        const annotations = { requestId, method: request.method, path: pathOf(request.url) }
+        const path = pathOf(request.url)
+        const maxBodyBytes = limitFor(uploads, options.maxBodyBytes, request.method, path)
+        const annotations = { requestId, method: request.method, path }
         let logged = false
         yield* HttpEffect.appendPreResponseHandler((_request, response) =>
           Effect.gen(function* () {
@@ -108,12 +130,12 @@ export const apiErrorsLayer = (options: { readonly maxBodyBytes: number }) =>
               yield* logFailure(response.status, undefined).pipe(Effect.annotateLogs({ ...annotations, status: response.status }))
             }
             if (api && response.status >= 400 && (response.status >= 500 || !isJson(response))) {
-              out = reshape(response, errorBodyFor(response.status, requestId, options.maxBodyBytes))
+              out = reshape(response, errorBodyFor(response.status, requestId, maxBodyBytes))
             }
             return HttpServerResponse.setHeader(out, REQUEST_ID_HEADER, requestId)
           }),
         )
-        if (api && declaredLength(request) > options.maxBodyBytes) {
+        if (api && declaredLength(request) > maxBodyBytes) {
           // Not read: the connection closes after the answer instead of draining the body.
           return HttpServerResponse.empty({ status: 413, headers: { connection: "close" } })
         }
@@ -128,7 +150,10 @@ export const apiErrorsLayer = (options: { readonly maxBodyBytes: number }) =>
             }),
           ),
           Effect.annotateLogs({ requestId }),
+          // Unbounded by default in effect/http: cap what this request may make us buffer.
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBodyBytes)),
         )
       }),
     { global: true },
   )
+}

@@ -12,6 +12,7 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerResponse, type HttpServerRequest } from "effect/http"
 import type { SqlClient } from "effect/sql"
+import type { FileStore } from "../files/index.ts"
 import { ServerConfig } from "../services.ts"
 import { sessionOf, type OperatorSession } from "./auth.ts"
 import { layout, operatorNav, renderLogin, type OperatorLink } from "./pages.ts"
@@ -25,7 +26,8 @@ export { audit as operatorAudit } from "./service.ts"
 export type { OperatorLink } from "./pages.ts"
 export type { OperatorSession } from "./auth.ts"
 
-type Services = SqlClient.SqlClient | ServerConfig
+/** What operator pages may use: the database, the config and the file store (documents they show). */
+type Services = SqlClient.SqlClient | ServerConfig | FileStore
 
 export interface OperatorPageInput {
   readonly session: OperatorSession

@@ -1,6 +1,6 @@
 import { makeApiClient } from "@wallet/kernel/client"
 import { clientPerKernel, runEffect, type Kernel } from "@wallet/kernel-react"
-import { KycApi, type PartnerTokenResponse, type StepResponse, type VerificationStatus } from "../api.ts"
+import { KycApi, type EddState, type PartnerTokenResponse, type StepResponse, type VerificationStatus } from "../api.ts"
 
 const client = clientPerKernel(makeApiClient(KycApi))
 
@@ -53,4 +53,22 @@ export const partnerToken = async (kernel: Kernel, level: "LEVEL_2" | "LEVEL_3")
 export const partnerSubmitted = async (kernel: Kernel): Promise<VerificationStatus> => {
   const api = await client(kernel)
   return runEffect(kernel, api.kyc.partnerSubmitted())
+}
+
+/** The evidence staff asked for (decision 0940). */
+export const eddKey = ["kyc", "edd"] as const
+
+export const loadEdd = async (kernel: Kernel): Promise<EddState> => {
+  const api = await client(kernel)
+  return runEffect(kernel, api.kyc.edd())
+}
+
+export const removeEvidence = async (kernel: Kernel, id: number): Promise<EddState> => {
+  const api = await client(kernel)
+  return runEffect(kernel, api.kyc.removeEvidence({ payload: { id } }))
+}
+
+export const submitEdd = async (kernel: Kernel): Promise<EddState> => {
+  const api = await client(kernel)
+  return runEffect(kernel, api.kyc.submitEdd())
 }

@@ -1,6 +1,7 @@
 /**
  * The kyc plugin's `afterStart` hook (spec 3 §4.2, §6): a user whose level is BLOCKED is sent to the
- * blocked screen from any screen, unless staff gave the bypass permission. Verification loads only
+ * blocked screen from any screen, and a user whose account staff hold for evidence (EDD, decision
+ * 0940) to the hold's screen, unless staff gave the bypass permission. Verification loads only
  * for a signed-in user, and only when the session's permissions hint at a block (a blocked user holds
  * none), so nobody else pays a request for it. The screens of verification and settings stay open.
  */
@@ -22,9 +23,16 @@ export const requireKycStatus = (client: QueryClient): VerificationStatus => {
 export const openWhileBlocked = (pathname: string): boolean =>
   pathname === "/kyc" || pathname.startsWith("/kyc/") || pathname === "/settings" || pathname.startsWith("/settings/")
 
+/** Where this status sends the user at `pathname`: the blocked screen, the EDD hold's screen, or nowhere. */
+export const gateTarget = (status: VerificationStatus, pathname: string): "/kyc/blocked" | "/kyc/edd-blocked" | undefined => {
+  if (openWhileBlocked(pathname) || status.bypassBlockedScreen) return undefined
+  if (status.level === "BLOCKED") return "/kyc/blocked"
+  if (status.edd !== null && status.edd.blocking && status.edd.status !== "approved") return "/kyc/edd-blocked"
+  return undefined
+}
+
 /** Whether this status sends the user at `pathname` to the blocked screen. */
-export const sendsToBlocked = (status: VerificationStatus, pathname: string): boolean =>
-  status.level === "BLOCKED" && !status.bypassBlockedScreen && !openWhileBlocked(pathname)
+export const sendsToBlocked = (status: VerificationStatus, pathname: string): boolean => gateTarget(status, pathname) === "/kyc/blocked"
 
 export interface GateHost {
   readonly kernel: Kernel
@@ -34,8 +42,8 @@ export interface GateHost {
 
 export default async function kycGate(host: GateHost): Promise<void> {
   const user = host.kernel.user()
-  // A blocked user holds no permission; anyone who can receive is not blocked.
-  if (user === undefined || user.permissions.canReceive) return
+  // A blocked user holds no permission, an EDD hold closes withdrawals: anyone with both is neither.
+  if (user === undefined || (user.permissions.canReceive && user.permissions.canWithdrawOuter)) return
   const client = kernelQueryClient(host.kernel)
   try {
     await client.fetchQuery({ queryKey: statusKey, queryFn: () => loadStatus(host.kernel), staleTime: STATUS_STALE_MS })
@@ -44,7 +52,8 @@ export default async function kycGate(host: GateHost): Promise<void> {
     return
   }
   const check = (pathname: string) => {
-    if (sendsToBlocked(requireKycStatus(client), pathname)) void host.navigate({ to: "/kyc/blocked", replace: true })
+    const target = gateTarget(requireKycStatus(client), pathname)
+    if (target !== undefined) void host.navigate({ to: target, replace: true })
   }
   check(window.location.pathname)
   host.onNavigate?.(check)

@@ -1,13 +1,10 @@
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startServer, type RunningServer } from "@wallet/kernel-server"
-import { hashPassword } from "@wallet/kernel-server/operator"
 import { bearer, call, startTestDatabase, type TestDatabase } from "@wallet/kernel-server/testing"
 import { serverPlugin } from "./index.ts"
-import { initUser, kycStatus } from "./testing.ts"
+import { initUser, kycStatus, signInOperator } from "./testing.ts"
 
 const BOT_TOKEN = "1234567:kyc-blocks-test"
-const PASSWORD = "correct horse battery staple"
 
 describe("kyc blocks, consents and the operator page (issue 19)", () => {
   let database: TestDatabase
@@ -18,18 +15,7 @@ describe("kyc blocks, consents and the operator page (issue 19)", () => {
   beforeAll(async () => {
     database = await startTestDatabase("pglite")
     server = await startServer({ port: 0, database: database.options, botToken: BOT_TOKEN, plugins: [serverPlugin] })
-    await server.sql("insert into operator_accounts (name, password_hash, created_at) values ($1, $2, now())", [
-      "support",
-      await Effect.runPromise(hashPassword(PASSWORD)),
-    ])
-    const login = await fetch(`${server.url}/ops/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ name: "support", password: PASSWORD }).toString(),
-    })
-    cookie = login.headers.get("set-cookie")!.split(";")[0]!
-    csrf = /name="csrf" value="([^"]+)"/.exec(await (await fetch(`${server.url}/ops`, { headers: { cookie } })).text())![1]!
+    ;({ cookie, csrf } = await signInOperator(server))
   })
 
   afterAll(async () => {

@@ -11,7 +11,7 @@ import { ServerConfig } from "@wallet/kernel-server"
 import { operatorAudit } from "@wallet/kernel-server/operator"
 import type { VerificationStatus } from "../api.ts"
 import { FULL_BLOCK_CODES, HELD_LEVELS, RESTRICTED_PERMISSIONS, type ClientPermission, type FullBlockCode, type HeldLevel } from "../domain.ts"
-import { activeBlocks, ensureRow, partnerReviewOf, statusFrom, storePermissions } from "./store.ts"
+import { currentStatus, ensureRow, storePermissions } from "./store.ts"
 
 export class KycChangeRefused extends Error {
   readonly _tag = "KycChangeRefused"
@@ -48,13 +48,13 @@ const inTransaction = <E>(
       Effect.gen(function* () {
         const now = new Date(config.now())
         const { row } = yield* ensureRow(userId)
-        const before = statusFrom(row, yield* activeBlocks(userId))
+        const before = yield* currentStatus(userId, row)
         const taken =
           yield* sql`update kyc_verifications set version = version + 1, updated_at = ${now} where user_id = ${userId} and version = ${row.version} returning user_id`
         if (taken.length === 0) return yield* Effect.fail(new KycChangeRefused("the verification changed meanwhile; try again"))
         const detail = yield* change(now)
         const { row: after } = yield* ensureRow(userId)
-        const status = statusFrom(after, yield* activeBlocks(userId), yield* partnerReviewOf(userId))
+        const status = yield* currentStatus(userId, after)
         yield* storePermissions(userId, status)
         yield* sql`insert into kyc_events (user_id, kind, detail, at) values (${userId}, ${kind}, ${JSON.stringify({ detail, level: status.level, blockedPermissions: status.blockedPermissions })}::jsonb, ${now})`
         return { before, after: status }

@@ -9,7 +9,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { demoUsers, ServerConfig } from "@wallet/kernel-server"
-import { activeBlocks, ensureRow, statusFrom, storePermissions } from "./store.ts"
+import { activeBlocks, currentStatus, ensureRow, storePermissions } from "./store.ts"
 import { countryOfPhone } from "./phone.ts"
 
 const verified = (userId: number, phone: string, level: "LEVEL_1" | "LEVEL_2", firstName: string, lastName: string) =>
@@ -68,6 +68,6 @@ export const kycDevSeed = Effect.gen(function* () {
     const id = Number(row.user_id)
     if (!ids.has(id)) continue
     const { row: verification } = yield* ensureRow(id)
-    yield* storePermissions(id, statusFrom(verification, yield* activeBlocks(id)))
+    yield* storePermissions(id, yield* currentStatus(id, verification))
   }
 })

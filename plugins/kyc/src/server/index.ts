@@ -11,7 +11,7 @@ import { CurrentSession } from "@wallet/kernel/api"
 import { defineServerPlugin, ServerConfig, sqlStatements, type Migration, type ServerPlugin } from "@wallet/kernel-server"
 import { Outbox } from "@wallet/kernel-server/outbox"
 import { KycApi, KycConflict, KycError, KycGroup, KycPartnerUnavailable, type VerificationStatus } from "../api.ts"
-import { NAME_PATTERN, type HeldLevel } from "../domain.ts"
+import { MAX_EVIDENCE_BYTES, NAME_PATTERN, type HeldLevel } from "../domain.ts"
 import { CONSENTS, giveConsent, KycChangeRefused } from "./changes.ts"
 import { kycDevSeed } from "./devSeed.ts"
 import { kycVerificationLimits } from "./limits.ts"
@@ -19,7 +19,8 @@ import { kycOperatorPages, KYC_OPERATOR_LABEL } from "./operator.ts"
 import { kycPartnerLayer, type PartnerLevel } from "./partner.ts"
 import { partnerToken, reconcileSubmission, tokenRefusal, type TokenRefusal } from "./review.ts"
 import { partnerWebhookRoute } from "./webhook.ts"
-import { activeBlocks, ensureRow, partnerReviewOf, statusFrom, storePermissions, verificationStatus, type VerificationRow } from "./store.ts"
+import { eddState, removeEvidence, submitEdd, uploadEvidence } from "./edd.ts"
+import { activeBlocks, currentStatus, ensureRow, statusFrom, storePermissions, verificationStatus, type VerificationRow } from "./store.ts"
 import { countryOfPhone, UNSUPPORTED_COUNTRIES, verifyContact } from "./phone.ts"
 
 export const kycMigrations: ReadonlyArray<Migration> = [
@@ -93,6 +94,39 @@ export const kycMigrations: ReadonlyArray<Migration> = [
       )`,
     ),
   },
+  {
+    id: 3,
+    name: "kyc: enhanced due diligence requests and evidence files",
+    up: sqlStatements(
+      `create table kyc_edd (
+        user_id bigint primary key,
+        groups jsonb not null,
+        status text not null check (status in ('requested', 'submitted', 'approved', 'rejected')),
+        blocking boolean not null,
+        note text,
+        reason text,
+        version integer not null default 0,
+        requested_at timestamptz not null,
+        submitted_at timestamptz,
+        decided_at timestamptz
+      )`,
+      `create index kyc_edd_queue on kyc_edd (status, submitted_at)`,
+      `create table kyc_evidence (
+        id serial primary key,
+        user_id bigint not null,
+        grp text not null,
+        kind text not null,
+        file_key text not null unique,
+        file_name text not null,
+        content_type text not null,
+        size integer not null,
+        sha256 text not null,
+        created_at timestamptz not null,
+        removed_at timestamptz
+      )`,
+      `create index kyc_evidence_user on kyc_evidence (user_id, grp, kind) where removed_at is null`,
+    ),
+  },
 ]
 
 type Change = Partial<{
@@ -133,7 +167,7 @@ const applyStep = (userId: number, kind: string, decide: (status: VerificationSt
           returning user_id`
         if (updated.length === 0)
           return yield* Effect.fail(new KycConflict({ code: "step_not_open", message: "the verification changed meanwhile; read the status again" }))
-        const after = statusFrom({ ...next, level }, blocks, yield* partnerReviewOf(userId))
+        const after = yield* currentStatus(userId, { ...next, level })
         yield* storePermissions(userId, after)
         yield* sql`insert into kyc_events (user_id, kind, detail, at) values (${userId}, ${kind}, ${JSON.stringify({ level: after.level, level1Status: after.level1Status })}::jsonb, ${now})`
         return { status: "SUCCESS" as const, data: after }
@@ -225,6 +259,13 @@ const partnerSubmitted = Effect.gen(function* () {
   return yield* verificationStatus(session.userId)
 }).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
 
+/** A handler of the signed-in user. */
+const withUser = <A, E, R>(run: (userId: number) => Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const session = yield* CurrentSession
+    return yield* run(session.userId)
+  })
+
 const TOKEN_REFUSALS: Readonly<Record<TokenRefusal, string>> = {
   user_blocked: "a blocked user cannot take verification steps",
   level_held: "the level is held already",
@@ -241,7 +282,11 @@ const apiHandlers = HttpApiBuilder.group(KycApi, "kyc", (group) =>
     .handle("setCountry", ({ payload }) => setCountry(payload.country))
     .handle("setName", ({ payload }) => setName(payload.firstName, payload.lastName))
     .handle("partnerToken", ({ payload }) => partnerTokenFor(payload.level))
-    .handle("partnerSubmitted", () => partnerSubmitted),
+    .handle("partnerSubmitted", () => partnerSubmitted)
+    .handle("edd", () => withUser((userId) => eddState(userId)))
+    .handle("uploadEvidence", ({ query, payload }) => withUser((userId) => uploadEvidence(userId, query.group, query.kind, query.name, payload)))
+    .handle("removeEvidence", ({ payload }) => withUser((userId) => removeEvidence(userId, payload.id)))
+    .handle("submitEdd", () => withUser((userId) => submitEdd(userId))),
 )
 
 export const serverPlugin: ServerPlugin = defineServerPlugin({
@@ -250,6 +295,8 @@ export const serverPlugin: ServerPlugin = defineServerPlugin({
   groups: [KycGroup],
   handlers: Layer.mergeAll(apiHandlers, kycOperatorPages, partnerWebhookRoute).pipe(Layer.provide(Layer.mergeAll(kycPartnerLayer, Outbox.layer))),
   operatorLabel: KYC_OPERATOR_LABEL,
+  // Evidence files up to 10 MB (the API's other bodies stay within the server's 1 MiB).
+  uploads: [{ method: "POST", path: "/api/kyc/evidence", maxBytes: MAX_EVIDENCE_BYTES + 64 * 1024 }],
   // The kernel's VerificationLimits port: the money modules check a user's allowance (decision 0920).
   verificationLimits: kycVerificationLimits,
   // Dev servers: the demo users' verification states (level 2, blocked, restricted).

@@ -7,8 +7,10 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { escapeHtml, hiddenField, operatorAudit, operatorPages, statusLines, type OperatorPageInput } from "@wallet/kernel-server/operator"
-import { FULL_BLOCK_CODES, HELD_LEVELS, RESTRICTED_PERMISSIONS } from "../domain.ts"
+import { EVIDENCE_GROUPS, FULL_BLOCK_CODES, HELD_LEVELS, RESTRICTED_PERMISSIONS } from "../domain.ts"
 import { applyStaffChange, isClientPermission, isFullBlockCode, isHeldLevel, type StaffChange } from "./changes.ts"
+import { Outbox } from "@wallet/kernel-server/outbox"
+import { decideEdd, eddState, evidenceFile, isEvidenceGroup, requestEdd } from "./edd.ts"
 import { KycPartner, type Decision, type KycPartnerShape } from "./partner.ts"
 import { partnerReviewOf, verificationStatus } from "./store.ts"
 
@@ -36,6 +38,68 @@ const userForms = (csrf: string, userId: number, bypass: boolean) => {
 }
 
 /** Reviews waiting for a decision, oldest first (the page without a user). */
+/** Evidence waiting for a decision, oldest first. */
+const eddQueue = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ user_id: unknown; groups: unknown; submitted_at: unknown }>`
+    select user_id, groups, submitted_at from kyc_edd where status = 'submitted' order by submitted_at limit 50`
+  if (rows.length === 0) return `<h2>Evidence waiting</h2>\n<p class="muted">No evidence waits for a decision</p>`
+  const items = rows
+    .map((row) => {
+      const user = escapeHtml(String(row.user_id))
+      const groups = typeof row.groups === "string" ? row.groups : JSON.stringify(row.groups)
+      const at = row.submitted_at instanceof Date ? row.submitted_at.toISOString() : String(row.submitted_at)
+      return `<tr data-edd-user="${user}"><td><a href="/ops/kyc?user=${user}">${user}</a></td><td>${escapeHtml(groups)}</td><td>${escapeHtml(at)}</td></tr>`
+    })
+    .join("\n")
+  return `<h2>Evidence waiting</h2>\n<table><thead><tr><th scope="col">User</th><th scope="col">Groups</th><th scope="col">Sent</th></tr></thead><tbody>\n${items}\n</tbody></table>`
+})
+
+/** The user's EDD request, its files (for this operator only), and what staff can do with it now. */
+const eddSection = (csrf: string, userId: number) =>
+  Effect.gen(function* () {
+    const { request } = yield* eddState(userId)
+    const form = (action: string, label: string, fields: string) =>
+      `<form method="post" action="/ops/kyc/${action}">${hiddenField("csrf", csrf)}${hiddenField("user", userId)}${fields}<button type="submit">${label}</button></form>`
+    const ask = form(
+      "edd-request",
+      "Ask for evidence",
+      `<fieldset><legend>Groups</legend>${EVIDENCE_GROUPS.map((group) => `<label><input type="checkbox" name="group" value="${group}"> ${group}</label>`).join(" ")}</fieldset>
+<p><label><input type="checkbox" name="blocking" value="1"> Hold the account until accepted (nothing leaves it)</label></p>
+<p><label>Message to the user <input name="note" maxlength="500" size="60"></label></p>`,
+    )
+    if (request === null) return `<h2>Evidence (EDD)</h2>\n<p class="muted">None asked for</p>\n${ask}`
+    const files = request.groups
+      .flatMap((group) =>
+        group.kinds.flatMap((list) =>
+          list.files.map((file) => {
+            const href = `/ops/kyc/evidence?user=${userId}&amp;id=${file.id}`
+            const preview = file.contentType.startsWith("image/")
+              ? `<img src="${href}" alt="${escapeHtml(list.kind)}: ${escapeHtml(file.fileName)}" width="200">`
+              : escapeHtml(file.fileName)
+            return `<figure data-evidence="${escapeHtml(list.kind)}"><a href="${href}">${preview}</a><figcaption>${escapeHtml(group.group)} · ${escapeHtml(list.kind)} · ${escapeHtml(file.fileName)} · ${Math.ceil(file.size / 1024)} kB</figcaption></figure>`
+          }),
+        ),
+      )
+      .join("\n")
+    const actions =
+      request.status === "submitted"
+        ? `${form("edd-decide", "Accept", hiddenField("decision", "approved"))}
+${form("edd-decide", "Reject", `${hiddenField("decision", "rejected")}<label>Reason the user reads <input name="reason" maxlength="500" size="60"></label> `)}`
+        : request.status === "approved" || request.status === "rejected"
+          ? ask
+          : `<p class="muted">Waiting for the user's files</p>`
+    return `<h2>Evidence (EDD)</h2>
+<table><tbody>
+<tr><th scope="row">Status</th><td data-edd-status>${escapeHtml(request.status)}</td></tr>
+<tr><th scope="row">Groups</th><td>${escapeHtml(request.groups.map((group) => group.group).join(", "))}</td></tr>
+<tr><th scope="row">Account held</th><td>${request.blocking ? "yes" : "no"}</td></tr>
+<tr><th scope="row">Message</th><td>${escapeHtml(request.note ?? "—")}</td></tr>
+</tbody></table>
+${files === "" ? `<p class="muted">No files</p>` : `<div class="documents">${files}</div>`}
+${actions}`
+  })
+
 const reviewQueue = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ user_id: unknown; level: string; review_status: string; updated_at: unknown }>`
@@ -109,7 +173,8 @@ const render =
       const sql = yield* SqlClient.SqlClient
       const userId = userIdOf(query.get("user"))
       const find = `<form method="get" action="/ops/kyc"><label for="user">Telegram user id</label> <input id="user" name="user" inputmode="numeric" value="${userId ?? ""}"> <button type="submit">Find</button></form>`
-      if (userId === undefined) return document("Verification", `<h1>Verification</h1>\n${statusLines(query, escapeHtml)}\n${find}\n${yield* reviewQueue}`)
+      if (userId === undefined)
+        return document("Verification", `<h1>Verification</h1>\n${statusLines(query, escapeHtml)}\n${find}\n${yield* reviewQueue}\n${yield* eddQueue}`)
       const exists = yield* sql`select 1 from kernel_users where id = ${userId}`
       if (exists.length === 0) return document("Verification", `<h1>Verification</h1>\n<p class="error" role="alert">No user ${userId}</p>\n${find}`)
       const status = yield* verificationStatus(userId)
@@ -159,6 +224,7 @@ ${find}
 <h2>Active blocks</h2>
 ${blocks.length === 0 ? `<p class="muted">None</p>` : `<table><thead><tr><th scope="col">Kind</th><th scope="col">Code</th><th scope="col">Permission</th><th scope="col">Lifted by</th><th scope="col"></th></tr></thead><tbody>\n${blockRows}\n</tbody></table>`}
 ${yield* partnerSection(partner, session.csrf, userId)}
+${yield* eddSection(session.csrf, userId)}
 ${userForms(session.csrf, userId, status.bypassBlockedScreen)}
 <h2>Last events</h2>
 ${events.length === 0 ? `<p class="muted">None</p>` : `<table><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Detail</th></tr></thead><tbody>\n${eventRows}\n</tbody></table>`}`,
@@ -166,6 +232,57 @@ ${events.length === 0 ? `<p class="muted">None</p>` : `<table><thead><tr><th sco
     }).pipe(Effect.orDie)
 
 /** Applies a staff change read from a form, answering the notice or the reason it was refused. */
+const eddRequestAction = (outbox: Outbox["Service"]) => ({
+  path: "/edd-request",
+  page: "",
+  apply: ({ form, actor }: { readonly form: URLSearchParams; readonly actor: string }) =>
+    Effect.gen(function* () {
+      const userId = userIdOf(form.get("user"))
+      if (userId === undefined) return yield* Effect.fail({ message: "The user id is a number", back: "" })
+      const back = `user=${userId}`
+      const groups = form.getAll("group").filter(isEvidenceGroup)
+      yield* requestEdd(userId, groups, form.get("blocking") === "1", (form.get("note") ?? "").trim().slice(0, 500), actor).pipe(
+        Effect.provideService(Outbox, outbox),
+        Effect.catchTag("EddChangeRefused", (refused) => Effect.fail({ message: refused.message, back })),
+        Effect.catchTag("SqlError", (error) => Effect.die(error)),
+      )
+      return { notice: `User ${userId}: evidence asked for (${groups.join(", ")})`, back }
+    }),
+})
+
+const eddDecideAction = (outbox: Outbox["Service"]) => ({
+  path: "/edd-decide",
+  page: "",
+  apply: ({ form, actor }: { readonly form: URLSearchParams; readonly actor: string }) =>
+    Effect.gen(function* () {
+      const userId = userIdOf(form.get("user"))
+      if (userId === undefined) return yield* Effect.fail({ message: "The user id is a number", back: "" })
+      const back = `user=${userId}`
+      const decision = form.get("decision") === "approved" ? "approved" : form.get("decision") === "rejected" ? "rejected" : undefined
+      if (decision === undefined) return yield* Effect.fail({ message: "Choose a decision", back })
+      yield* decideEdd(userId, decision, (form.get("reason") ?? "").slice(0, 500), actor).pipe(
+        Effect.provideService(Outbox, outbox),
+        Effect.catchTag("EddChangeRefused", (refused) => Effect.fail({ message: refused.message, back })),
+        Effect.catchTag("SqlError", (error) => Effect.die(error)),
+      )
+      return { notice: `User ${userId}: evidence ${decision === "approved" ? "accepted" : "rejected"}`, back }
+    }),
+})
+
+/** An evidence file of the user, for the signed-in operator. */
+const evidenceFileServed = {
+  path: "/evidence",
+  serve: ({ query }: { readonly query: URLSearchParams }) =>
+    Effect.gen(function* () {
+      const userId = userIdOf(query.get("user"))
+      const id = Number(query.get("id"))
+      if (userId === undefined || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) return yield* Effect.fail({ message: "No such file" })
+      const file = yield* evidenceFile(userId, id).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
+      if (file === undefined) return yield* Effect.fail({ message: "No such file" })
+      return file
+    }),
+}
+
 const staffAction = (path: string, read: (form: URLSearchParams) => StaffChange | string) => ({
   path,
   page: "",
@@ -246,13 +363,16 @@ const documentFile = (partner: KycPartnerShape) => ({
 export const kycOperatorPages = Layer.unwrap(
   Effect.gen(function* () {
     const partner = yield* KycPartner
+    const outbox = yield* Outbox
     return operatorPages(
       { id: "kyc", label: KYC_OPERATOR_LABEL },
       {
         pages: [{ path: "", render: render(partner) }],
-        files: [documentFile(partner)],
+        files: [documentFile(partner), evidenceFileServed],
         actions: [
           reviewAction(partner),
+          eddRequestAction(outbox),
+          eddDecideAction(outbox),
           staffAction("/level", (form) => {
             const level = form.get("level")
             return isHeldLevel(level) ? { kind: "level", level } : "Choose a level"

@@ -14,7 +14,7 @@ import { Outbox } from "@wallet/kernel-server/outbox"
 import type { PartnerReview, VerificationStatus } from "../api.ts"
 import { HELD_LEVELS, levelRank, type HeldLevel } from "../domain.ts"
 import { deliveryId, KycPartner, LEVEL_NAMES, levelOfName, type PartnerLevel, type WebhookPayload } from "./partner.ts"
-import { activeBlocks, ensureRow, partnerReviewOf, statusFrom, storePermissions } from "./store.ts"
+import { activeBlocks, currentStatus, ensureRow, partnerReviewOf, statusFrom, storePermissions } from "./store.ts"
 
 export { partnerReviewOf }
 
@@ -125,7 +125,7 @@ export const applyWebhook = (rawBody: Uint8Array, payload: WebhookPayload) =>
           yield* sql`update kyc_blocks set lifted_at = ${now}
             where user_id = ${userId} and kind = 'full' and lifted_at is null and required_level in ${sql.in(held)}`
         }
-        const after = statusFrom({ ...row, level: nextLevel }, yield* activeBlocks(userId), yield* partnerReviewOf(userId))
+        const after = yield* currentStatus(userId, { ...row, level: nextLevel })
         yield* storePermissions(userId, after)
         yield* sql`insert into kyc_events (user_id, kind, detail, at) values (${userId}, ${"partner.review"}, ${JSON.stringify({
           applicantId: payload.applicantId,

@@ -5,10 +5,14 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ServerConfig } from "@wallet/kernel-server"
-import type { PartnerReview, VerificationStatus } from "../api.ts"
+import type { EddSummary, PartnerReview, VerificationStatus } from "../api.ts"
 import {
   blockedPermissions,
   computePermissions,
+  EDD_STATUSES,
+  EVIDENCE_GROUPS,
+  type EddStatus,
+  type EvidenceGroup,
   effectiveLevel,
   FULL_BLOCK_CODES,
   HELD_LEVELS,
@@ -122,10 +126,33 @@ export const partnerReviewOf = (userId: number) =>
 
 const residenceOf = (row: VerificationRow) => row.selfDeclaredCountry ?? row.phoneCountry
 
+/** The user's EDD request as the status shows it (decision 0940), or null. */
+export const eddSummaryOf = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<Record<string, unknown>>`select status, blocking, groups from kyc_edd where user_id = ${userId}`
+    const row = rows[0]
+    if (row === undefined) return null
+    const groups: unknown = typeof row.groups === "string" ? JSON.parse(row.groups) : row.groups
+    return {
+      status: (EDD_STATUSES as ReadonlyArray<unknown>).includes(row.status) ? (row.status as EddStatus) : "requested",
+      blocking: row.blocking === true,
+      groups: Array.isArray(groups) ? groups.filter((group): group is EvidenceGroup => (EVIDENCE_GROUPS as ReadonlyArray<unknown>).includes(group)) : [],
+    } satisfies EddSummary
+  })
+
+/** Whether an EDD request holds the account (asked with a hold, and not accepted yet). */
+export const eddHolds = (edd: EddSummary | null): boolean => edd !== null && edd.blocking && edd.status !== "approved"
+
 /** Spec 3 §3: the status the mini-app reads. */
-export const statusFrom = (row: VerificationRow, blocks: ReadonlyArray<Block>, review: PartnerReview | null = null): VerificationStatus => {
+export const statusFrom = (
+  row: VerificationRow,
+  blocks: ReadonlyArray<Block>,
+  review: PartnerReview | null = null,
+  edd: EddSummary | null = null,
+): VerificationStatus => {
   const country = residenceOf(row)
-  const permissions = toClientPermissions(computePermissions({ level: row.level, blocks, country }))
+  const permissions = toClientPermissions(computePermissions({ level: row.level, blocks, country, eddBlocking: eddHolds(edd) }))
   const full = blocks.find((block) => block.kind === "full")
   const level = effectiveLevel({ level: row.level, blocks })
   const countryRequired = row.phone !== null && row.phoneCountry === null
@@ -159,8 +186,19 @@ export const statusFrom = (row: VerificationRow, blocks: ReadonlyArray<Block>, r
     phoneMasked: row.phone === null ? null : maskPhone(row.phone),
     bypassBlockedScreen: row.blockBypass,
     review,
+    edd,
   }
 }
+
+/**
+ * The user's status from what is stored (blocks, the partner's review, the EDD request), with `row`
+ * in place of the stored verification row when given (a change about to be written).
+ */
+export const currentStatus = (userId: number, row?: VerificationRow) =>
+  Effect.gen(function* () {
+    const verification = row ?? (yield* ensureRow(userId)).row
+    return statusFrom(verification, yield* activeBlocks(userId), yield* partnerReviewOf(userId), yield* eddSummaryOf(userId))
+  })
 
 /** Writes the permissions a status gives into the user's record (client form, merged). */
 export const storePermissions = (userId: number, status: VerificationStatus) =>
@@ -179,8 +217,7 @@ export const verificationStatus = (userId: number) =>
     return yield* sql.withTransaction(
       Effect.gen(function* () {
         const { row, created } = yield* ensureRow(userId)
-        const blocks = yield* activeBlocks(userId)
-        const status = statusFrom(row, blocks, yield* partnerReviewOf(userId))
+        const status = yield* currentStatus(userId, row)
         if (created) yield* storePermissions(userId, status)
         return status
       }),
