@@ -9,7 +9,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { demoUsers, ServerConfig } from "@wallet/kernel-server"
-import { activeBlocks, currentStatus, ensureRow, storePermissions } from "./store.ts"
+import { currentStatus, ensureRow, storePermissions } from "./store.ts"
 import { countryOfPhone } from "./phone.ts"
 
 const verified = (userId: number, phone: string, level: "LEVEL_1" | "LEVEL_2", firstName: string, lastName: string) =>
