@@ -70,7 +70,6 @@ function KindFiles(props: {
         <Cell
           key={file.id}
           data-evidence-file={file.fileName}
-          before={<span aria-hidden="true">📄</span>}
           title={file.fileName}
           subtitle={kb(file.size)}
           after={
