@@ -6,11 +6,13 @@
  */
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import { ServerConfig } from "@wallet/kernel-server"
 import { escapeHtml, hiddenField, operatorAudit, operatorPages, statusLines, type OperatorPageInput } from "@wallet/kernel-server/operator"
 import { EVIDENCE_GROUPS, FULL_BLOCK_CODES, HELD_LEVELS, RESTRICTED_PERMISSIONS } from "../domain.ts"
 import { applyStaffChange, isClientPermission, isFullBlockCode, isHeldLevel, type StaffChange } from "./changes.ts"
 import { Outbox } from "@wallet/kernel-server/outbox"
-import { decideEdd, eddState, evidenceFile, isEvidenceGroup, requestEdd } from "./edd.ts"
+import { decideEdd, EddChangeRefused, eddState, evidenceFile, isEvidenceGroup, requestEdd } from "./edd.ts"
 import { KycPartner, type Decision, type KycPartnerShape } from "./partner.ts"
 import { partnerReviewOf, verificationStatus } from "./store.ts"
 
@@ -232,41 +234,46 @@ ${events.length === 0 ? `<p class="muted">None</p>` : `<table><thead><tr><th sco
     }).pipe(Effect.orDie)
 
 /** Applies a staff change read from a form, answering the notice or the reason it was refused. */
-const eddRequestAction = (outbox: Outbox["Service"]) => ({
-  path: "/edd-request",
-  page: "",
-  apply: ({ form, actor }: { readonly form: URLSearchParams; readonly actor: string }) =>
-    Effect.gen(function* () {
-      const userId = userIdOf(form.get("user"))
-      if (userId === undefined) return yield* Effect.fail({ message: "The user id is a number", back: "" })
-      const back = `user=${userId}`
-      const groups = form.getAll("group").filter(isEvidenceGroup)
-      yield* requestEdd(userId, groups, form.get("blocking") === "1", (form.get("note") ?? "").trim().slice(0, 500), actor).pipe(
-        Effect.provideService(Outbox, outbox),
-        Effect.catchTag("EddChangeRefused", (refused) => Effect.fail({ message: refused.message, back })),
-        Effect.catchTag("SqlError", (error) => Effect.die(error)),
-      )
-      return { notice: `User ${userId}: evidence asked for (${groups.join(", ")})`, back }
-    }),
+/** An EDD change from a form: the user from the form, the notice, or the reason it was refused on the page. */
+const eddAction =
+  (
+    path: string,
+    run: (
+      userId: number,
+      form: URLSearchParams,
+      actor: string,
+    ) => Effect.Effect<string, EddChangeRefused | SqlError, SqlClient.SqlClient | ServerConfig | Outbox>,
+  ) =>
+  (outbox: Outbox["Service"]) => ({
+    path,
+    page: "",
+    apply: ({ form, actor }: { readonly form: URLSearchParams; readonly actor: string }) =>
+      Effect.gen(function* () {
+        const userId = userIdOf(form.get("user"))
+        if (userId === undefined) return yield* Effect.fail({ message: "The user id is a number", back: "" })
+        const back = `user=${userId}`
+        const notice = yield* run(userId, form, actor).pipe(
+          Effect.provideService(Outbox, outbox),
+          Effect.catchTag("EddChangeRefused", (refused) => Effect.fail({ message: refused.message, back })),
+          Effect.catchTag("SqlError", (error) => Effect.die(error)),
+        )
+        return { notice: `User ${userId}: ${notice}`, back }
+      }),
+  })
+
+const eddRequestAction = eddAction("/edd-request", (userId, form, actor) => {
+  const groups = form.getAll("group").filter(isEvidenceGroup)
+  return requestEdd(userId, groups, form.get("blocking") === "1", (form.get("note") ?? "").trim().slice(0, 500), actor).pipe(
+    Effect.as(`evidence asked for (${groups.join(", ")})`),
+  )
 })
 
-const eddDecideAction = (outbox: Outbox["Service"]) => ({
-  path: "/edd-decide",
-  page: "",
-  apply: ({ form, actor }: { readonly form: URLSearchParams; readonly actor: string }) =>
-    Effect.gen(function* () {
-      const userId = userIdOf(form.get("user"))
-      if (userId === undefined) return yield* Effect.fail({ message: "The user id is a number", back: "" })
-      const back = `user=${userId}`
-      const decision = form.get("decision") === "approved" ? "approved" : form.get("decision") === "rejected" ? "rejected" : undefined
-      if (decision === undefined) return yield* Effect.fail({ message: "Choose a decision", back })
-      yield* decideEdd(userId, decision, (form.get("reason") ?? "").slice(0, 500), actor).pipe(
-        Effect.provideService(Outbox, outbox),
-        Effect.catchTag("EddChangeRefused", (refused) => Effect.fail({ message: refused.message, back })),
-        Effect.catchTag("SqlError", (error) => Effect.die(error)),
-      )
-      return { notice: `User ${userId}: evidence ${decision === "approved" ? "accepted" : "rejected"}`, back }
-    }),
+const eddDecideAction = eddAction("/edd-decide", (userId, form, actor) => {
+  const decision = form.get("decision") === "approved" ? "approved" : form.get("decision") === "rejected" ? "rejected" : undefined
+  if (decision === undefined) return Effect.fail(new EddChangeRefused("Choose a decision"))
+  return decideEdd(userId, decision, (form.get("reason") ?? "").slice(0, 500), actor).pipe(
+    Effect.as(`evidence ${decision === "approved" ? "accepted" : "rejected"}`),
+  )
 })
 
 /** An evidence file of the user, for the signed-in operator. */
