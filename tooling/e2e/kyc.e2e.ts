@@ -93,6 +93,27 @@ describe("identity verification, level 1 (issue 19)", () => {
       await app.page.close()
     }
   })
+
+  it("a user reads and accepts the terms of service on the confirmation screen; it is recorded once", async () => {
+    const app = await launch(stack, { user: "kyc_review", theme: "dark" })
+    try {
+      await app.waitForPath("/main")
+      await app.goto("/kyc/confirmation")
+      const accept = app.app().getByRole("button", { name: "Accept and continue" })
+      await accept.waitFor()
+      expect(await accept.isDisabled()).toBe(true)
+      await app.app().getByRole("switch", { name: "I have read the user agreement and accept it" }).check()
+      await app.page.screenshot({ path: join(screenshotDir, "kyc-terms-dark.png") })
+      await accept.click()
+      await app.waitForPath("/kyc/main")
+      await app.goto("/kyc/confirmation")
+      await app.app().getByText("You accepted the terms of service.").waitFor()
+      const [user] = await stack.server.sql("select is_new from kernel_users where id = $1", [700000009])
+      expect(user?.is_new).toBe(false)
+    } finally {
+      await app.page.close()
+    }
+  })
 })
 
 describe("blocks and restrictions set by support staff (issue 19)", () => {

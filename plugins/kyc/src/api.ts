@@ -93,6 +93,13 @@ export const VerificationStatus = Schema.Struct({
   bypassBlockedScreen: Schema.Boolean,
   /** The last partner review (levels 2 and 3), or null before any. */
   review: Schema.NullOr(PartnerReview),
+  /** Spec 3 §3 "Access info". */
+  accessInfo: Schema.Struct({
+    accessToWithdraws: Schema.Boolean,
+    accessToExchanges: Schema.Boolean,
+    accessToExchangesByCountry: Schema.Boolean,
+    accessToP2p: Schema.Boolean,
+  }),
   /** Staff's request for evidence (EDD, decision 0940), or null. */
   edd: Schema.NullOr(EddSummary),
 })
@@ -176,6 +183,14 @@ export class KycEvidenceRefused extends Schema.TaggedError<KycEvidenceRefused>()
   { httpApiStatus: 409, description: "The evidence change does not apply now; `code` says why" },
 ) {}
 
+/** Spec 3 §7.4 "Accept terms of service": what the acceptance gives. */
+export const TermsResponse = Schema.Struct({
+  acceptedServiceTerms: Schema.Literal(true),
+  kycLevel: KycLevelSchema,
+  permissions: ClientPermissions,
+})
+export type TermsResponse = typeof TermsResponse.Type
+
 /** The answer of each step: `status` and the new verification status (spec 3 §7.2). */
 export const StepResponse = Schema.Struct({ status: Schema.Literal("SUCCESS"), data: VerificationStatus })
 export type StepResponse = typeof StepResponse.Type
@@ -218,6 +233,7 @@ export const KycGroup = authenticated(
     HttpApiEndpoint.post("setCountry", "/api/kyc/country", { payload: SetCountryRequest, success: StepResponse, error: [KycError, KycConflict] }),
     HttpApiEndpoint.post("setName", "/api/kyc/name", { payload: SetNameRequest, success: StepResponse, error: [KycError, KycConflict] }),
     HttpApiEndpoint.post("consent", "/api/kyc/consent", { payload: ConsentRequest, success: StepResponse, error: KycConflict }),
+    HttpApiEndpoint.post("acceptTerms", "/api/kyc/terms", { success: TermsResponse, error: KycConflict }),
     HttpApiEndpoint.get("edd", "/api/kyc/edd", { success: EddState }),
     HttpApiEndpoint.post("uploadEvidence", "/api/kyc/evidence", {
       query: EvidenceQuery,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest"
 import {
+  accessInfoOf,
+  assetActionAllowed,
+  exchangeBlocked,
+  p2pBlocked,
+  stockTradingAvailable,
+  type AccessInfo,
   activeStep,
   blockedPermissions,
   computePermissions,
@@ -126,5 +132,43 @@ describe("the verification steps (spec 3 §4.2)", () => {
     expect(stepStatuses(facts({}), { savingPhone: true })[0]).toEqual({ step: "phoneNumber", status: "pending" })
     expect(stepStatuses(facts({}))[1]).toEqual({ step: "basicInfo", status: "disabled" })
     expect(stepStatuses(facts({ level1Status: "PASSED", level: "LEVEL_1" })).every((s) => s.status === "completed")).toBe(true)
+  })
+})
+
+describe("access info and the action rules (spec 3 §3, §4.2)", () => {
+  const access = (overrides: Partial<AccessInfo> = {}): AccessInfo => ({
+    accessToWithdraws: true,
+    accessToExchanges: true,
+    accessToExchangesByCountry: true,
+    accessToP2p: true,
+    ...overrides,
+  })
+
+  it("derives from the permissions and the residence: P2P closed in a restricted country", () => {
+    const open = computePermissions({ level: "LEVEL_1", blocks: [], country: "DE" })
+    expect(accessInfoOf(open, "DE")).toEqual(access())
+    expect(accessInfoOf(computePermissions({ level: "LEVEL_1", blocks: [], country: "RU" }), "RU").accessToP2p).toBe(false)
+    expect(p2pBlocked(accessInfoOf(computePermissions({ level: "LEVEL_0", blocks: [], country: "DE" }), "DE"))).toBe(true)
+  })
+
+  it("exchange is blocked on iOS or macOS at level 1 without accessToExchangesByCountry, not elsewhere", () => {
+    const byCountry = access({ accessToExchangesByCountry: false })
+    expect(exchangeBlocked({ platform: "ios", level: "LEVEL_1", access: byCountry })).toBe(true)
+    expect(exchangeBlocked({ platform: "macos", level: "LEVEL_1", access: byCountry })).toBe(true)
+    expect(exchangeBlocked({ platform: "android", level: "LEVEL_1", access: byCountry })).toBe(false)
+    expect(exchangeBlocked({ platform: "ios", level: "LEVEL_2", access: byCountry })).toBe(false)
+    expect(exchangeBlocked({ platform: "ios", level: "LEVEL_1", access: access() })).toBe(false)
+    expect(exchangeBlocked({ platform: "android", level: "LEVEL_2", access: access({ accessToExchanges: false }) })).toBe(true)
+  })
+
+  it("stock trading: below level 1, or with both access flags; stock and ETF sends follow send, other actions follow stocks", () => {
+    expect(stockTradingAvailable({ level: "LEVEL_0", access: access({ accessToExchanges: false }) })).toBe(true)
+    expect(stockTradingAvailable({ level: "LEVEL_2", access: access() })).toBe(true)
+    expect(stockTradingAvailable({ level: "LEVEL_2", access: access({ accessToExchangesByCountry: false }) })).toBe(false)
+    expect(stockTradingAvailable({ level: "BLOCKED", access: access() })).toBe(false)
+    expect(assetActionAllowed({ category: "stock", action: "send", canSend: true, stocksAvailable: false })).toBe(true)
+    expect(assetActionAllowed({ category: "etf", action: "exchange", canSend: true, stocksAvailable: false })).toBe(false)
+    expect(assetActionAllowed({ category: "etf", action: "send", canSend: false, stocksAvailable: true })).toBe(false)
+    expect(assetActionAllowed({ category: "crypto", action: "exchange", canSend: false, stocksAvailable: false })).toBe(true)
   })
 })

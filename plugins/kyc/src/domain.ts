@@ -141,6 +141,42 @@ export type Block = FullBlock | PartialBlock
  * where the exchange is closed at level 1 and below (none by default; the region config may add).
  */
 export const P2P_RESTRICTED_COUNTRIES: ReadonlySet<string> = new Set(["RU"])
+export const EXCHANGE_RESTRICTED_COUNTRIES: ReadonlySet<string> = new Set()
+
+/** Spec 3 §3 "Access info": what the user's permissions and residence allow. */
+export interface AccessInfo {
+  readonly accessToWithdraws: boolean
+  readonly accessToExchanges: boolean
+  readonly accessToExchangesByCountry: boolean
+  readonly accessToP2p: boolean
+}
+
+export const accessInfoOf = (permissions: ServerPermissions, country: string | null): AccessInfo => ({
+  accessToWithdraws: permissions.can_withdraw_outer,
+  accessToExchanges: permissions.can_exchange,
+  accessToExchangesByCountry: country === null || !EXCHANGE_RESTRICTED_COUNTRIES.has(country),
+  accessToP2p: permissions.can_use_p2p && (country === null || !P2P_RESTRICTED_COUNTRIES.has(country)),
+})
+
+/** Spec 3 §4.2: exchange is blocked on iOS or macOS at level 1 when accessToExchangesByCountry is false. */
+export const exchangeBlocked = (facts: { readonly platform: string; readonly level: KycLevel; readonly access: AccessInfo }): boolean =>
+  !facts.access.accessToExchanges ||
+  ((facts.platform === "ios" || facts.platform === "macos") && facts.level === "LEVEL_1" && !facts.access.accessToExchangesByCountry)
+
+/** Spec 3 §4.2: P2P is blocked for restricted regions (and without the permission). */
+export const p2pBlocked = (access: AccessInfo): boolean => !access.accessToP2p
+
+/** Spec 3 §4.2: stock trading is available below level 1 (a blocked user aside) or when both access flags are true. */
+export const stockTradingAvailable = (facts: { readonly level: KycLevel; readonly access: AccessInfo }): boolean =>
+  facts.level === "LEVEL_0" || (facts.level !== "BLOCKED" && facts.access.accessToExchanges && facts.access.accessToExchangesByCountry)
+
+/** Spec 3 §4.2: stock and ETF assets may be sent only if send is allowed; their other actions need stocks available. */
+export const assetActionAllowed = (facts: {
+  readonly category: string
+  readonly action: "send" | "receive" | "exchange" | "buy" | "sell"
+  readonly canSend: boolean
+  readonly stocksAvailable: boolean
+}): boolean => (facts.category !== "stock" && facts.category !== "etf" ? true : facts.action === "send" ? facts.canSend : facts.stocksAvailable)
 
 export interface PermissionFacts {
   readonly level: HeldLevel

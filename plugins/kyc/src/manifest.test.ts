@@ -12,6 +12,7 @@ describe("kyc manifest", () => {
     expect(composed.routes.map((route) => route.fullPath)).toEqual([
       "/kyc",
       "/kyc/main",
+      "/kyc/confirmation",
       "/kyc/verify-country",
       "/kyc/verify-name",
       "/kyc/success",

@@ -16,6 +16,7 @@ export const kycPlugin = definePlugin({
     // Spec 3 §2.2: /kyc leads to a verification screen. Every route needs a session (the wallet parent).
     { id: "index", parent: "wallet", path: "/kyc", redirectTo: "/kyc/main" },
     { id: "main", parent: "wallet", path: "/kyc/main", search: KycMainSearch, component: () => import("./client/MainScreen.tsx") },
+    { id: "confirmation", parent: "wallet", path: "/kyc/confirmation", component: () => import("./client/ConfirmationScreen.tsx") },
     { id: "verifyCountry", parent: "wallet", path: "/kyc/verify-country", component: () => import("./client/CountryScreen.tsx") },
     { id: "verifyName", parent: "wallet", path: "/kyc/verify-name", component: () => import("./client/NameScreen.tsx") },
     { id: "success", parent: "wallet", path: "/kyc/success", component: () => import("./client/SuccessScreen.tsx") },

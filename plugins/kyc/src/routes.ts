@@ -31,6 +31,7 @@ export const kycSuccessRoute = routeRef("/kyc/success")
 export const kycSumsubRoute = routeRef("/kyc/sumsub", KycSumsubSearch)
 export const kycSettingsRoute = routeRef("/kyc/settings", KycSettingsSearch)
 export const kycEddRoute = routeRef("/kyc/edd")
+export const kycConfirmationRoute = routeRef("/kyc/confirmation")
 export const kycEddBlockedRoute = routeRef("/kyc/edd-blocked")
 export const kycVerificationPendingRoute = routeRef("/kyc/verification-pending", KycPendingSearch)
 /** Wallet main (the home plugin), where the success screen leads. */
@@ -49,5 +50,6 @@ export const routeRefs = [
   kycVerificationPendingRoute,
   kycEddRoute,
   kycEddBlockedRoute,
+  kycConfirmationRoute,
   walletMainRoute,
 ]

@@ -1,6 +1,6 @@
 import { makeApiClient } from "@wallet/kernel/client"
 import { clientPerKernel, runEffect, type Kernel } from "@wallet/kernel-react"
-import { KycApi, type EddState, type PartnerTokenResponse, type StepResponse, type VerificationStatus } from "../api.ts"
+import { KycApi, type EddState, type PartnerTokenResponse, type TermsResponse, type StepResponse, type VerificationStatus } from "../api.ts"
 
 const client = clientPerKernel(makeApiClient(KycApi))
 
@@ -71,4 +71,10 @@ export const removeEvidence = async (kernel: Kernel, id: number): Promise<EddSta
 export const submitEdd = async (kernel: Kernel): Promise<EddState> => {
   const api = await client(kernel)
   return runEffect(kernel, api.kyc.submitEdd())
+}
+
+/** Spec 3 §7.4: the terms of service accepted (CS_003); the user is no longer new. */
+export const acceptTerms = async (kernel: Kernel): Promise<TermsResponse> => {
+  const api = await client(kernel)
+  return runEffect(kernel, api.kyc.acceptTerms())
 }

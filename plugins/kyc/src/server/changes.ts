@@ -122,6 +122,22 @@ export const applyStaffChange = (userId: number, change: StaffChange, actor: str
   )
 
 /**
+ * Spec 3 §4.2, §7.4: the terms of service accepted: the CS_003 consent recorded, the user no longer
+ * new, and the level and permissions answered, in one transaction.
+ */
+export const acceptTerms = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        const status = yield* giveConsent(userId, "CS_003")
+        yield* sql`update kernel_users set is_new = false where id = ${userId}`
+        return { acceptedServiceTerms: true as const, kycLevel: status.level, permissions: status.permissions }
+      }),
+    )
+  })
+
+/**
  * The user's consent (spec 3 §4.2): CS_001 lifts a BR_001 block that asks for it, CS_002 the
  * partial blocks that ask for it; every consent is recorded once in the user's consents.
  */

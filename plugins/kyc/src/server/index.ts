@@ -12,7 +12,7 @@ import { defineServerPlugin, ServerConfig, sqlStatements, type Migration, type S
 import { Outbox } from "@wallet/kernel-server/outbox"
 import { KycApi, KycConflict, KycError, KycGroup, KycPartnerUnavailable, type VerificationStatus } from "../api.ts"
 import { MAX_EVIDENCE_BYTES, NAME_PATTERN, type HeldLevel } from "../domain.ts"
-import { CONSENTS, giveConsent, KycChangeRefused } from "./changes.ts"
+import { acceptTerms, CONSENTS, giveConsent, KycChangeRefused } from "./changes.ts"
 import { kycDevSeed } from "./devSeed.ts"
 import { kycVerificationLimits } from "./limits.ts"
 import { kycOperatorPages, KYC_OPERATOR_LABEL } from "./operator.ts"
@@ -278,6 +278,14 @@ const apiHandlers = HttpApiBuilder.group(KycApi, "kyc", (group) =>
   group
     .handle("status", () => status)
     .handle("consent", ({ payload }) => consent(payload.consent))
+    .handle("acceptTerms", () =>
+      withUser((userId) =>
+        acceptTerms(userId).pipe(
+          Effect.catchTag("KycChangeRefused", (refused: KycChangeRefused) => Effect.fail(new KycConflict({ code: "step_not_open", message: refused.message }))),
+          Effect.catchTag("SqlError", (error) => Effect.die(error)),
+        ),
+      ),
+    )
     .handle("setPhone", ({ payload }) => setPhone(payload.contactRawData))
     .handle("setCountry", ({ payload }) => setCountry(payload.country))
     .handle("setName", ({ payload }) => setName(payload.firstName, payload.lastName))

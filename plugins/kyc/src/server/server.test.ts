@@ -110,6 +110,20 @@ describe("kyc server on PGlite (issue 19)", () => {
     expect((await status(auth)).level).toBe("LEVEL_1")
   })
 
+  it("accepting the terms records CS_003, makes the user no longer new and answers the level and permissions (spec 3 §7.4)", async () => {
+    const id = 8_200_000_006
+    const auth = await signIn(id)
+    expect(await server.sql("select is_new from kernel_users where id = $1", [id])).toEqual([{ is_new: true }])
+    const accepted = await call(server.url, "POST", "/api/kyc/terms", { authorization: auth })
+    expect(accepted.status).toBe(200)
+    expect(accepted.body).toMatchObject({ acceptedServiceTerms: true, kycLevel: "LEVEL_0", permissions: { canUseP2p: false, canWithdrawOuter: true } })
+    expect((await status(auth)).entityInfo.consents).toEqual(["CS_003"])
+    expect(await server.sql("select is_new from kernel_users where id = $1", [id])).toEqual([{ is_new: false }])
+    // Accepting again changes nothing and records the consent once.
+    expect((await call(server.url, "POST", "/api/kyc/terms", { authorization: auth })).status).toBe(200)
+    expect((await status(auth)).entityInfo.consents).toEqual(["CS_003"])
+  })
+
   it("needs a session", async () => {
     expect((await call(server.url, "GET", "/api/kyc/status")).status).toBe(401)
   })

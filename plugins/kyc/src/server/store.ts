@@ -8,6 +8,7 @@ import { ServerConfig } from "@wallet/kernel-server"
 import type { EddSummary, PartnerReview, VerificationStatus } from "../api.ts"
 import {
   blockedPermissions,
+  accessInfoOf,
   computePermissions,
   EDD_STATUSES,
   EVIDENCE_GROUPS,
@@ -152,7 +153,8 @@ export const statusFrom = (
   edd: EddSummary | null = null,
 ): VerificationStatus => {
   const country = residenceOf(row)
-  const permissions = toClientPermissions(computePermissions({ level: row.level, blocks, country, eddBlocking: eddHolds(edd) }))
+  const server = computePermissions({ level: row.level, blocks, country, eddBlocking: eddHolds(edd) })
+  const permissions = toClientPermissions(server)
   const full = blocks.find((block) => block.kind === "full")
   const level = effectiveLevel({ level: row.level, blocks })
   const countryRequired = row.phone !== null && row.phoneCountry === null
@@ -186,6 +188,7 @@ export const statusFrom = (
     phoneMasked: row.phone === null ? null : maskPhone(row.phone),
     bypassBlockedScreen: row.blockBypass,
     review,
+    accessInfo: accessInfoOf(server, country),
     edd,
   }
 }
