@@ -2,7 +2,7 @@ import { join } from "node:path"
 import type { FrameLocator } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
-import { demoUserId as demoUserIdOf, openOperatorConsole, PNG } from "./support.ts"
+import { demoUserId as demoUserIdOf, openOperatorConsole, PNG } from "./support/ops.ts"
 
 /**
  * Issue 19: level 2 through the verification partner, as a user and a support operator would do it.

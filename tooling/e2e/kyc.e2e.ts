@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
-import { demoUserId as demoUserIdOf, openOperatorConsole, PNG } from "./support.ts"
+import { demoUserId as demoUserIdOf, openOperatorConsole, PNG } from "./support/ops.ts"
 
 /**
  * Issue 19, first part: a user reaches verification level 1 in the mini-app as a new user would.

@@ -271,6 +271,8 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
       const signed = await signing
       expect(signed.signature.length).toBeGreaterThan(80)
       await app.app().getByRole("heading", { name: "Data signed" }).waitFor()
+      // The result's own main button, not the request's still on its way out.
+      await waitMain(app, "Done")
       await press(app)
       await app.waitForPath("/scw")
 

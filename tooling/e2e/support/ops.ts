@@ -1,7 +1,7 @@
 /** Helpers the browser tests share: demo users' ids and the operator console signed in. */
 import type { Page } from "playwright-core"
 import type { Stack } from "@wallet/harness/stack"
-import { hashPasswordNow } from "../../kernel/server/src/operator/auth.ts"
+import { hashPasswordNow } from "../../../kernel/server/src/operator/auth.ts"
 
 /** A real 2×2 PNG (servers check a file's magic bytes). */
 export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==", "base64")
