@@ -66,6 +66,11 @@ export interface ServerPlugin {
    * plugin's state (idempotent: it runs on every start of a persistent dev database).
    */
   readonly devSeed?: Effect.Effect<void, unknown, SqlClient.SqlClient | ServerConfig>
+  /**
+   * Dev servers only: forget this plugin's state of a user the dev launch resets (the "new" demo
+   * user, before each launch), after the kernel forgot the user.
+   */
+  readonly devResetUser?: (userId: number) => Effect.Effect<void, unknown, SqlClient.SqlClient | ServerConfig>
 }
 
 export interface ServerPluginDefinition {
@@ -80,6 +85,7 @@ export interface ServerPluginDefinition {
   readonly verificationLimits?: Layer.Any
   readonly operatorLabel?: string
   readonly devSeed?: Effect.Effect<void, unknown, SqlClient.SqlClient | ServerConfig>
+  readonly devResetUser?: (userId: number) => Effect.Effect<void, unknown, SqlClient.SqlClient | ServerConfig>
 }
 
 const ID_PATTERN = /^[a-z][a-z0-9-]{1,39}$/
@@ -109,5 +115,6 @@ export const defineServerPlugin = (definition: ServerPluginDefinition): ServerPl
     ...(definition.verificationLimits !== undefined ? { verificationLimits: definition.verificationLimits } : {}),
     ...(definition.operatorLabel !== undefined ? { operatorLabel: definition.operatorLabel } : {}),
     ...(definition.devSeed !== undefined ? { devSeed: definition.devSeed } : {}),
+    ...(definition.devResetUser !== undefined ? { devResetUser: definition.devResetUser } : {}),
   }
 }

@@ -26,7 +26,7 @@ import { kernelMiddleware } from "./kernel/middleware.ts"
 import { pruneExpired } from "./kernel/sessions.ts"
 import { RateLimiter, type RateLimitsOption } from "./ratelimit/RateLimiter.ts"
 import type { ServerPlugin } from "./plugin.ts"
-import { defaultTtls, OperationGuard, ServerConfig, UsdBalances, VerificationLimits, type ServerConfigShape } from "./services.ts"
+import { defaultTtls, DevResets, OperationGuard, ServerConfig, UsdBalances, VerificationLimits, type ServerConfigShape } from "./services.ts"
 
 export interface ServerOptions {
   /** 0 picks a free port. */
@@ -147,8 +147,10 @@ export const makeServerLayer = (options: ServerOptions) => {
     Layer.succeed(VerificationLimits, VerificationLimits.none)) as Layer.Layer<VerificationLimits>
   // Users' files (evidence): the host's store, else a folder.
   const files = Layer.succeed(FileStore, options.files ?? localFileStore(options.filesDir ?? defaultFilesDir()))
+  const devResets = Layer.succeed(DevResets, { hooks: modules.flatMap((module) => (module.devResetUser !== undefined ? [module.devResetUser] : [])) })
   const Handlers = Layer.mergeAll(...handlerLayers).pipe(
     Layer.provide(kernelMiddleware),
+    Layer.provide(devResets),
     Layer.provide(files),
     Layer.provide(verificationLimits),
     Layer.provide(operationGuard),

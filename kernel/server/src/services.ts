@@ -29,6 +29,12 @@ export interface ServerConfigShape {
 
 export class ServerConfig extends Context.Service<ServerConfig, ServerConfigShape>()("wallet/server/ServerConfig") {}
 
+/** Dev servers: the modules' `devResetUser` hooks, run when the dev launch resets a user. */
+export class DevResets extends Context.Service<
+  DevResets,
+  { readonly hooks: ReadonlyArray<(userId: number) => Effect.Effect<void, unknown, SqlClient.SqlClient | ServerConfig>> }
+>()("wallet/server/DevResets") {}
+
 export const defaultTtls = {
   /** Short-lived: the client refreshes one minute before expiry. */
   accessTokenTtlSeconds: 15 * 60,

@@ -2,7 +2,7 @@
 import { Effect, Redacted } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DevApi, NotFound } from "@wallet/kernel/api"
-import { ServerConfig } from "../services.ts"
+import { DevResets, ServerConfig } from "../services.ts"
 import { demoUsers, resetUser } from "./demoUsers.ts"
 import { buildLaunch } from "./launch.ts"
 
@@ -14,7 +14,12 @@ export const devHandlers = HttpApiBuilder.group(DevApi, "dev", (handlers) =>
         const config = yield* ServerConfig
         const demo = demoUsers.find((user) => user.id === payload.userId)
         if (demo === undefined) return yield* new NotFound({ code: "not_found", message: `No demo user ${payload.userId}` })
-        if (demo.kind === "new") yield* Effect.orDie(resetUser(demo.id))
+        if (demo.kind === "new") {
+          yield* Effect.orDie(resetUser(demo.id))
+          // Each module forgets its own state of the user too (verification, …).
+          const resets = yield* DevResets
+          for (const hook of resets.hooks) yield* Effect.orDie(hook(demo.id))
+        }
         return buildLaunch(demo, payload, Redacted.value(config.botToken), config.now())
       }),
     ),

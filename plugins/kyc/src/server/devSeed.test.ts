@@ -21,6 +21,25 @@ describe("the demo users' verification states on a dev server (issue 19)", () =>
     await database?.stop()
   })
 
+  const launchNew = () =>
+    fetch(`${server.url}/api/dev/launch`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ userId: idOf("new"), platform: "ios", theme: "light", language: "en" }),
+    })
+
+  it("the dev launch's reset of the new demo user forgets its verification too", async () => {
+    expect((await launchNew()).status).toBe(200)
+    const id = idOf("new")
+    const auth = bearer((await initUser(server.url, BOT_TOKEN, id)).access_token)
+    await server.sql("insert into kyc_blocks (user_id, kind, code, required_action, created_at) values ($1, 'full', 'BR_001', 'CS_001', now())", [id])
+    expect(await kycStatus(server.url, auth)).toMatchObject({ level: "BLOCKED" })
+    expect((await launchNew()).status).toBe(200)
+    expect(await server.sql("select 1 from kyc_verifications where user_id = $1 union all select 1 from kyc_blocks where user_id = $1", [id])).toEqual([])
+    const fresh = bearer((await initUser(server.url, BOT_TOKEN, id)).access_token)
+    expect(await kycStatus(server.url, fresh)).toMatchObject({ level: "LEVEL_0", level1Status: "PHONE_NUMBER_REQUIRED", block: null })
+  })
+
   const statusOf = async (kind: string) => kycStatus(server.url, bearer((await initUser(server.url, BOT_TOKEN, idOf(kind))).access_token))
 
   it("Lena is at level 2, Bruno blocked by BR_001, Paula at level 1 with P2P restricted, and their permissions follow", async () => {

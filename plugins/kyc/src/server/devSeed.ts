@@ -43,6 +43,23 @@ const reviewOnce = (userId: number) =>
       values (${userId}, ${`demo-${userId}`}, 'LEVEL_2', 'pending', ${at}, ${now}) on conflict (user_id) do nothing`
   })
 
+/**
+ * The dev launch resets the "new" demo user before each launch: its verification goes too (the
+ * partner's webhooks and the evidence rows by user; evidence files stay in the dev file store).
+ */
+export const kycDevResetUser = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* sql`delete from kyc_webhooks where applicant_id in (select applicant_id from kyc_applicants where user_id = ${userId})`
+        for (const table of ["kyc_applicants", "kyc_evidence", "kyc_edd", "kyc_events", "kyc_blocks", "kyc_verifications"] as const) {
+          yield* sql`delete from ${sql(table)} where user_id = ${userId}`
+        }
+      }),
+    )
+  })
+
 export const kycDevSeed = Effect.gen(function* () {
   for (const demo of demoUsers) {
     const phone = demo.phone

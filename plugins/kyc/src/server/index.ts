@@ -13,7 +13,7 @@ import { Outbox } from "@wallet/kernel-server/outbox"
 import { KycApi, KycConflict, KycError, KycGroup, KycPartnerUnavailable, type VerificationStatus } from "../api.ts"
 import { MAX_EVIDENCE_BYTES, NAME_PATTERN, type HeldLevel } from "../domain.ts"
 import { acceptTerms, CONSENTS, giveConsent, KycChangeRefused } from "./changes.ts"
-import { kycDevSeed } from "./devSeed.ts"
+import { kycDevResetUser, kycDevSeed } from "./devSeed.ts"
 import { kycVerificationLimits } from "./limits.ts"
 import { kycOperatorPages, KYC_OPERATOR_LABEL } from "./operator.ts"
 import { kycPartnerLayer, type PartnerLevel } from "./partner.ts"
@@ -309,5 +309,6 @@ export const serverPlugin: ServerPlugin = defineServerPlugin({
   verificationLimits: kycVerificationLimits,
   // Dev servers: the demo users' verification states (level 2, blocked, restricted).
   devSeed: kycDevSeed,
+  devResetUser: kycDevResetUser,
 })
 export default serverPlugin
