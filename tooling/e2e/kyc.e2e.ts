@@ -265,6 +265,9 @@ describe("blocks and restrictions set by support staff (issue 19)", () => {
       await app.app().getByText("Please send a bank statement for the last three months.").waitFor()
       const send = app.app().getByRole("button", { name: "Send documents" })
       expect(await send.isDisabled()).toBe(true)
+      // A file that is not a photo or PDF is refused with the server's reason.
+      await app.app().locator('[data-evidence-input="bankStatement"]').setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a document") })
+      await app.app().getByText("Send a photo (JPEG, PNG or WebP) or a PDF.").waitFor()
       await app.app().locator('[data-evidence-input="bankStatement"]').setInputFiles({ name: "statement.png", mimeType: "image/png", buffer: PNG })
       await app.app().locator('[data-evidence-file="statement.png"]').waitFor()
       await app.page.screenshot({ path: join(screenshotDir, "kyc-edd.png") })

@@ -1,3 +1,4 @@
+import { HttpError } from "@wallet/kernel"
 import { makeApiClient } from "@wallet/kernel/client"
 import { clientPerKernel, runEffect, type Kernel } from "@wallet/kernel-react"
 import { KycApi, type EddState, type PartnerTokenResponse, type TermsResponse, type StepResponse, type VerificationStatus } from "../api.ts"
@@ -33,6 +34,8 @@ export const setPhone = async (kernel: Kernel, contactRawData: string): Promise<
 
 /** The server's refusal code of a failed step (`contact_invalid`, `step_not_open`, `invalid_request` …). */
 export const refusalCode = (error: unknown): string | undefined => {
+  // A plain HTTP failure (the upload helper's) carries the server's code in its body; its own code is the transport's.
+  if (error instanceof HttpError) return error.serverCode ?? error.code
   const code = error !== null && typeof error === "object" ? (error as { code?: unknown }).code : undefined
   return typeof code === "string" ? code : undefined
 }

@@ -24,7 +24,7 @@ import {
   type EvidenceGroup,
   type EvidenceKind,
 } from "../domain.ts"
-import { currentStatus, ensureRow, storePermissions } from "./store.ts"
+import { botLanguageOf, currentStatus, eddRowOf, ensureRow, storePermissions } from "./store.ts"
 
 const refuse = (code: KycEvidenceRefused["code"], message: string) => Effect.fail(new KycEvidenceRefused({ code, message }))
 
@@ -38,31 +38,9 @@ export const sniffType = (bytes: Uint8Array): string | undefined => {
   return undefined
 }
 
-interface EddRow {
-  readonly groups: ReadonlyArray<EvidenceGroup>
-  readonly status: EddStatus
-  readonly blocking: boolean
-  readonly note: string | null
-  readonly reason: string | null
-  readonly version: number
-}
+type EddRow = NonNullable<Effect.Success<ReturnType<typeof eddRowOf>>>
 
-const eddRow = (userId: number) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<Record<string, unknown>>`select * from kyc_edd where user_id = ${userId}`
-    const row = rows[0]
-    if (row === undefined) return undefined
-    const groups: unknown = typeof row.groups === "string" ? JSON.parse(row.groups) : row.groups
-    return {
-      groups: Array.isArray(groups) ? groups.filter((group): group is EvidenceGroup => (EVIDENCE_GROUPS as ReadonlyArray<unknown>).includes(group)) : [],
-      status: String(row.status) as EddStatus,
-      blocking: row.blocking === true,
-      note: typeof row.note === "string" ? row.note : null,
-      reason: typeof row.reason === "string" ? row.reason : null,
-      version: Number(row.version),
-    } satisfies EddRow
-  })
+const eddRow = eddRowOf
 
 const filesOf = (userId: number) =>
   Effect.gen(function* () {
@@ -222,10 +200,8 @@ const BOT_TEXT = {
 
 const notify = (userId: number, text: (language: (typeof BOT_TEXT)["en"] | (typeof BOT_TEXT)["ru"]) => string) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
     const outbox = yield* Outbox
-    const users = yield* sql<{ language: string | null; language_code: string | null }>`select language, language_code from kernel_users where id = ${userId}`
-    const language = (users[0]?.language ?? users[0]?.language_code ?? "en").startsWith("ru") ? "ru" : "en"
+    const language = yield* botLanguageOf(userId)
     yield* outbox.enqueue({ channel: "telegram", recipient: String(userId), subject: "kyc.edd", body: text(BOT_TEXT[language]) })
   })
 

@@ -14,7 +14,7 @@ import { Outbox } from "@wallet/kernel-server/outbox"
 import type { PartnerReview, VerificationStatus } from "../api.ts"
 import { HELD_LEVELS, levelRank, type HeldLevel } from "../domain.ts"
 import { deliveryId, KycPartner, LEVEL_NAMES, levelOfName, type PartnerLevel, type WebhookPayload } from "./partner.ts"
-import { activeBlocks, currentStatus, ensureRow, partnerReviewOf, statusFrom, storePermissions } from "./store.ts"
+import { activeBlocks, botLanguageOf, currentStatus, ensureRow, partnerReviewOf, statusFrom, storePermissions } from "./store.ts"
 
 export { partnerReviewOf }
 
@@ -133,11 +133,7 @@ export const applyWebhook = (rawBody: Uint8Array, payload: WebhookPayload) =>
           rejectType: review.reviewRejectType ?? null,
           level: after.level,
         })}::jsonb, ${now})`
-        const users = yield* sql<{
-          language: string | null
-          language_code: string | null
-        }>`select language, language_code from kernel_users where id = ${userId}`
-        const language = (users[0]?.language ?? users[0]?.language_code ?? "en").startsWith("ru") ? "ru" : "en"
+        const language = yield* botLanguageOf(userId)
         const text = BOT_TEXT[language]
         const body =
           review.reviewAnswer === "GREEN"

@@ -127,19 +127,34 @@ export const partnerReviewOf = (userId: number) =>
 
 const residenceOf = (row: VerificationRow) => row.selfDeclaredCountry ?? row.phoneCountry
 
-/** The user's EDD request as the status shows it (decision 0940), or null. */
-export const eddSummaryOf = (userId: number) =>
+/** The user's EDD request row (decision 0940), or undefined. */
+export const eddRowOf = (userId: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<Record<string, unknown>>`select status, blocking, groups from kyc_edd where user_id = ${userId}`
+    const rows = yield* sql<Record<string, unknown>>`select * from kyc_edd where user_id = ${userId}`
     const row = rows[0]
-    if (row === undefined) return null
+    if (row === undefined) return undefined
     const groups: unknown = typeof row.groups === "string" ? JSON.parse(row.groups) : row.groups
     return {
+      groups: Array.isArray(groups) ? groups.filter((group): group is EvidenceGroup => (EVIDENCE_GROUPS as ReadonlyArray<unknown>).includes(group)) : [],
       status: (EDD_STATUSES as ReadonlyArray<unknown>).includes(row.status) ? (row.status as EddStatus) : "requested",
       blocking: row.blocking === true,
-      groups: Array.isArray(groups) ? groups.filter((group): group is EvidenceGroup => (EVIDENCE_GROUPS as ReadonlyArray<unknown>).includes(group)) : [],
-    } satisfies EddSummary
+      note: typeof row.note === "string" ? row.note : null,
+      reason: typeof row.reason === "string" ? row.reason : null,
+      version: Number(row.version),
+    }
+  })
+
+/** The user's EDD request as the status shows it, or null. */
+export const eddSummaryOf = (userId: number) =>
+  Effect.map(eddRowOf(userId), (row): EddSummary | null => (row === undefined ? null : { status: row.status, blocking: row.blocking, groups: row.groups }))
+
+/** The language of the user's bot messages: Russian for a Russian interface, else English. */
+export const botLanguageOf = (userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const users = yield* sql<{ language: string | null; language_code: string | null }>`select language, language_code from kernel_users where id = ${userId}`
+    return (users[0]?.language ?? users[0]?.language_code ?? "en").startsWith("ru") ? ("ru" as const) : ("en" as const)
   })
 
 /** Whether an EDD request holds the account (asked with a hold, and not accepted yet). */
