@@ -266,7 +266,10 @@ describe("blocks and restrictions set by support staff (issue 19)", () => {
       const send = app.app().getByRole("button", { name: "Send documents" })
       expect(await send.isDisabled()).toBe(true)
       // A file that is not a photo or PDF is refused with the server's reason.
-      await app.app().locator('[data-evidence-input="bankStatement"]').setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a document") })
+      await app
+        .app()
+        .locator('[data-evidence-input="bankStatement"]')
+        .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a document") })
       await app.app().getByText("Send a photo (JPEG, PNG or WebP) or a PDF.").waitFor()
       await app.app().locator('[data-evidence-input="bankStatement"]').setInputFiles({ name: "statement.png", mimeType: "image/png", buffer: PNG })
       await app.app().locator('[data-evidence-file="statement.png"]').waitFor()
