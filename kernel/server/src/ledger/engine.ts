@@ -165,6 +165,8 @@ export const runBatch = (commands: ReadonlyArray<Command>): Effect.Effect<Readon
             want(command.from)
             want(command.to)
             want({ owner: System.holds, currency: command.from.currency })
+          } else if (command.kind === "post") {
+            for (const fee of command.fees) want(fee.to)
           }
         }
         const holdAccountIds = [...holds.values()].flatMap((hold) => [hold.fromAccount, hold.toAccount])
@@ -392,7 +394,23 @@ const decide = (
       if (command.kind === "post") {
         const posted = command.amount ?? hold.amount
         if (posted > hold.amount) return fail(new InvalidMovement({ message: `post amount ${posted} exceeds the hold's ${hold.amount}` }))
-        entries.push([escrow, -posted], [to, posted])
+        // Fee legs: each fee account in the hold's currency, together at most the posted amount.
+        const feeEntries: Array<readonly [AccountState, bigint]> = []
+        let fees = 0n
+        for (const fee of command.fees) {
+          if (fee.to.currency !== from.currency) {
+            return fail(new InvalidMovement({ message: `fee currency ${fee.to.currency} differs from the hold's ${from.currency}` }))
+          }
+          const feeAccount = account(fee.to)
+          if (feeAccount instanceof UnknownAccount) return fail(feeAccount)
+          feeEntries.push([feeAccount, fee.amount])
+          fees += fee.amount
+        }
+        if (fees > posted) return fail(new InvalidMovement({ message: `fees ${fees} exceed the posted amount ${posted}` }))
+        // No zero entries: when the fees take all of it, `to` gets none.
+        entries.push([escrow, -posted])
+        if (posted > fees) entries.push([to, posted - fees])
+        entries.push(...feeEntries)
         if (posted < hold.amount) entries.push([escrow, -(hold.amount - posted)], [from, hold.amount - posted])
         resolves = { holdId: hold.id, status: "posted", posted }
       } else {

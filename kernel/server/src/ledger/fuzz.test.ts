@@ -1,6 +1,6 @@
 /**
  * Property / fuzz test: thousands of random movements run concurrently (transfers with fees,
- * holds, partial and full posts, voids, expiry sweeps racing posts, retries with the same key,
+ * holds, partial and full posts (some with a fee leg), voids, expiry sweeps racing posts, retries with the same key,
  * the same key with another body, overdrafts), round after round, on PGlite and on PostgreSQL.
  * Every random choice comes from a fixed seed; which of two racing operations wins may differ
  * between runs (and late retries pick among the keys committed so far), so the model follows the
@@ -49,7 +49,7 @@ type Op =
       readonly expiresAt: Date | undefined
       readonly tag: string
     }
-  | { readonly type: "post"; readonly key: string; readonly hold: string; readonly amount: bigint | undefined }
+  | { readonly type: "post"; readonly key: string; readonly hold: string; readonly amount: bigint | undefined; readonly fee: bigint }
   | { readonly type: "void"; readonly key: string; readonly hold: string }
   | { readonly type: "expire"; readonly now: Date }
 
@@ -124,7 +124,7 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
     await db.run(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql`analyze`))
 
     let sequence = 0
-    const stats = { ops: 0, ok: 0, insufficient: 0, conflicts: 0, notPending: 0, replays: 0, expired: 0 }
+    const stats = { ops: 0, ok: 0, insufficient: 0, conflicts: 0, notPending: 0, replays: 0, expired: 0, invalid: 0, feePosts: 0 }
 
     for (let round = 0; round < ROUNDS; round++) {
       const now = new Date(T0 + round * minute)
@@ -163,7 +163,8 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
           const hold = pick(placedTags)
           const partial = random() < 0.4
           const key = `fuzz:r:${sequence++}`
-          if (random() < 0.6) ops.push({ type: "post", key, hold, amount: partial ? amount(100) : undefined })
+          // Some posts pay a fee to system:fees out of the posted amount (a few above a partial post's amount).
+          if (random() < 0.6) ops.push({ type: "post", key, hold, amount: partial ? amount(100) : undefined, fee: random() < 0.3 ? amount(40) : 0n })
           else ops.push({ type: "void", key, hold })
         } else if (r < 0.88 && ops.length > 0) {
           // A retry of an op of this round (same key, same body): runs concurrently with it.
@@ -174,7 +175,8 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
           const original = pick(ops)
           if (original.type === "transfer") ops.push({ ...original, amount: original.amount + 1n })
           else if (original.type === "hold") ops.push({ ...original, amount: original.amount + 1n, tag: `${original.tag}x` })
-          else if (original.type === "post") ops.push({ ...original, amount: (original.amount ?? 0n) + 7n })
+          else if (original.type === "post")
+            ops.push(original.fee > 0n && random() < 0.5 ? { ...original, fee: original.fee + 1n } : { ...original, amount: (original.amount ?? 0n) + 7n })
         } else if (r < 0.97 && committed.size > 0) {
           // A late retry of something committed in an earlier round.
           const keys = [...committed.keys()]
@@ -204,7 +206,9 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
             return ledger.hold({ key: op.key, from: op.from, to: op.to, amount: op.amount, expiresAt: op.expiresAt })
           case "post": {
             const id = holdIdByTag.get(op.hold)
-            return id === undefined ? Effect.fail({ _tag: "NotPlaced" }) : ledger.postHold({ key: op.key, holdId: id, amount: op.amount })
+            if (id === undefined) return Effect.fail({ _tag: "NotPlaced" })
+            const fees = op.fee > 0n ? [{ to: { owner: System.fees, currency: holds.get(id)!.from.currency }, amount: op.fee }] : undefined
+            return ledger.postHold({ key: op.key, holdId: id, amount: op.amount, fees })
           }
           case "void": {
             const id = holdIdByTag.get(op.hold)
@@ -279,8 +283,13 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
           if (tag === "IdempotencyConflict") stats.conflicts++
           if (tag === "HoldNotPending") stats.notPending++
           if (tag === "InvalidMovement") {
-            // Only a post above the hold's amount.
+            // Only a post above the hold's amount, or its fee above the posted amount.
             expect(item.op.type).toBe("post")
+            const op = item.op as Extract<Op, { type: "post" }>
+            const hold = holds.get(holdIdByTag.get(op.hold)!)!
+            const posted = op.amount ?? hold.amount
+            expect(posted > hold.amount || op.fee > posted).toBe(true)
+            stats.invalid++
           }
         }
         if (successes.length === 0) continue
@@ -319,7 +328,10 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
           const posted = op.type === "post" ? (op.amount ?? hold.amount) : 0n
           hold.status = op.type === "post" ? "posted" : "voided"
           add(balance, { owner: System.holds, currency: hold.from.currency }, -hold.amount)
-          add(balance, hold.to, posted)
+          const fee = op.type === "post" ? op.fee : 0n
+          if (fee > 0n) stats.feePosts++
+          add(balance, hold.to, posted - fee)
+          add(balance, { owner: System.fees, currency: hold.from.currency }, fee)
           add(balance, hold.from, hold.amount - posted)
           add(held, hold.from, -hold.amount)
         }
@@ -349,6 +361,8 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
     expect(stats.replays).toBeGreaterThan(0)
     expect(stats.notPending).toBeGreaterThan(0)
     expect(stats.expired).toBeGreaterThan(0)
+    expect(stats.feePosts).toBeGreaterThan(0)
+    expect(stats.invalid).toBeGreaterThan(0)
     expect(report.counts.holds).toBeGreaterThan(100)
 
     // Sequential tail: the model predicts each outcome exactly.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Db from "../db/Db.ts"
 import { testDatabases } from "../testing/databases.ts"
 import { Ledger, makeLedger, type LedgerShape } from "./Ledger.ts"
-import { formatAmount, parseAmount, System, userOwner, type AccountRef } from "./model.ts"
+import { formatAmount, parseAmount, postCommand, System, userOwner, type AccountRef } from "./model.ts"
 import { startTestLedger, type TestLedger } from "./testing.ts"
 
 const ton = (owner: string): AccountRef => ({ owner, currency: "TON" })
@@ -23,6 +23,26 @@ describe("amounts", () => {
     expect(formatAmount(-25n, 1)).toBe("-2.5")
     // Beyond int8 and 2^53: 18-decimal tokens.
     expect(formatAmount(parseAmount("123456789.123456789123456789", 18)!, 18)).toBe("123456789.123456789123456789")
+  })
+})
+
+describe("post request hash", () => {
+  it("hashes a post without fees exactly as before fees existed, and a post with fees by its fees", () => {
+    const hash = (request: Parameters<typeof postCommand>[0]) => {
+      const command = postCommand(request)
+      if ("_tag" in command) throw new Error(command._tag)
+      return command.hash
+    }
+    // Stored hashes of posts made before fees existed stay valid.
+    expect(hash({ key: "k", holdId: "42", amount: 5n })).toBe("g4XLebitrNaQYtdISP0oWQ5vqwfssFmp8n_4ygur-2k")
+    expect(hash({ key: "k", holdId: "42", amount: 5n, fees: [] })).toBe("g4XLebitrNaQYtdISP0oWQ5vqwfssFmp8n_4ygur-2k")
+    expect(hash({ key: "k", holdId: "42", memo: "m", metadata: { a: 1 } })).toBe("LdthWCcte-iUN6Ai0LjyP3zEZzM9uFPLnGXlHovrzck")
+    const fee = (owner: string, amount: bigint) => ({ to: ton(owner), amount })
+    const withFees = hash({ key: "k", holdId: "42", amount: 5n, fees: [fee(System.fees, 1n), fee("user:7", 2n)] })
+    expect(withFees).not.toBe("g4XLebitrNaQYtdISP0oWQ5vqwfssFmp8n_4ygur-2k")
+    expect(hash({ key: "k", holdId: "42", amount: 5n, fees: [fee(System.fees, 1n), fee("user:7", 2n)] })).toBe(withFees)
+    expect(hash({ key: "k", holdId: "42", amount: 5n, fees: [fee("user:7", 2n), fee(System.fees, 1n)] })).not.toBe(withFees)
+    expect(hash({ key: "k", holdId: "42", amount: 5n, fees: [fee(System.fees, 1n), fee("user:7", 3n)] })).not.toBe(withFees)
   })
 })
 
@@ -250,6 +270,100 @@ describe.each(testDatabases)("Ledger on %s", (kind) => {
     expect(await run((l) => l.holdsOf(hank.owner, { status: "pending" }))).toEqual([])
     // The receiving side sees them too.
     expect((await run((l) => l.holdsOf(System.withdrawals))).map((h) => h.id)).toEqual(expect.arrayContaining([placed.holdId, second.holdId]))
+  })
+
+  it("posts a hold with fee legs in one movement, replays it, and refuses bad fees writing nothing", async () => {
+    const lena = await user("lena", 1_000n)
+    const merchant = await user("merchant")
+    const partner = await user("partner")
+    const fees = ton(System.fees)
+    const feesBefore = await available(fees)
+
+    // A partial post with two fees: merchant gets 400 - 15 - 5, the fee accounts their fees, lena the 100 not posted.
+    const placed = await run((l) => l.hold({ key: key("hold"), from: lena, to: merchant, amount: 500n }))
+    const postKey = key("post")
+    const request = {
+      key: postKey,
+      holdId: placed.holdId!,
+      amount: 400n,
+      fees: [
+        { to: fees, amount: 15n },
+        { to: partner, amount: 5n },
+      ],
+    }
+    const posted = await run((l) => l.postHold(request))
+    expect(posted).toMatchObject({ kind: "post", holdId: placed.holdId })
+    expect(posted.entries).toEqual([
+      { owner: System.holds, currency: "TON", amount: -400n },
+      { owner: merchant.owner, currency: "TON", amount: 380n },
+      { owner: System.fees, currency: "TON", amount: 15n },
+      { owner: partner.owner, currency: "TON", amount: 5n },
+      { owner: System.holds, currency: "TON", amount: -100n },
+      { owner: lena.owner, currency: "TON", amount: 100n },
+    ])
+    expect(await available(merchant)).toBe(380n)
+    expect(await available(partner)).toBe(5n)
+    expect(await available(fees)).toBe(feesBefore + 15n)
+    expect(await run((l) => l.balance(lena))).toMatchObject({ available: 600n, held: 0n })
+    expect(await run((l) => l.getHold(placed.holdId!))).toMatchObject({ status: "posted", postedAmount: 400n, resolvedBy: posted.transactionId })
+
+    // Same key, same fees: the same movement. Other fees (or none) under that key: a conflict.
+    expect(await run((l) => l.postHold({ ...request, fees: [...request.fees] }))).toEqual(posted)
+    expect(await failure((l) => l.postHold({ ...request, fees: [{ to: fees, amount: 16n }, request.fees[1]!] }))).toMatchObject({
+      _tag: "IdempotencyConflict",
+      key: postKey,
+    })
+    expect(await failure((l) => l.postHold({ ...request, fees: [request.fees[1]!, request.fees[0]!] }))).toMatchObject({ _tag: "IdempotencyConflict" })
+    expect(await failure((l) => l.postHold({ key: postKey, holdId: placed.holdId!, amount: 400n }))).toMatchObject({ _tag: "IdempotencyConflict" })
+
+    // Refused fees write nothing: the hold stays pending and every balance as it was.
+    const second = await run((l) => l.hold({ key: key("hold"), from: lena, to: merchant, amount: 100n }))
+    const snapshot = async () => Promise.all([lena, merchant, partner, fees, ton(System.holds)].map((ref) => run((l) => l.balance(ref))))
+    const before = await snapshot()
+    const refused = async (fee: ReadonlyArray<{ to: AccountRef; amount: bigint }>, amount?: bigint) => {
+      const k = key("post")
+      const error = await failure((l) => l.postHold({ key: k, holdId: second.holdId!, amount, fees: fee }))
+      expect(await run((l) => l.movement(k))).toBeUndefined()
+      return error
+    }
+    const ethFees = { owner: System.fees, currency: "ETH" }
+    expect(await refused([{ to: ethFees, amount: 1n }])).toMatchObject({ _tag: "InvalidMovement", message: expect.stringContaining("fee currency ETH") })
+    expect(await refused([{ to: fees, amount: 51n }], 50n)).toMatchObject({ _tag: "InvalidMovement" }) // above the given amount
+    expect(
+      await refused([
+        { to: fees, amount: 60n },
+        { to: partner, amount: 41n },
+      ]),
+    ).toMatchObject({ _tag: "InvalidMovement", message: expect.stringContaining("exceed") }) // above the whole hold
+    expect(await refused([{ to: ton("user:nobody"), amount: 1n }])).toMatchObject({ _tag: "UnknownAccount", owner: "user:nobody" })
+    expect(await refused([{ to: fees, amount: 0n }])).toMatchObject({ _tag: "InvalidMovement" })
+    expect(await refused([{ to: fees, amount: -1n }])).toMatchObject({ _tag: "InvalidMovement" })
+    expect(await refused([{ to: ton(System.holds), amount: 1n }])).toMatchObject({ _tag: "InvalidMovement" })
+    expect(await refused(Array.from({ length: 9 }, () => ({ to: fees, amount: 1n })))).toMatchObject({ _tag: "InvalidMovement" })
+    expect(await snapshot()).toEqual(before)
+    expect(await run((l) => l.getHold(second.holdId!))).toMatchObject({ status: "pending" })
+
+    // Fees taking the whole post: no zero entry for the hold's `to`.
+    const all = await run((l) =>
+      l.postHold({
+        key: key("post"),
+        holdId: second.holdId!,
+        fees: [
+          { to: fees, amount: 90n },
+          { to: partner, amount: 10n },
+        ],
+      }),
+    )
+    expect(all.entries).toEqual([
+      { owner: System.holds, currency: "TON", amount: -100n },
+      { owner: System.fees, currency: "TON", amount: 90n },
+      { owner: partner.owner, currency: "TON", amount: 10n },
+    ])
+    expect(await available(merchant)).toBe(380n)
+    expect(await available(partner)).toBe(15n)
+    expect(await available(fees)).toBe(feesBefore + 105n)
+    expect(await run((l) => l.balance(lena))).toMatchObject({ available: 500n, held: 0n })
+    expect((await run((l) => l.audit)).violations).toEqual([])
   })
 
   it("joins the caller's transaction: the movement commits or rolls back with the caller's writes", async () => {

@@ -92,10 +92,16 @@ export interface HoldRequest extends Described {
   readonly expiresAt?: Date | undefined
 }
 
-/** Posts a pending hold to its `to` account: `amount` (default: all of it); the rest returns to `from`. */
+/**
+ * Posts a pending hold in one movement: of the posted `amount` (default: all of it), each of `fees`
+ * (at most 8, each positive, in the hold's currency, never the holds account) goes to its `to`
+ * account and the hold's `to` account gets the remainder (`amount - sum(fees)`, which may be 0);
+ * the rest of the hold returns to `from`. Fees above the posted amount are `InvalidMovement`.
+ */
 export interface PostHoldRequest extends Described {
   readonly holdId: string
   readonly amount?: bigint | undefined
+  readonly fees?: ReadonlyArray<{ readonly to: AccountRef; readonly amount: bigint }> | undefined
 }
 
 /** Returns a pending hold to its `from` account. */
@@ -181,11 +187,17 @@ interface CommandBase {
 export type Command =
   | (CommandBase & { readonly kind: "transfer"; readonly legs: ReadonlyArray<Leg> })
   | (CommandBase & { readonly kind: "hold"; readonly from: AccountRef; readonly to: AccountRef; readonly amount: bigint; readonly expiresAt: Date | null })
-  | (CommandBase & { readonly kind: "post"; readonly holdId: string; readonly amount: bigint | null })
+  | (CommandBase & {
+      readonly kind: "post"
+      readonly holdId: string
+      readonly amount: bigint | null
+      readonly fees: ReadonlyArray<{ readonly to: AccountRef; readonly amount: bigint }>
+    })
   | (CommandBase & { readonly kind: "void"; readonly holdId: string })
   | (CommandBase & { readonly kind: "expire"; readonly holdId: string; readonly now: Date })
 
 const MAX_LEGS = 64
+const MAX_FEES = 8
 const MAX_MEMO = 1000
 const MAX_METADATA = 4096
 const HOLD_ID = /^[1-9][0-9]{0,18}$/
@@ -303,13 +315,30 @@ export const holdCommand = (request: HoldRequest): Command | ValidationError => 
   }
 }
 
+const checkFees = (fees: PostHoldRequest["fees"], amount: bigint | undefined): string | undefined => {
+  if (fees === undefined) return undefined
+  if (!Array.isArray(fees) || fees.length > MAX_FEES) return `fees: at most ${MAX_FEES}`
+  let total = 0n
+  for (const [index, fee] of fees.entries()) {
+    const problem = checkRef(fee?.to, `fees[${index}].to`) ?? checkAmount(fee.amount, `fees[${index}].amount`)
+    if (problem !== undefined) return problem
+    total += fee.amount
+  }
+  return amount !== undefined && total > amount ? `fees ${total} exceed the posted amount ${amount}` : undefined
+}
+
 export const postCommand = (request: PostHoldRequest): Command | ValidationError => {
-  const problem = checkCommon(request) ?? (request.amount !== undefined ? checkAmount(request.amount, "amount") : undefined)
+  const problem =
+    checkCommon(request) ?? (request.amount !== undefined ? checkAmount(request.amount, "amount") : undefined) ?? checkFees(request.fees, request.amount)
   if (problem !== undefined) return new InvalidMovement({ message: problem })
   if (typeof request.holdId !== "string" || !HOLD_ID.test(request.holdId)) return new UnknownHold({ holdId: String(request.holdId) })
   const common = base(request)
   const amount = request.amount ?? null
-  return { kind: "post", ...common, holdId: request.holdId, amount, hash: hashOf(["post", request.holdId, amount, common.memo, sortKeys(common.metadata)]) }
+  const fees = (request.fees ?? []).map((fee) => ({ to: { owner: fee.to.owner, currency: fee.to.currency }, amount: fee.amount }))
+  // Without fees the body hashes exactly as before fees existed (stored hashes stay valid).
+  const body: Array<unknown> = ["post", request.holdId, amount, common.memo, sortKeys(common.metadata)]
+  if (fees.length > 0) body.push(fees.map((fee) => [...refKey(fee.to), fee.amount]))
+  return { kind: "post", ...common, holdId: request.holdId, amount, fees, hash: hashOf(body) }
 }
 
 export const voidCommand = (request: VoidHoldRequest): Command | ValidationError => {

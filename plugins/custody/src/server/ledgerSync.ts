@@ -1,7 +1,8 @@
 /**
  * Brings Ledger movements that other parts made (the chain half's deposits and withdrawals, any
  * plugin that sets `metadata.gateway`) into the user's history before it is read: entries of the
- * user's accounts newer than the last one seen, of kind transfer or hold, with a known gateway,
+ * user's accounts newer than the last one seen, of kind transfer or hold (or the post that credits a
+ * P2P buyer), with a known gateway,
  * become rows keyed by the movement's key (rows custody wrote itself already carry that key).
  * Pending hold rows (withdrawals) follow their hold: posted -> success, voided/expired -> fail.
  *
@@ -31,7 +32,9 @@ const importEntry = (userId: number, entry: HistoryEntry) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
     const gateway = entry.metadata.gateway
-    if (!isGateway(gateway) || (entry.kind !== "transfer" && entry.kind !== "hold") || entry.key.endsWith(":fee")) return
+    // A P2P order's crypto reaches the buyer as the post of its hold (decision 1000): that credit is a row too.
+    const p2pCredit = entry.kind === "post" && typeof gateway === "string" && gateway.startsWith("p2p_") && entry.amount > 0n
+    if (!isGateway(gateway) || (entry.kind !== "transfer" && entry.kind !== "hold" && !p2pCredit) || entry.key.endsWith(":fee")) return
     const network = entry.metadata.network
     let status: TransactionStatus = "success"
     let fee: bigint | null = null

@@ -1,0 +1,376 @@
+/**
+ * `@wallet/plugin-p2p/api`: the P2P market's HTTP contract (spec 3 §3, §7.1; decision 1000).
+ * Browser-safe (only `effect`, `@wallet/kernel/api` and the plugin's pure rules). Every endpoint needs
+ * `Authorization: Bearer <access token>`. Crypto amounts are minor units and fiat amounts cents, both
+ * as decimal strings.
+ */
+import { Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { ApiId, authenticated, userText } from "@wallet/kernel/api"
+import {
+  HISTORY_FILTERS,
+  OFFER_STATUSES,
+  OFFER_TYPES,
+  ORDER_MOVES,
+  ORDER_STATUSES,
+  PAYMENT_METHOD_CODES,
+  PAYMENT_WINDOWS,
+  PRICE_TYPES,
+  SERVER_FILTERS,
+  UNAVAILABLE_REASONS,
+  UNAVAILABLE_WHY,
+  P2P_CRYPTO,
+  FLOATING_MAX_BPS,
+  FLOATING_MIN_BPS,
+} from "./domain.ts"
+
+/** A non-negative integer as a decimal string (at most 30 digits). */
+export const Units = Schema.String.check(Schema.isPattern(/^(0|[1-9][0-9]{0,29})$/, { message: "a whole number of minor units, as a decimal string" }))
+export const PositiveUnits = Schema.String.check(
+  Schema.isPattern(/^[1-9][0-9]{0,29}$/, { message: "a positive whole number of minor units, as a decimal string" }),
+)
+export const Id = Schema.Int.check(Schema.isGreaterThan(0))
+export const OfferTypeSchema = Schema.Literals(OFFER_TYPES)
+export const CryptoCode = Schema.Literals(P2P_CRYPTO.map((c) => c.code))
+export const FiatCode = Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { message: "a three-letter fiat code (ISO 4217)" }))
+export const MethodCode = Schema.Literals(PAYMENT_METHOD_CODES)
+export const OrderStatusSchema = Schema.Literals(ORDER_STATUSES)
+export const UnavailableReasonSchema = Schema.Literals(UNAVAILABLE_REASONS)
+export const Fields = Schema.Record(Schema.String, userText({ maxLength: 200 }))
+
+/** A counterparty as the market shows them (spec 3 §3 "P2P user"; reputation is issue 21). */
+export const Trader = Schema.Struct({
+  userId: Schema.Number,
+  name: Schema.String,
+  completedOrders: Schema.Number,
+  /** Completed / (completed + cancelled by them), whole percent; null before the first closed order. */
+  completionRate: Schema.NullOr(Schema.Number),
+})
+export type Trader = typeof Trader.Type
+
+export const PaymentMethodRef = Schema.Struct({ code: MethodCode, name: Schema.String })
+
+/** A user's payment details for one method and fiat (spec 3 §2.1 /p2p/user/payments). */
+export const PaymentDetails = Schema.Struct({
+  id: Schema.Number,
+  paymentMethod: PaymentMethodRef,
+  fiat: FiatCode,
+  /** The fields by kind (cardNumber, phone, bankName, holderName, ...); masked when not the viewer's to see. */
+  fields: Schema.Record(Schema.String, Schema.String),
+})
+export type PaymentDetails = typeof PaymentDetails.Type
+export const PaymentDetailsList = Schema.Struct({ items: Schema.Array(PaymentDetails) })
+export const SavePaymentDetails = Schema.Struct({ code: MethodCode, fiat: FiatCode, fields: Fields })
+export type SavePaymentDetails = typeof SavePaymentDetails.Type
+
+export const MethodInfo = Schema.Struct({
+  code: MethodCode,
+  name: Schema.String,
+  fields: Schema.Array(Schema.String),
+  paymentWindow: Schema.Number,
+})
+export const MethodCatalog = Schema.Struct({ fiat: FiatCode, methods: Schema.Array(MethodInfo) })
+
+export const Price = Schema.Struct({
+  type: Schema.Literals(PRICE_TYPES),
+  /** FIXED: cents per whole crypto unit; FLOATING: basis points of the market rate (10000 = the rate). */
+  value: PositiveUnits,
+})
+export type Price = typeof Price.Type
+
+export const Offer = Schema.Struct({
+  id: Schema.Number,
+  type: OfferTypeSchema,
+  status: Schema.Literals(OFFER_STATUSES),
+  user: Trader,
+  isMine: Schema.Boolean,
+  crypto: CryptoCode,
+  fiat: FiatCode,
+  price: Price,
+  /** The price now, cents per whole unit (a floating price follows the market rate). */
+  priceCents: Units,
+  /** Crypto offered in all. */
+  volume: Units,
+  /** Crypto orders may still take. */
+  available: Units,
+  minOrderFiat: Units,
+  maxOrderFiat: Units,
+  paymentMethods: Schema.Array(PaymentMethodRef),
+  /** The maker's own payment details of a SALE offer (only to the maker). */
+  paymentDetailsIds: Schema.Array(Schema.Number),
+  paymentWindowMinutes: Schema.Number,
+  terms: Schema.NullOr(Schema.String),
+  autoAccept: Schema.Boolean,
+  openOrders: Schema.Number,
+  unavailableReason: Schema.NullOr(UnavailableReasonSchema),
+  makerFeeBps: Schema.Number,
+  takerFeeBps: Schema.Number,
+  createdAt: Schema.String,
+})
+export type Offer = typeof Offer.Type
+
+export const OfferForm = Schema.Struct({
+  type: OfferTypeSchema,
+  crypto: CryptoCode,
+  fiat: FiatCode,
+  price: Price,
+  volume: PositiveUnits,
+  minOrderFiat: PositiveUnits,
+  maxOrderFiat: PositiveUnits,
+  /** SALE: the maker's payment details (ids); PURCHASE: the method codes the maker pays with. */
+  paymentDetailsIds: Schema.Array(Id).check(Schema.isMaxLength(5)),
+  paymentMethodCodes: Schema.Array(MethodCode).check(Schema.isMaxLength(5)),
+  paymentWindowMinutes: Schema.Literals(PAYMENT_WINDOWS),
+  terms: Schema.NullOr(userText({ maxLength: 1000 })),
+  autoAccept: Schema.Boolean,
+})
+export type OfferForm = typeof OfferForm.Type
+export const CreateOfferRequest = Schema.Struct({ ...OfferForm.fields, idempotencyKey: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{8,64}$/)) })
+export type CreateOfferRequest = typeof CreateOfferRequest.Type
+
+export const OfferListRequest = Schema.Struct({
+  type: OfferTypeSchema,
+  crypto: CryptoCode,
+  fiat: FiatCode,
+  /** Any of these methods (empty: all). */
+  paymentMethods: Schema.Array(MethodCode).check(Schema.isMaxLength(20)),
+  /** Only offers that can fill this fiat amount (cents). */
+  amountFiat: Schema.optional(PositiveUnits),
+  offset: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  limit: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 50 })),
+})
+export type OfferListRequest = typeof OfferListRequest.Type
+export const OfferList = Schema.Struct({ items: Schema.Array(Offer) })
+export const OfferStatusRequest = Schema.Struct({ status: Schema.Literals(OFFER_STATUSES) })
+
+export const OrderParty = Schema.Struct({ ...Trader.fields })
+
+export const Order = Schema.Struct({
+  id: Schema.Number,
+  offerId: Schema.Number,
+  offerType: Schema.Literals(["SALE", "BUY"]),
+  status: OrderStatusSchema,
+  /** The requester's side and role. */
+  side: Schema.Literals(["buyer", "seller"]),
+  role: Schema.Literals(["maker", "taker"]),
+  buyer: OrderParty,
+  seller: OrderParty,
+  crypto: CryptoCode,
+  fiat: FiatCode,
+  amount: Units,
+  fiatAmount: Units,
+  priceCents: Units,
+  sellerFee: Units,
+  buyerFee: Units,
+  buyerReceives: Units,
+  paymentMethod: PaymentMethodRef,
+  /** The seller's details the buyer pays to; shown to the buyer once the order is accepted. */
+  paymentDetails: Schema.NullOr(PaymentDetails),
+  paymentWindowMinutes: Schema.Number,
+  terms: Schema.NullOr(Schema.String),
+  /** When the current step times out (REQUESTED: the maker's answer; ACCEPTED: the payment), else null. */
+  deadline: Schema.NullOr(Schema.String),
+  /** Moves the requester may make now. */
+  moves: Schema.Array(Schema.Literals(ORDER_MOVES)),
+  cancelledBy: Schema.NullOr(Schema.Literals(["buyer", "seller", "system"])),
+  createdAt: Schema.String,
+  acceptedAt: Schema.NullOr(Schema.String),
+  paidAt: Schema.NullOr(Schema.String),
+  completedAt: Schema.NullOr(Schema.String),
+  closedAt: Schema.NullOr(Schema.String),
+})
+export type Order = typeof Order.Type
+
+export const TakeOfferRequest = Schema.Struct({
+  offerId: Id,
+  /** Crypto minor units the order trades. */
+  amount: PositiveUnits,
+  /** The price the taker saw (cents per unit): a different price now is `price_moved`. */
+  priceCents: PositiveUnits,
+  /** SALE offer: the method the buyer pays with (one of the offer's). */
+  paymentMethodCode: Schema.optional(MethodCode),
+  /** PURCHASE offer: the taking seller's own details the buyer pays to. */
+  paymentDetailsId: Schema.optional(Id),
+  idempotencyKey: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{8,64}$/)),
+})
+export type TakeOfferRequest = typeof TakeOfferRequest.Type
+
+export const OrderRequest = Schema.Struct({ orderId: Id })
+export const MoveRequest = Schema.Struct({
+  orderId: Id,
+  move: Schema.Literals(ORDER_MOVES),
+  /** The status the client last saw: a move from another status is refused (`order_state_changed`). */
+  status: Schema.optional(OrderStatusSchema),
+})
+export type MoveRequest = typeof MoveRequest.Type
+
+export const HistoryRequest = Schema.Struct({
+  offset: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  limit: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 50 })),
+  filter: Schema.Struct({ status: Schema.Literals(SERVER_FILTERS) }),
+})
+export type HistoryRequest = typeof HistoryRequest.Type
+export const OrderList = Schema.Struct({ items: Schema.Array(Order) })
+
+/** Spec 3 §3 "P2P user" plus what the market needs to open. */
+export const P2pUser = Schema.Struct({
+  userId: Schema.Number,
+  name: Schema.String,
+  p2pInitialized: Schema.Boolean,
+  isExperienced: Schema.Boolean,
+  completedOrders: Schema.Number,
+  completionRate: Schema.NullOr(Schema.Number),
+  /** Null when the market is open to the user; else why not (spec 3 §4.1). */
+  unavailable: Schema.NullOr(Schema.Literals(UNAVAILABLE_WHY)),
+  /** Crypto held in the user's active SALE offers, per currency (shown on the wallet as "in P2P offers"). */
+  inOffers: Schema.Array(Schema.Struct({ crypto: CryptoCode, amount: Units })),
+})
+export type P2pUser = typeof P2pUser.Type
+
+/** Spec 3 §3 "P2P settings (per user)". */
+export const P2pSettings = Schema.Struct({
+  defaultCurrencyForSaleOfferCreation: Schema.NullOr(FiatCode),
+  defaultCurrencyForPurchaseOfferCreation: Schema.NullOr(CryptoCode),
+  createOfferTypeInUserProfile: OfferTypeSchema,
+  expressCalculationType: Schema.Literals(["BY_AMOUNT", "BY_FIAT"]),
+  isHoldModalShown: Schema.Boolean,
+  nameDisclosureWarningDismissed: Schema.Boolean,
+  autoAcceptOnboardingCompletedDate: Schema.NullOr(Schema.String),
+  paymentMethodGroupsByCurrency: Schema.Record(Schema.String, Schema.Array(MethodCode)),
+  recentFiats: Schema.Array(FiatCode),
+})
+export type P2pSettings = typeof P2pSettings.Type
+export const P2pSettingsPatch = Schema.Struct({
+  defaultCurrencyForSaleOfferCreation: Schema.optional(Schema.NullOr(FiatCode)),
+  defaultCurrencyForPurchaseOfferCreation: Schema.optional(Schema.NullOr(CryptoCode)),
+  createOfferTypeInUserProfile: Schema.optional(OfferTypeSchema),
+  expressCalculationType: Schema.optional(Schema.Literals(["BY_AMOUNT", "BY_FIAT"])),
+  isHoldModalShown: Schema.optional(Schema.Boolean),
+  nameDisclosureWarningDismissed: Schema.optional(Schema.Boolean),
+  autoAcceptOnboardingCompleted: Schema.optional(Schema.Boolean),
+  paymentMethodGroupsByCurrency: Schema.optional(Schema.Record(FiatCode, Schema.Array(MethodCode))),
+  /** A fiat the user just chose: kept first among at most two. */
+  recentFiat: Schema.optional(FiatCode),
+})
+export type P2pSettingsPatch = typeof P2pSettingsPatch.Type
+
+/** Spec 3 §7.1 "Find all supported currencies". */
+export const Currencies = Schema.Struct({
+  data: Schema.Struct({
+    crypto: Schema.Array(Schema.Struct({ code: CryptoCode, decimals: Schema.Number })),
+    fiat: Schema.Array(Schema.Struct({ code: FiatCode })),
+  }),
+})
+export const PairAvailability = Schema.Struct({ data: Schema.Struct({ data: Schema.Boolean }) })
+export const MarketPrice = Schema.Struct({ crypto: CryptoCode, fiat: FiatCode, priceCents: Units })
+/** Spec 3 §3: offer settings per residence country. */
+export const OfferSettings = Schema.Struct({
+  residenceCountryAlpha2: Schema.NullOr(Schema.String),
+  fiats: Schema.Array(FiatCode),
+  floatingMinBps: Schema.Literal(FLOATING_MIN_BPS),
+  floatingMaxBps: Schema.Literal(FLOATING_MAX_BPS),
+  paymentWindows: Schema.Array(Schema.Number),
+  makerFeeBps: Schema.Number,
+  takerFeeBps: Schema.Number,
+  maxOpenOrdersPerOffer: Schema.Number,
+})
+
+// --- errors --------------------------------------------------------------------------------------
+
+export const P2P_ERROR_CODES = [
+  "invalid_offer",
+  "invalid_payment_details",
+  "amount_out_of_limits",
+  "amount_above_available",
+  "payment_method_required",
+  "insufficient_funds",
+  "verification_limit",
+] as const
+
+export class P2pRefused extends Schema.TaggedError<P2pRefused>()(
+  "P2pRefused",
+  { code: Schema.Literals(P2P_ERROR_CODES), message: Schema.String, fields: Schema.optional(Schema.Array(Schema.String)) },
+  { httpApiStatus: 400, description: "The request was refused; `code` says why and nothing changed" },
+) {}
+
+export class P2pConflict extends Schema.TaggedError<P2pConflict>()(
+  "P2pConflict",
+  {
+    code: Schema.Literals(["price_moved", "order_state_changed", "offer_unavailable", "offer_state_changed"]),
+    message: Schema.String,
+    /** price_moved: the price now. */
+    priceCents: Schema.optional(Units),
+    /** order_state_changed: the order's status now. */
+    status: Schema.optional(OrderStatusSchema),
+    /** offer_unavailable: why. */
+    reason: Schema.optional(UnavailableReasonSchema),
+  },
+  { httpApiStatus: 409, description: "The offer or order moved on; nothing changed (read it again)" },
+) {}
+
+export class P2pForbidden extends Schema.TaggedError<P2pForbidden>()(
+  "P2pForbidden",
+  { code: Schema.Literals(["p2p_unavailable", "wrong_side"]), message: Schema.String, why: Schema.optional(Schema.Literals(UNAVAILABLE_WHY)) },
+  { httpApiStatus: 403, description: "The market is closed to this user, or the move belongs to the other side" },
+) {}
+
+export class P2pNotFound extends Schema.TaggedError<P2pNotFound>()(
+  "P2pNotFound",
+  { code: Schema.Literals(["offer_not_found", "order_not_found", "payment_details_not_found"]), message: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+const Errors = [P2pRefused, P2pConflict, P2pForbidden, P2pNotFound] as const
+
+export const P2pGroup = authenticated(
+  HttpApiGroup.make("p2p").add(
+    HttpApiEndpoint.get("user", "/api/p2p/user", { success: P2pUser }),
+    HttpApiEndpoint.post("initUser", "/api/p2p/user/init", { success: P2pUser, error: P2pForbidden }),
+    HttpApiEndpoint.get("settings", "/api/p2p/settings", { success: P2pSettings }),
+    HttpApiEndpoint.post("updateSettings", "/api/p2p/settings", { payload: P2pSettingsPatch, success: P2pSettings }),
+    HttpApiEndpoint.get("offerSettings", "/api/p2p/offer-settings", { success: OfferSettings }),
+    HttpApiEndpoint.get("currencies", "/api/p2p/currencies", { success: Currencies }),
+    HttpApiEndpoint.get("pairAvailability", "/api/p2p/pair-availability", { query: Schema.Struct({ fiat: FiatCode }), success: PairAvailability }),
+    HttpApiEndpoint.get("marketPrice", "/api/p2p/market-price", {
+      query: Schema.Struct({ crypto: CryptoCode, fiat: FiatCode }),
+      success: MarketPrice,
+      error: P2pRefused,
+    }),
+    HttpApiEndpoint.get("methods", "/api/p2p/payment-methods", { query: Schema.Struct({ fiat: FiatCode }), success: MethodCatalog }),
+    HttpApiEndpoint.get("myPayments", "/api/p2p/user/payments", { success: PaymentDetailsList }),
+    HttpApiEndpoint.post("createPayment", "/api/p2p/user/payments", {
+      payload: SavePaymentDetails,
+      success: PaymentDetails,
+      error: [P2pRefused, P2pForbidden],
+    }),
+    HttpApiEndpoint.post("updatePayment", "/api/p2p/user/payments/update", {
+      payload: Schema.Struct({ id: Id, ...SavePaymentDetails.fields }),
+      success: PaymentDetails,
+      error: [P2pRefused, P2pNotFound],
+    }),
+    HttpApiEndpoint.post("deletePayment", "/api/p2p/user/payments/delete", {
+      payload: Schema.Struct({ id: Id }),
+      success: PaymentDetailsList,
+      error: P2pNotFound,
+    }),
+    HttpApiEndpoint.post("createOffer", "/api/p2p/offers", { payload: CreateOfferRequest, success: Offer, error: Errors }),
+    HttpApiEndpoint.post("updateOffer", "/api/p2p/offers/update", { payload: Schema.Struct({ id: Id, ...OfferForm.fields }), success: Offer, error: Errors }),
+    HttpApiEndpoint.post("setOfferStatus", "/api/p2p/offers/status", {
+      payload: Schema.Struct({ id: Id, ...OfferStatusRequest.fields }),
+      success: Offer,
+      error: Errors,
+    }),
+    HttpApiEndpoint.post("getOffer", "/api/p2p/offers/get", { payload: Schema.Struct({ offerId: Id }), success: Offer, error: P2pNotFound }),
+    HttpApiEndpoint.post("listOffers", "/api/p2p/offers/list", { payload: OfferListRequest, success: OfferList, error: P2pForbidden }),
+    HttpApiEndpoint.post("myOffers", "/api/p2p/offers/mine", { payload: Schema.Struct({ type: Schema.optional(OfferTypeSchema) }), success: OfferList }),
+    HttpApiEndpoint.post("takeOffer", "/api/p2p/orders", { payload: TakeOfferRequest, success: Order, error: Errors }),
+    HttpApiEndpoint.post("getOrder", "/api/p2p/orders/get", { payload: OrderRequest, success: Order, error: Errors }),
+    HttpApiEndpoint.post("moveOrder", "/api/p2p/orders/move", { payload: MoveRequest, success: Order, error: Errors }),
+    HttpApiEndpoint.post("history", "/api/p2p/orders/history", { payload: HistoryRequest, success: OrderList }),
+  ),
+)
+
+export const P2pApi = HttpApi.make(ApiId).add(P2pGroup)
+
+/** The home's filter (spec 3 §2.1) as a search value. */
+export const HistoryFilterSchema = Schema.Literals(HISTORY_FILTERS)

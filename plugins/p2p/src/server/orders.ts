@@ -1,0 +1,477 @@
+/**
+ * Orders (decision 1000): every move is one conditional update of the order row plus at most one
+ * Ledger command, in one transaction, keyed `p2p:order:<id>:<move>`. The take locks the offer row,
+ * takes its volume, inserts the order and holds its crypto (from the offer's escrow for a SALE offer,
+ * from the taking seller for a PURCHASE offer) to the buyer. A release voids the hold back where it
+ * came from (the offer's escrow gets its volume back); a completion posts it to the buyer with the fees.
+ */
+import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { ServerConfig, VerificationLimits } from "@wallet/kernel-server"
+import { Ledger, System, userOwner } from "@wallet/kernel-server/ledger"
+import { usdValueOf } from "./usd.ts"
+import { P2pConflict, P2pForbidden, P2pNotFound, P2pRefused, type HistoryRequest, type MoveRequest, type Order, type TakeOfferRequest } from "../api.ts"
+import {
+  ACCEPT_WINDOW_MINUTES,
+  cryptoDecimals,
+  fiatOf,
+  feeOf,
+  MOVES,
+  mayMove,
+  movesFor,
+  orderOfferType,
+  paymentMethod,
+  statusesOf,
+  maskField,
+  type FieldKind,
+  type OrderMove,
+  type OrderStatus,
+  type OfferType,
+} from "../domain.ts"
+import { marketConfig } from "./config.ts"
+import { notifyBoth, eventOf, type Event, type OrderFacts } from "./notify.ts"
+import { offerAccount, offerRow, priceOf, refundDue, unavailableReason } from "./offers.ts"
+import { detailsOf, ensureP2pUser, requireMarket, tradersOf } from "./people.ts"
+
+interface OrderRow {
+  id: string
+  offer_id: string
+  offer_type: OfferType
+  maker_id: string
+  taker_id: string
+  buyer_id: string
+  seller_id: string
+  crypto: string
+  fiat: string
+  amount: string
+  hold_amount: string
+  fiat_amount: string
+  price_cents: string
+  seller_fee: string
+  buyer_fee: string
+  method: string
+  payment_details: unknown
+  payment_window: number
+  terms: string | null
+  status: OrderStatus
+  hold_id: string | null
+  deadline: Date | null
+  cancelled_by: "buyer" | "seller" | "system" | null
+  created_at: Date
+  accepted_at: Date | null
+  paid_at: Date | null
+  completed_at: Date | null
+  closed_at: Date | null
+}
+
+const ORDER_COLUMNS = `id::text as id, offer_id::text as offer_id, offer_type, maker_id::text as maker_id, taker_id::text as taker_id,
+  buyer_id::text as buyer_id, seller_id::text as seller_id, crypto, fiat, amount::text as amount, hold_amount::text as hold_amount,
+  fiat_amount::text as fiat_amount, price_cents::text as price_cents, seller_fee::text as seller_fee, buyer_fee::text as buyer_fee, method,
+  payment_details, payment_window, terms, status, hold_id::text as hold_id, deadline, cancelled_by, created_at, accepted_at, paid_at, completed_at, closed_at`
+
+const json = (value: unknown): Record<string, unknown> | null =>
+  value === null || value === undefined ? null : typeof value === "string" ? (JSON.parse(value) as Record<string, unknown>) : (value as Record<string, unknown>)
+
+const iso = (date: Date | null) => (date === null ? null : date.toISOString())
+
+const facts = (row: OrderRow): OrderFacts => ({
+  id: Number(row.id),
+  buyerId: Number(row.buyer_id),
+  sellerId: Number(row.seller_id),
+  crypto: row.crypto,
+  amount: BigInt(row.amount),
+  fiat: row.fiat,
+  fiatAmount: BigInt(row.fiat_amount),
+})
+
+const orderView = (row: OrderRow, viewer: number, traders: Map<number, Order["buyer"]>): Order => {
+  const side = Number(row.buyer_id) === viewer ? "buyer" : "seller"
+  const isMaker = Number(row.maker_id) === viewer
+  const details = json(row.payment_details)
+  // The buyer sees where to pay once the order is accepted; the seller always sees their own.
+  const showDetails = details !== null && (side === "seller" || row.status !== "REQUESTED")
+  const fields = (details?.fields ?? {}) as Record<string, string>
+  const shown =
+    side === "seller" || row.status === "ACCEPTED" || row.status === "PAID" || row.status === "IN_APPEAL"
+      ? fields
+      : Object.fromEntries(Object.entries(fields).map(([kind, value]) => [kind, maskField(kind as FieldKind, value)]))
+  return {
+    id: Number(row.id),
+    offerId: Number(row.offer_id),
+    offerType: orderOfferType(row.offer_type),
+    status: row.status,
+    side,
+    role: isMaker ? "maker" : "taker",
+    buyer: traders.get(Number(row.buyer_id))!,
+    seller: traders.get(Number(row.seller_id))!,
+    crypto: row.crypto as Order["crypto"],
+    fiat: row.fiat,
+    amount: row.amount,
+    fiatAmount: row.fiat_amount,
+    priceCents: row.price_cents,
+    sellerFee: row.seller_fee,
+    buyerFee: row.buyer_fee,
+    buyerReceives: (BigInt(row.amount) - BigInt(row.buyer_fee)).toString(),
+    paymentMethod: { code: row.method as Order["paymentMethod"]["code"], name: paymentMethod(row.method)?.name ?? row.method },
+    paymentDetails: showDetails ? { ...(details as unknown as Order["paymentDetails"] & object), fields: shown } : null,
+    paymentWindowMinutes: row.payment_window,
+    terms: row.terms,
+    deadline: row.status === "REQUESTED" || row.status === "ACCEPTED" ? iso(row.deadline) : null,
+    moves: movesFor(row.status, side, isMaker),
+    cancelledBy: row.cancelled_by,
+    createdAt: row.created_at.toISOString(),
+    acceptedAt: iso(row.accepted_at),
+    paidAt: iso(row.paid_at),
+    completedAt: iso(row.completed_at),
+    closedAt: iso(row.closed_at),
+  }
+}
+
+const viewsOf = (rows: ReadonlyArray<OrderRow>, viewer: number) =>
+  Effect.map(tradersOf(rows.flatMap((row) => [Number(row.buyer_id), Number(row.seller_id)])), (traders) => rows.map((row) => orderView(row, viewer, traders)))
+
+const orderRow = (orderId: number, lock = false) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql.unsafe<OrderRow>(`select ${ORDER_COLUMNS} from p2p_orders where id = $1${lock ? " for update" : ""}`, [orderId])
+    return rows[0]
+  })
+
+const notFound = (orderId: number) => new P2pNotFound({ code: "order_not_found", message: `No order ${orderId}` })
+
+const minutes = (now: Date, n: number) => new Date(now.getTime() + n * 60_000)
+
+// --- take ----------------------------------------------------------------------------------------
+
+const replayOf = (takerId: number, key: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql.unsafe<OrderRow>(`select ${ORDER_COLUMNS} from p2p_orders where taker_id = $1 and idempotency_key = $2`, [takerId, key])
+    return rows[0]
+  })
+
+/** The verification limit (decision 0920): the order's USD value within what the user's level allows in its window. */
+const checkLimit = (userId: number, usdCents: bigint | undefined, now: Date) =>
+  Effect.gen(function* () {
+    const limits = Option.getOrElse(yield* Effect.serviceOption(VerificationLimits), () => VerificationLimits.none)
+    const allowance = yield* limits.allowance(userId, "p2p")
+    if (allowance.limitUsdCents === null) return
+    const sql = yield* SqlClient.SqlClient
+    const since = new Date(now.getTime() - allowance.windowDays * 86_400_000)
+    const [used] = yield* sql<{ used: string }>`select coalesce(sum(usd_cents), 0)::text as used from p2p_orders
+      where (buyer_id = ${userId} or seller_id = ${userId}) and created_at >= ${since} and status not in ('CANCELLED', 'EXPIRED', 'REJECTED')`
+    const room = allowance.limitUsdCents - BigInt(used!.used)
+    if (usdCents === undefined || usdCents > room) {
+      const dollars = (c: bigint) => `$${(Number(c > 0n ? c : 0n) / 100).toFixed(2)}`
+      return yield* Effect.fail(
+        new P2pRefused({
+          code: "verification_limit",
+          message:
+            `Verification level ${allowance.level} allows ${dollars(allowance.limitUsdCents)} of P2P trades in ${allowance.windowDays} days; ${dollars(room)} left.` +
+            (allowance.nextLevel === null ? "" : ` Verify to ${allowance.nextLevel} to trade more.`),
+        }),
+      )
+    }
+  })
+
+export const takeOffer = (takerId: number, request: TakeOfferRequest) =>
+  Effect.gen(function* () {
+    const replay = yield* replayOf(takerId, request.idempotencyKey)
+    if (replay !== undefined) return (yield* viewsOf([replay], takerId))[0]!
+    yield* requireMarket(takerId)
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
+    const ledger = yield* Ledger
+    const market = yield* marketConfig
+    yield* ensureP2pUser(takerId)
+
+    const seen = yield* offerRow(request.offerId)
+    const decimals = cryptoDecimals(seen.crypto) ?? 0
+    const now = yield* priceOf(seen)
+    const asked = BigInt(request.priceCents)
+    // A fixed price matches exactly; a floating one within the tolerance, and the order keeps the seen price.
+    const close = seen.price_type === "FLOATING" && now > 0n && (asked > now ? asked - now : now - asked) * 10_000n <= now * BigInt(market.floatingToleranceBps)
+    if (asked !== now && !close) return yield* Effect.fail(new P2pConflict({ code: "price_moved", message: "The price changed", priceCents: now.toString() }))
+    const price = asked
+    const amount = BigInt(request.amount)
+    const fiatAmount = fiatOf(amount, decimals, price)
+    if (fiatAmount < BigInt(seen.min_fiat) || fiatAmount > BigInt(seen.max_fiat)) {
+      return yield* Effect.fail(
+        new P2pRefused({
+          code: "amount_out_of_limits",
+          message: `An order of this offer is ${seen.min_fiat}–${seen.max_fiat} ${seen.fiat} cents; this one is ${fiatAmount}`,
+        }),
+      )
+    }
+    const makerId = Number(seen.user_id)
+    const sale = seen.type === "SALE"
+    const buyerId = sale ? takerId : makerId
+    const sellerId = sale ? makerId : takerId
+    // Where the buyer pays: the maker's details of the chosen method (SALE), or the taking seller's own (PURCHASE).
+    const methods = (typeof seen.methods === "string" ? JSON.parse(seen.methods) : seen.methods) as Array<string>
+    let details: ReturnType<typeof detailsOf>
+    if (sale) {
+      const code = request.paymentMethodCode
+      if (code === undefined || !methods.includes(code)) {
+        return yield* Effect.fail(new P2pRefused({ code: "payment_method_required", message: "Choose one of the offer's payment methods" }))
+      }
+      const ids = (typeof seen.details_ids === "string" ? JSON.parse(seen.details_ids) : seen.details_ids) as Array<number>
+      const rows = yield* sql<{ id: string; user_id: string; method: string; fiat: string; fields: unknown }>`
+        select id::text as id, user_id::text as user_id, method, fiat, fields from p2p_payment_details where id = any(${ids}::bigint[]) and method = ${code} order by id limit 1`
+      if (rows[0] === undefined)
+        return yield* Effect.fail(new P2pRefused({ code: "payment_method_required", message: "The seller no longer offers this method" }))
+      details = detailsOf(rows[0])
+    } else {
+      const rows =
+        request.paymentDetailsId === undefined
+          ? []
+          : yield* sql<{ id: string; user_id: string; method: string; fiat: string; fields: unknown }>`
+              select id::text as id, user_id::text as user_id, method, fiat, fields from p2p_payment_details
+              where id = ${request.paymentDetailsId} and user_id = ${takerId} and deleted_at is null`
+      const row = rows[0]
+      if (row === undefined || !methods.includes(row.method) || row.fiat !== seen.fiat) {
+        return yield* Effect.fail(new P2pRefused({ code: "payment_method_required", message: "Choose your payment details for one of the offer's methods" }))
+      }
+      details = detailsOf(row)
+    }
+    const usdCents = yield* usdValueOf(seen.crypto, amount)
+
+    const made = yield* sql
+      .withTransaction(
+        Effect.gen(function* () {
+          const at = new Date(config.now())
+          // One taker at a time (the verification limit counts their orders), then the offer.
+          yield* sql`select 1 from p2p_users where user_id = ${takerId} for update`
+          const offer = yield* offerRow(request.offerId, true)
+          const reason = unavailableReason(offer, takerId, market.maxOpenOrdersPerOffer, 0n)
+          if (reason !== null)
+            return yield* Effect.fail(new P2pConflict({ code: "offer_unavailable", message: `The offer is unavailable (${reason})`, reason }))
+          if (offer.price_type !== seen.price_type || offer.price_value !== seen.price_value) {
+            return yield* Effect.fail(new P2pConflict({ code: "price_moved", message: "The price changed", priceCents: (yield* priceOf(offer)).toString() }))
+          }
+          if (amount > BigInt(offer.available)) {
+            return yield* Effect.fail(new P2pRefused({ code: "amount_above_available", message: `The offer has ${offer.available} left` }))
+          }
+          yield* checkLimit(takerId, usdCents, at)
+          yield* checkLimit(makerId, usdCents, at)
+          const sellerBps = sale ? offer.maker_fee_bps : offer.taker_fee_bps
+          const buyerBps = sale ? offer.taker_fee_bps : offer.maker_fee_bps
+          // The seller's fee rides on the hold; a SALE offer's escrow always covers the amount (escrow >= available).
+          const sellerFee = sale
+            ? feeOf(amount, sellerBps) < BigInt(offer.escrow) - amount
+              ? feeOf(amount, sellerBps)
+              : BigInt(offer.escrow) - amount
+            : feeOf(amount, sellerBps)
+          const buyerFee = feeOf(amount, buyerBps)
+          const hold = amount + sellerFee
+          // The conditional update of the offer (locked above): its volume and escrow.
+          const updated = yield* sql`update p2p_offers set available = available - ${amount.toString()}, escrow = escrow - ${sale ? hold.toString() : "0"},
+              open_orders = open_orders + 1, version = version + 1, updated_at = ${at}
+            where id = ${request.offerId} and version = ${offer.version} and available >= ${amount.toString()} returning id`
+          if (updated.length === 0) return yield* Effect.fail(new P2pConflict({ code: "offer_state_changed", message: "The offer changed; read it again" }))
+          const status: OrderStatus = offer.auto_accept ? "ACCEPTED" : "REQUESTED"
+          const deadline = minutes(at, offer.auto_accept ? offer.payment_window : ACCEPT_WINDOW_MINUTES)
+          const [row] = yield* sql.unsafe<OrderRow>(
+            `insert into p2p_orders (offer_id, offer_type, maker_id, taker_id, buyer_id, seller_id, crypto, fiat, amount, hold_amount, fiat_amount, price_cents,
+               seller_fee, buyer_fee, usd_cents, method, payment_details, payment_window, terms, status, deadline, idempotency_key, created_at, accepted_at, updated_at)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18, $19, $20, $21, $22, $23, $24, $23)
+             returning ${ORDER_COLUMNS}`,
+            [
+              request.offerId,
+              offer.type,
+              makerId,
+              takerId,
+              buyerId,
+              sellerId,
+              offer.crypto,
+              offer.fiat,
+              amount.toString(),
+              hold.toString(),
+              fiatAmount.toString(),
+              price.toString(),
+              sellerFee.toString(),
+              buyerFee.toString(),
+              usdCents === undefined ? null : usdCents.toString(),
+              details.paymentMethod.code,
+              JSON.stringify(details),
+              offer.payment_window,
+              offer.terms,
+              status,
+              deadline,
+              request.idempotencyKey,
+              at,
+              offer.auto_accept ? at : null,
+            ],
+          )
+          const buyer = { owner: userOwner(buyerId), currency: offer.crypto }
+          yield* ledger.openAccount(buyer)
+          // The one Ledger command: the order's crypto held for the buyer.
+          const movement = yield* ledger
+            .hold({
+              key: `p2p:order:${row!.id}:take`,
+              from: sale ? offerAccount(offer.id, offer.crypto) : { owner: userOwner(sellerId), currency: offer.crypto },
+              to: buyer,
+              amount: hold,
+              metadata: { gateway: "p2p_order", orderId: Number(row!.id) },
+            })
+            .pipe(
+              Effect.catchTags({
+                InsufficientFunds: () =>
+                  Effect.fail(new P2pRefused({ code: "insufficient_funds", message: `Not enough ${offer.crypto} to hold for this order` })),
+                UnknownAccount: () => Effect.fail(new P2pRefused({ code: "insufficient_funds", message: `Not enough ${offer.crypto} to hold for this order` })),
+              }),
+            )
+          yield* sql`update p2p_orders set hold_id = ${movement.holdId} where id = ${row!.id}`
+          yield* sql`insert into p2p_order_events (order_id, move, by_user, from_status, to_status, transaction_id, at)
+            values (${row!.id}, 'take', ${takerId}, null, ${status}, ${movement.transactionId}, ${at})`
+          yield* notifyBoth(facts(row!), eventOf(status, offer.auto_accept))
+          return { ...row!, hold_id: movement.holdId }
+        }),
+      )
+      .pipe(
+        // Two requests with one idempotency key: the second's insert met the first's row; answer with it.
+        Effect.catchTag("SqlError", (error) =>
+          Effect.flatMap(replayOf(takerId, request.idempotencyKey), (row) => (row === undefined ? Effect.die(error) : Effect.succeed(row))),
+        ),
+      )
+    return (yield* viewsOf([made], takerId))[0]!
+  })
+
+// --- moves ---------------------------------------------------------------------------------------
+
+type Actor = { readonly userId: number } | "system"
+
+/**
+ * One move of one order: the row locked, checked against the machine, moved by a conditional update,
+ * and its Ledger command (void or post) in the same transaction; both sides told. A move already made
+ * (the same move by the same side) answers the order as it is.
+ */
+const applyMove = (orderId: number, move: OrderMove | "expire", actor: Actor, expected?: OrderStatus) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
+    const ledger = yield* Ledger
+    const result = yield* sql.withTransaction(
+      Effect.gen(function* () {
+        const at = new Date(config.now())
+        const row = yield* orderRow(orderId, true)
+        const viewer = actor === "system" ? undefined : actor.userId
+        if (row === undefined || (viewer !== undefined && Number(row.buyer_id) !== viewer && Number(row.seller_id) !== viewer)) {
+          return yield* Effect.fail(notFound(orderId))
+        }
+        let to: OrderStatus
+        let ledgerMove: "none" | "release" | "post"
+        if (move === "expire") {
+          if ((row.status !== "REQUESTED" && row.status !== "ACCEPTED") || row.deadline === null || row.deadline.getTime() > at.getTime()) {
+            return { row, refund: false, changed: false }
+          }
+          to = "EXPIRED"
+          ledgerMove = "release"
+        } else {
+          const rule = MOVES[move]
+          const side = Number(row.buyer_id) === viewer ? "buyer" : "seller"
+          if (!mayMove(move, side, Number(row.maker_id) === viewer)) {
+            return yield* Effect.fail(new P2pForbidden({ code: "wrong_side", message: `The ${rule.by} makes this move` }))
+          }
+          if (row.status === rule.to) {
+            const done = yield* sql`select 1 from p2p_order_events where order_id = ${orderId} and move = ${move} and by_user = ${viewer!}`
+            if (done.length > 0) return { row, refund: false, changed: false }
+          }
+          if ((expected !== undefined && expected !== row.status) || !rule.from.includes(row.status)) {
+            return yield* Effect.fail(new P2pConflict({ code: "order_state_changed", message: `The order is ${row.status} now`, status: row.status }))
+          }
+          to = rule.to
+          ledgerMove = rule.ledger
+        }
+        const sale = row.offer_type === "SALE"
+        const cancelledBy = to === "CANCELLED" ? (Number(row.buyer_id) === viewer ? "buyer" : "seller") : to === "EXPIRED" ? "system" : null
+        const deadline = to === "ACCEPTED" ? minutes(at, row.payment_window) : null
+        // The conditional update: only from the status read under the lock.
+        const moved = yield* sql.unsafe<OrderRow>(
+          `update p2p_orders set status = $2, deadline = $3, cancelled_by = coalesce($4, cancelled_by), updated_at = $5,
+             accepted_at = case when $2 = 'ACCEPTED' then $5 else accepted_at end,
+             paid_at = case when $2 = 'PAID' then $5 else paid_at end,
+             completed_at = case when $2 = 'COMPLETED' then $5 else completed_at end,
+             closed_at = case when $2 in ('COMPLETED', 'CANCELLED', 'EXPIRED', 'REJECTED') then $5 else closed_at end
+           where id = $1 and status = $6 returning ${ORDER_COLUMNS}`,
+          [orderId, to, deadline, cancelledBy, at, row.status],
+        )
+        const next = moved[0]
+        if (next === undefined) return yield* Effect.fail(new P2pConflict({ code: "order_state_changed", message: "The order moved on", status: row.status }))
+        const key = `p2p:order:${orderId}:${move}`
+        let transactionId: string | null = null
+        let refund = false
+        if (ledgerMove === "release") {
+          transactionId = (yield* ledger.voidHold({ key, holdId: row.hold_id!, metadata: { gateway: "p2p_order", orderId } })).transactionId
+          // The volume goes back to the offer; a SALE offer's escrow gets the hold back (refunded when the offer is stopped).
+          const offers = yield* sql<{ status: string }>`update p2p_offers set available = available + ${row.amount}, open_orders = open_orders - 1,
+              escrow = escrow + ${sale ? row.hold_amount : "0"}, refund_due = refund_due or (status = 'INACTIVE' and ${sale}), version = version + 1, updated_at = ${at}
+            where id = ${row.offer_id} returning status`
+          refund = sale && offers[0]?.status === "INACTIVE"
+        } else if (ledgerMove === "post") {
+          const fee = BigInt(row.seller_fee) + BigInt(row.buyer_fee)
+          transactionId = (yield* ledger.postHold({
+            key,
+            holdId: row.hold_id!,
+            fees: fee > 0n ? [{ to: { owner: System.fees, currency: row.crypto }, amount: fee }] : [],
+            metadata: { gateway: "p2p_order", orderId },
+          })).transactionId
+          yield* sql`update p2p_offers set open_orders = open_orders - 1, version = version + 1, updated_at = ${at} where id = ${row.offer_id}`
+          yield* sql`update p2p_users set experienced = true where user_id in (${row.buyer_id}, ${row.seller_id})`
+        }
+        yield* sql`insert into p2p_order_events (order_id, move, by_user, from_status, to_status, transaction_id, at)
+          values (${orderId}, ${move}, ${viewer ?? null}, ${row.status}, ${to}, ${transactionId}, ${at})`
+        yield* notifyBoth(facts(next), eventOf(to, false) as Event)
+        return { row: next, refund, changed: true }
+      }),
+    )
+    if (result.refund) yield* refundDue(Number(result.row.offer_id))
+    return result
+  })
+
+export const moveOrder = (userId: number, request: MoveRequest) =>
+  Effect.gen(function* () {
+    yield* expireIfDue(request.orderId)
+    const { row } = yield* applyMove(request.orderId, request.move, { userId }, request.status)
+    return (yield* viewsOf([row], userId))[0]!
+  })
+
+/** Lazily expires an order read after its deadline (the sweep does the same on its beat). */
+const expireIfDue = (orderId: number) =>
+  applyMove(orderId, "expire", "system").pipe(
+    Effect.catchTag("P2pNotFound", () => Effect.void),
+    Effect.asVoid,
+  )
+
+export const getOrder = (userId: number, orderId: number) =>
+  Effect.gen(function* () {
+    yield* expireIfDue(orderId)
+    const row = yield* orderRow(orderId)
+    if (row === undefined || (Number(row.buyer_id) !== userId && Number(row.seller_id) !== userId)) return yield* Effect.fail(notFound(orderId))
+    return (yield* viewsOf([row], userId))[0]!
+  })
+
+export const history = (userId: number, request: HistoryRequest) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const statuses = statusesOf(request.filter.status)
+    const rows = yield* sql.unsafe<OrderRow>(
+      `select ${ORDER_COLUMNS} from p2p_orders where (buyer_id = $1 or seller_id = $1) and status = any($2::text[]) order by id desc offset $3 limit $4`,
+      [userId, [...statuses], request.offset, request.limit],
+    )
+    return { items: yield* viewsOf(rows, userId) }
+  })
+
+/** The sweep: orders past their deadline expire, stopped offers with released holds are refunded. */
+export const sweep = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const config = yield* ServerConfig
+  const due = yield* sql<{
+    id: string
+  }>`select id::text as id from p2p_orders where status in ('REQUESTED', 'ACCEPTED') and deadline <= ${new Date(config.now())}
+    order by deadline limit 200`
+  for (const { id } of due) yield* expireIfDue(Number(id))
+  const refunds = yield* sql<{ id: string }>`select id::text as id from p2p_offers where refund_due limit 200`
+  for (const { id } of refunds) yield* refundDue(Number(id))
+  return due.length
+})
