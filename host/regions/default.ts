@@ -14,6 +14,7 @@ export default defineRegion({
     "@wallet/plugin-ton-space": { enabled: true },
     "@wallet/plugin-tonconnect": { enabled: true },
     "@wallet/plugin-kyc": { enabled: true },
+    "@wallet/plugin-p2p": { enabled: true },
   },
   defaults: { language: "en", fiatCurrency: "USD" },
 })

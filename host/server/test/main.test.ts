@@ -133,6 +133,7 @@ describe("the server process configuration", () => {
         "passcode",
         "ton-space",
         "kyc",
+        "p2p",
       ])
       expect(server.region).toBe("default")
       expect((await fetch(`${server.url}/api/dev/demo-users`)).status).toBe(404)

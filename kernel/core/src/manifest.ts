@@ -290,6 +290,13 @@ export interface PluginManifest<Config = unknown> {
   readonly main?: MainSlots
   /** Lifecycle hooks (`beforePasscodeChange: () => import("./client/rekey.ts")`), collected by composition. */
   readonly hooks?: PluginHooks
+  /**
+   * The strip above the custodial tab bar (spec 1 §2: e.g. the active P2P orders), lazily loaded once the
+   * bar shows for a user holding `permissions`. The module's `default` is a source component the host
+   * renders (`TabStripSource` of the React kernel): it reports what the strip shows, or nothing. The first
+   * enabled plugin with one wins.
+   */
+  readonly tabStrip?: { readonly source: Lazy<RouteModule>; readonly permissions?: ReadonlyArray<string> }
   /** The analytics events this plugin's screens send (decision 0350). */
   readonly analytics?: { readonly events: ReadonlyArray<AnalyticsEventDefinition> }
 }

@@ -1,4 +1,4 @@
-import { useMemo } from "react"
+import { useMemo, type ComponentType, type ReactNode } from "react"
 import { slotsForUser, type ComposedMainSlots, type Lazy, type SlotAvailabilityModule, type SlotRunModule } from "@wallet/kernel"
 import type { SnackbarApi } from "./ui/Snackbar.tsx"
 import { useKernel, type Kernel } from "./context.tsx"
@@ -79,3 +79,11 @@ export async function runSlot(
 /** The i18n namespace of a contributing plugin (its id when it declares none). */
 export const namespaceOfPlugin = (kernel: Kernel, pluginId: string): string =>
   kernel.composition.plugins.find((plugin) => plugin.id === pluginId)?.i18n?.namespace ?? pluginId
+
+/** What the strip above the tab bar shows: a render of its content (compact under 375 px), or nothing. */
+export type TabStripRender = (context: { readonly compact: boolean }) => ReactNode
+/**
+ * The `default` of a plugin's `tabStrip.source` module: a component the host renders beside the tab
+ * bar; it loads what it needs and reports the strip's content through `onChange` (undefined: no strip).
+ */
+export type TabStripSource = ComponentType<{ readonly onChange: (render: TabStripRender | undefined) => void }>

@@ -1,7 +1,20 @@
-import { useEffect, useRef, useState } from "react"
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { Outlet, useLocation, useRouter } from "@tanstack/react-router"
 import { slotsForUser, tabTooltipToShow } from "@wallet/kernel"
-import { defaultBackTarget, Icon, OverlayHost, useGoTo, useKernel, useT, useTabBarHiddenByScreens, type Kernel } from "@wallet/kernel-react"
+import {
+  afterLoad,
+  defaultBackTarget,
+  Icon,
+  loadOnce,
+  OverlayHost,
+  useGoTo,
+  useKernel,
+  useT,
+  useTabBarHiddenByScreens,
+  type Kernel,
+  type TabStripRender,
+  type TabStripSource,
+} from "@wallet/kernel-react"
 import { SnackbarProvider, TabBar, useSnackbar } from "@wallet/kernel-react/ui"
 import { SHELL } from "./screens.tsx"
 import { LanguageHints } from "./LanguageHints.tsx"
@@ -23,6 +36,15 @@ const NO_BACK = [
 
 /** The custodial tabs the signed-in user may see: a tab's `permissions` must all be held (decision 0140). */
 export const visibleCustodialTabs = (kernel: Pick<Kernel, "composition" | "user">) => slotsForUser(kernel.composition.tabs.custodial, kernel.user())
+
+/** The first enabled plugin's strip above the tab bar whose permissions the user holds (manifest `tabStrip`). */
+export const tabStripOf = (kernel: Pick<Kernel, "composition" | "user">) => {
+  const user = kernel.user()
+  const plugin = kernel.composition.plugins.find(
+    (p) => p.tabStrip !== undefined && slotsForUser([{ id: p.id, permissions: p.tabStrip.permissions ?? [] }], user).length > 0,
+  )
+  return plugin?.tabStrip
+}
 
 /** The tab tooltip shows once per session. */
 const TOOLTIP_SHOWN_KEY = "wallet:tab-tooltip-shown"
@@ -99,6 +121,13 @@ function Chrome() {
   }, [])
 
   const tabs = visibleCustodialTabs(kernel)
+  // The strip's source loads once the bar can show, after the page's load (spec 1 §9 prefetch delay): no plugin code at boot.
+  const [afterBoot, setAfterBoot] = useState(false)
+  useEffect(() => afterLoad(() => setAfterBoot(true)), [])
+  const stripSpec = afterBoot && user?.isCustodyAvailable ? tabStripOf(kernel) : undefined
+  const StripSource = useMemo(() => (stripSpec ? lazy(() => loadOnce(stripSpec.source) as Promise<{ default: TabStripSource }>) : undefined), [stripSpec])
+  const [strip, setStrip] = useState<TabStripRender | undefined>(undefined)
+  const onStrip = useCallback((render: TabStripRender | undefined) => setStrip(() => render), [])
   const activeTab = tabs.find((tab) => pathname === tab.to)
   const namespaceOf = (pluginId: string) => kernel.composition.plugins.find((p) => p.id === pluginId)?.i18n?.namespace ?? pluginId
   // Tab labels belong to their plugins: load their strings wherever the app opens (a load re-renders via useT).
@@ -112,27 +141,35 @@ function Chrome() {
   const tooltipTab = hidden ? undefined : tabTooltipToShow({ tabs, pathname, language: kernel.i18n.language(), shownThisSession: tooltipShown })
   if (!activeTab || !user?.isCustodyAvailable) return null
   return (
-    <TabBar
-      aria-label={t("tabs")}
-      items={tabs.map((tab) => ({ id: tab.id, label: kernel.i18n.t(`${namespaceOf(tab.pluginId)}:${tab.labelKey}`), icon: <Icon name={tab.icon} /> }))}
-      activeId={activeTab.id}
-      hidden={hidden}
-      platformStyle={/ios|macos/.test(kernel.telegram.launchParams.platform) ? "apple" : "material"}
-      onSelect={(id) => void goTo({ to: tabs.find((tab) => tab.id === id)!.to })}
-      onActiveTabPress={() => window.scrollTo({ top: 0, behavior: "smooth" })}
-      {...(tooltipTab?.tooltip
-        ? {
-            tooltip: {
-              tabId: tooltipTab.id,
-              content: kernel.i18n.t(`${namespaceOf(tooltipTab.pluginId)}:${tooltipTab.tooltip.textKey}`),
-              onDismiss: () => {
-                sessionStorage.setItem(TOOLTIP_SHOWN_KEY, "1")
-                setTooltipShown(true)
+    <>
+      {StripSource ? (
+        <Suspense fallback={null}>
+          <StripSource onChange={onStrip} />
+        </Suspense>
+      ) : null}
+      <TabBar
+        aria-label={t("tabs")}
+        items={tabs.map((tab) => ({ id: tab.id, label: kernel.i18n.t(`${namespaceOf(tab.pluginId)}:${tab.labelKey}`), icon: <Icon name={tab.icon} /> }))}
+        activeId={activeTab.id}
+        hidden={hidden}
+        platformStyle={/ios|macos/.test(kernel.telegram.launchParams.platform) ? "apple" : "material"}
+        onSelect={(id) => void goTo({ to: tabs.find((tab) => tab.id === id)!.to })}
+        onActiveTabPress={() => window.scrollTo({ top: 0, behavior: "smooth" })}
+        {...(tooltipTab?.tooltip
+          ? {
+              tooltip: {
+                tabId: tooltipTab.id,
+                content: kernel.i18n.t(`${namespaceOf(tooltipTab.pluginId)}:${tooltipTab.tooltip.textKey}`),
+                onDismiss: () => {
+                  sessionStorage.setItem(TOOLTIP_SHOWN_KEY, "1")
+                  setTooltipShown(true)
+                },
               },
-            },
-          }
-        : {})}
-    />
+            }
+          : {})}
+        {...(strip !== undefined ? { strip } : {})}
+      />
+    </>
   )
 }
 

@@ -43,11 +43,14 @@ const userView = (userId: number) =>
     const row = yield* ensureP2pUser(userId)
     const user = yield* kernelUser(userId)
     const stats = (yield* statsOf([userId])).get(userId)!
+    // Spec 3 §3: isExperienced stays true once read.
+    const experienced = row.experienced === true || stats.completedOrders > 0
+    if (experienced && row.experienced !== true) yield* (yield* SqlClient.SqlClient)`update p2p_users set experienced = true where user_id = ${userId}`
     return {
       userId,
       name: user === undefined ? String(userId) : [user.first_name, user.last_name].filter(Boolean).join(" "),
       p2pInitialized: row.initialized_at !== null,
-      isExperienced: row.experienced === true,
+      isExperienced: experienced,
       ...stats,
       unavailable: accessOf(user, config.restrictedCountries),
       inOffers: yield* inOffers(userId),

@@ -13,6 +13,11 @@ export const p2pMigrations: ReadonlyArray<Migration> = [
         settings jsonb not null default '{}'::jsonb,
         created_at timestamptz not null
       )`,
+      `create table p2p_user_stats (
+        user_id bigint primary key,
+        completed int not null default 0,
+        failed int not null default 0
+      )`,
       `create table p2p_payment_details (
         id bigserial primary key,
         user_id bigint not null,

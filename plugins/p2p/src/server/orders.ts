@@ -31,7 +31,7 @@ import {
 import { marketConfig } from "./config.ts"
 import { notifyBoth, eventOf, type Event, type OrderFacts } from "./notify.ts"
 import { offerAccount, offerRow, priceOf, refundDue, unavailableReason } from "./offers.ts"
-import { detailsOf, ensureP2pUser, requireMarket, tradersOf } from "./people.ts"
+import { countClosed, detailsOf, ensureP2pUser, requireMarket, tradersOf } from "./people.ts"
 
 interface OrderRow {
   id: string
@@ -305,6 +305,7 @@ export const takeOffer = (takerId: number, request: TakeOfferRequest) =>
           )
           const buyer = { owner: userOwner(buyerId), currency: offer.crypto }
           yield* ledger.openAccount(buyer)
+          yield* notifyBoth(facts(row!), eventOf(status, offer.auto_accept))
           // The one Ledger command: the order's crypto held for the buyer.
           const movement = yield* ledger
             .hold({
@@ -324,7 +325,6 @@ export const takeOffer = (takerId: number, request: TakeOfferRequest) =>
           yield* sql`update p2p_orders set hold_id = ${movement.holdId} where id = ${row!.id}`
           yield* sql`insert into p2p_order_events (order_id, move, by_user, from_status, to_status, transaction_id, at)
             values (${row!.id}, 'take', ${takerId}, null, ${status}, ${movement.transactionId}, ${at})`
-          yield* notifyBoth(facts(row!), eventOf(status, offer.auto_accept))
           return { ...row!, hold_id: movement.holdId }
         }),
       )
@@ -399,15 +399,45 @@ const applyMove = (orderId: number, move: OrderMove | "expire", actor: Actor, ex
         const next = moved[0]
         if (next === undefined) return yield* Effect.fail(new P2pConflict({ code: "order_state_changed", message: "The order moved on", status: row.status }))
         const key = `p2p:order:${orderId}:${move}`
-        let transactionId: string | null = null
+        // Lock order (as the take's): the order, then the offer, then the Ledger's rows last, so that
+        // the Ledger's hot rows (the currency's holds account) stay locked only until the commit.
         let refund = false
         if (ledgerMove === "release") {
-          transactionId = (yield* ledger.voidHold({ key, holdId: row.hold_id!, metadata: { gateway: "p2p_order", orderId } })).transactionId
           // The volume goes back to the offer; a SALE offer's escrow gets the hold back (refunded when the offer is stopped).
           const offers = yield* sql<{ status: string }>`update p2p_offers set available = available + ${row.amount}, open_orders = open_orders - 1,
               escrow = escrow + ${sale ? row.hold_amount : "0"}, refund_due = refund_due or (status = 'INACTIVE' and ${sale}), version = version + 1, updated_at = ${at}
             where id = ${row.offer_id} returning status`
           refund = sale && offers[0]?.status === "INACTIVE"
+        } else if (ledgerMove === "post") {
+          yield* sql`update p2p_offers set open_orders = open_orders - 1, version = version + 1, updated_at = ${at} where id = ${row.offer_id}`
+        }
+        // The participants' records (spec: completion rate): completed for both, a failure for whoever let it fail.
+        const buyerId = Number(row.buyer_id)
+        const sellerId = Number(row.seller_id)
+        const failedBy =
+          to === "CANCELLED"
+            ? cancelledBy === "buyer"
+              ? buyerId
+              : sellerId
+            : to === "EXPIRED"
+              ? row.status === "ACCEPTED"
+                ? buyerId
+                : Number(row.maker_id)
+              : undefined
+        yield* countClosed(
+          to === "COMPLETED"
+            ? [
+                { userId: buyerId, completed: 1, failed: 0 },
+                { userId: sellerId, completed: 1, failed: 0 },
+              ]
+            : failedBy === undefined
+              ? []
+              : [{ userId: failedBy, completed: 0, failed: 1 }],
+        )
+        yield* notifyBoth(facts(next), eventOf(to, false) as Event)
+        let transactionId: string | null = null
+        if (ledgerMove === "release") {
+          transactionId = (yield* ledger.voidHold({ key, holdId: row.hold_id!, metadata: { gateway: "p2p_order", orderId } })).transactionId
         } else if (ledgerMove === "post") {
           const fee = BigInt(row.seller_fee) + BigInt(row.buyer_fee)
           transactionId = (yield* ledger.postHold({
@@ -416,12 +446,9 @@ const applyMove = (orderId: number, move: OrderMove | "expire", actor: Actor, ex
             fees: fee > 0n ? [{ to: { owner: System.fees, currency: row.crypto }, amount: fee }] : [],
             metadata: { gateway: "p2p_order", orderId },
           })).transactionId
-          yield* sql`update p2p_offers set open_orders = open_orders - 1, version = version + 1, updated_at = ${at} where id = ${row.offer_id}`
-          yield* sql`update p2p_users set experienced = true where user_id in (${row.buyer_id}, ${row.seller_id})`
         }
         yield* sql`insert into p2p_order_events (order_id, move, by_user, from_status, to_status, transaction_id, at)
           values (${orderId}, ${move}, ${viewer ?? null}, ${row.status}, ${to}, ${transactionId}, ${at})`
-        yield* notifyBoth(facts(next), eventOf(to, false) as Event)
         return { row: next, refund, changed: true }
       }),
     )
@@ -436,8 +463,16 @@ export const moveOrder = (userId: number, request: MoveRequest) =>
     return (yield* viewsOf([row], userId))[0]!
   })
 
-/** Lazily expires an order read after its deadline (the sweep does the same on its beat). */
+/** Lazily expires an order read after its deadline (the sweep does the same on its beat); a cheap read first. */
 const expireIfDue = (orderId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
+    const due = yield* sql`select 1 from p2p_orders where id = ${orderId} and status in ('REQUESTED', 'ACCEPTED') and deadline <= ${new Date(config.now())}`
+    if (due.length > 0) yield* expireNow(orderId)
+  })
+
+const expireNow = (orderId: number) =>
   applyMove(orderId, "expire", "system").pipe(
     Effect.catchTag("P2pNotFound", () => Effect.void),
     Effect.asVoid,

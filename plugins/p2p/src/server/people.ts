@@ -70,21 +70,18 @@ export const ensureP2pUser = (userId: number) =>
     return row!
   })
 
-/** Completed orders and the completion rate (completed / (completed + cancelled by the user or expired on them)). */
+/**
+ * Completed orders and the completion rate: completed / (completed + failed), where failed counts the
+ * orders the user cancelled and those that expired on them (kept per user by the moves: `countMove`).
+ */
 export const statsOf = (userIds: ReadonlyArray<number>) =>
   Effect.gen(function* () {
     const out = new Map<number, { completedOrders: number; completionRate: number | null }>()
+    for (const id of userIds) out.set(id, { completedOrders: 0, completionRate: null })
     if (userIds.length === 0) return out
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ user_id: string; completed: string; failed: string }>`
-      select u.id::text as user_id,
-        count(*) filter (where o.status = 'COMPLETED')::text as completed,
-        count(*) filter (where (o.status = 'CANCELLED' and ((o.cancelled_by = 'buyer' and o.buyer_id = u.id) or (o.cancelled_by = 'seller' and o.seller_id = u.id)))
-                            or (o.status = 'EXPIRED' and o.accepted_at is not null and o.buyer_id = u.id)
-                            or (o.status = 'EXPIRED' and o.accepted_at is null and o.maker_id = u.id))::text as failed
-      from unnest(${userIds as Array<number>}::bigint[]) as u(id)
-      left join p2p_orders o on (o.buyer_id = u.id or o.seller_id = u.id)
-      group by u.id`
+    const rows = yield* sql<{ user_id: string; completed: number; failed: number }>`
+      select user_id::text as user_id, completed, failed from p2p_user_stats where user_id = any(${userIds as Array<number>}::bigint[])`
     for (const row of rows) {
       const completed = Number(row.completed)
       const failed = Number(row.failed)
@@ -94,6 +91,17 @@ export const statsOf = (userIds: ReadonlyArray<number>) =>
       })
     }
     return out
+  })
+
+/** A closed order counts for its participants (in the move's transaction; rows locked in id order). */
+export const countClosed = (counts: ReadonlyArray<{ readonly userId: number; readonly completed: number; readonly failed: number }>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    for (const count of [...counts].sort((a, b) => a.userId - b.userId)) {
+      if (count.completed === 0 && count.failed === 0) continue
+      yield* sql`insert into p2p_user_stats (user_id, completed, failed) values (${count.userId}, ${count.completed}, ${count.failed})
+        on conflict (user_id) do update set completed = p2p_user_stats.completed + excluded.completed, failed = p2p_user_stats.failed + excluded.failed`
+    }
   })
 
 export const tradersOf = (userIds: ReadonlyArray<number>) =>

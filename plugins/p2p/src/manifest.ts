@@ -1,0 +1,161 @@
+import { Check, definePlugin, type I18nBundle } from "@wallet/kernel"
+import * as R from "./routes.ts"
+
+export * from "./routes.ts"
+
+/** The screens keep their strings in three files of one namespace (common, the market side, the maker side). */
+const bundle = (parts: ReadonlyArray<Promise<{ readonly default: I18nBundle }>>) =>
+  Promise.all(parts).then((loaded) => ({ default: Object.assign({}, ...loaded.map((part) => part.default)) as I18nBundle }))
+
+/**
+ * The P2P market (spec 3 §1, §2.1, §4.1; issue 20; decision 1000): offers, orders with the seller's
+ * crypto held in the Ledger, payment methods, the P2P tab and the active-order strip. The server module
+ * is `@wallet/plugin-p2p/server`, the contract `./api`.
+ */
+export const p2pPlugin = definePlugin({
+  id: "p2p",
+  version: "0.1.0",
+  kernel: "^0.1.0",
+  dependsOn: ["custody"],
+  routes: [
+    { id: "home", parent: "wallet", path: "/p2p", search: R.P2pHomeSearch, component: () => import("./client/HomeScreen.tsx") },
+    {
+      id: "unavailable",
+      parent: "wallet",
+      path: "/p2p/unavailable",
+      search: R.P2pUnavailableSearch,
+      component: () => import("./client/UnavailableScreen.tsx"),
+    },
+    { id: "offerList", parent: "wallet", path: "/p2p/offers/list/$type", search: R.OfferListSearch, component: () => import("./client/OfferListScreen.tsx") },
+    { id: "createOffer", parent: "wallet", path: "/p2p/offers/create", search: R.CreateOfferSearch, component: () => import("./client/OfferFormScreen.tsx") },
+    {
+      id: "offerUnavailable",
+      parent: "wallet",
+      path: "/p2p/offers/unavailable",
+      search: R.OfferUnavailableSearch,
+      component: () => import("./client/OfferUnavailableScreen.tsx"),
+    },
+    { id: "offer", parent: "wallet", path: "/p2p/offers/$id", search: R.OfferSearch, component: () => import("./client/OfferScreen.tsx") },
+    { id: "editOffer", parent: "wallet", path: "/p2p/offers/$id/edit", search: R.EditOfferSearch, component: () => import("./client/OfferFormScreen.tsx") },
+    { id: "offerPreview", parent: "wallet", path: "/p2p/offers/$id/preview", component: () => import("./client/OfferPreviewScreen.tsx") },
+    {
+      id: "offerSuccess",
+      parent: "wallet",
+      path: "/p2p/offers/$id/success",
+      search: R.OfferSuccessSearch,
+      component: () => import("./client/OfferSuccessScreen.tsx"),
+    },
+    {
+      id: "offerLanding",
+      parent: "wallet",
+      path: "/p2p/offers/$id/start-param-landing",
+      search: R.OfferLandingSearch,
+      component: () => import("./client/OfferLandingScreen.tsx"),
+    },
+    { id: "selectPayment", parent: "wallet", path: "/p2p/offers/$id/select-payment", component: () => import("./client/SelectPaymentScreen.tsx") },
+    { id: "order", parent: "wallet", path: "/p2p/orders/$id", search: R.OrderSearch, component: () => import("./client/OrderScreen.tsx") },
+    { id: "orderDetails", parent: "wallet", path: "/p2p/orders/$id/details", component: () => import("./client/OrderDetailsScreen.tsx") },
+    { id: "orderSuccess", parent: "wallet", path: "/p2p/orders/$id/success", component: () => import("./client/OrderSuccessScreen.tsx") },
+    {
+      id: "confirmSent",
+      parent: "wallet",
+      path: "/p2p/orders/$id/confirm-sent-payment",
+      search: R.ConfirmSentSearch,
+      component: () => import("./client/ConfirmSentScreen.tsx"),
+    },
+    {
+      id: "confirmReceived",
+      parent: "wallet",
+      path: "/p2p/orders/$id/confirm-received-payment",
+      search: R.ConfirmReceivedSearch,
+      component: () => import("./client/ConfirmReceivedScreen.tsx"),
+    },
+    { id: "user", parent: "wallet", path: "/p2p/user", component: () => import("./client/UserScreen.tsx") },
+    { id: "payments", parent: "wallet", path: "/p2p/user/payments", search: R.PaymentsSearch, component: () => import("./client/PaymentsScreen.tsx") },
+    {
+      id: "newPayment",
+      parent: "wallet",
+      path: "/p2p/user/payments/new",
+      search: R.NewPaymentSearch,
+      component: () => import("./client/NewPaymentScreen.tsx"),
+    },
+    {
+      id: "newPaymentFiat",
+      parent: "wallet",
+      path: "/p2p/user/payments/new/select-fiat-currency",
+      search: R.NewPaymentSearch,
+      component: () => import("./client/SelectFiatScreen.tsx"),
+    },
+    {
+      id: "createPayment",
+      parent: "wallet",
+      path: "/p2p/user/payments/create",
+      search: R.NewPaymentSearch,
+      component: () => import("./client/PaymentFormScreen.tsx"),
+    },
+    { id: "editPayment", parent: "wallet", path: "/p2p/user/payments/$id/edit", component: () => import("./client/PaymentFormScreen.tsx") },
+    { id: "notifications", parent: "wallet", path: "/p2p/user/$id/notifications", component: () => import("./client/NotificationsScreen.tsx") },
+  ],
+  // Spec 3 §2.1: the tab shows only when P2P is available (the permission; the screen checks the rest of §4.1).
+  tabs: [{ id: "p2p", bar: "custodial", to: "/p2p", labelKey: "tab", icon: "exchange", order: 30, permissions: ["canUseP2p"] }],
+  // Spec 1 §2 start params.
+  deepLinks: [
+    {
+      prefix: "offerid",
+      pattern: "(?<id>\\d+)_(?<userId>\\d+)",
+      to: "/p2p/offers/$id/start-param-landing",
+      params: { id: "{id}" },
+      search: { offerUserId: "{userId}" },
+    },
+    { prefix: "orderid", pattern: "(?<id>\\d+)", to: "/p2p/orders/$id", params: { id: "{id}" } },
+    { prefix: "marketads", pattern: "(?<type>SALE|PURCHASE)", to: "/p2p/offers/list/$type", params: { type: "{type}" } },
+    { prefix: "marketads", exact: true, to: "/p2p/offers/list/$type", params: { type: "SALE" } },
+    { prefix: "market", exact: true, to: "/p2p" },
+    { prefix: "profile", exact: true, to: "/p2p/user" },
+    { prefix: "p2pPaymentSettings", exact: true, to: "/p2p/user/payments" },
+    {
+      prefix: "p2pConfirmReceivedPayment",
+      pattern: "(?<id>\\d+)",
+      to: "/p2p/orders/$id/confirm-received-payment",
+      params: { id: "{id}" },
+      search: { source: "notification" },
+    },
+    { prefix: "p2pCreateOffer", exact: true, to: "/p2p/offers/create" },
+  ],
+  permissions: ["canUseP2p"],
+  // Spec 1 §2: the active-order strip above the tab bar.
+  tabStrip: { source: () => import("./client/stripSource.tsx"), permissions: ["canUseP2p"] },
+  analytics: {
+    events: [
+      { name: "p2p.restricted_market_opened", description: "A restricted user opened the market or an ad list (`why`: generic, platform, region)" },
+      { name: "p2p.offer_published", description: "An offer was published (`type`, `crypto`, `fiat`, `priceType`)" },
+      { name: "p2p.order_created", description: "An offer was taken (`offerType`, `crypto`, `fiat`, `autoAccept`)" },
+      { name: "p2p.order_moved", description: "An order was moved by its participant (`move`: accept, reject, paid, received, cancel)" },
+      { name: "p2p.order_creation_back", description: "The back button on the order-creation skeleton was pressed" },
+    ],
+  },
+  // Screens read the links; the server reads the rest (fees in bps, the open-orders cap, the restricted countries, the sweep's beat).
+  config: Check.struct(
+    {
+      title: Check.optional(Check.string),
+      learnMoreUrl: Check.optional(Check.string),
+      purchaseOptionsUrl: Check.optional(Check.string),
+      makerFeeBps: Check.optional(Check.int),
+      takerFeeBps: Check.optional(Check.int),
+      maxOpenOrdersPerOffer: Check.optional(Check.int),
+      restrictedCountries: Check.optional(Check.array(Check.string)),
+      floatingToleranceBps: Check.optional(Check.int),
+      sweepMs: Check.optional(Check.int),
+    },
+    { exact: true },
+  ),
+  i18n: {
+    namespace: "p2p",
+    bundles: {
+      en: () => bundle([import("./i18n/common.en.json"), import("./i18n/market.en.json"), import("./i18n/maker.en.json")]),
+      ru: () => bundle([import("./i18n/common.ru.json"), import("./i18n/market.ru.json"), import("./i18n/maker.ru.json")]),
+    },
+  },
+})
+
+export default p2pPlugin
