@@ -36,7 +36,7 @@ export const FiatCode = Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { mes
 export const MethodCode = Schema.Literals(PAYMENT_METHOD_CODES)
 export const OrderStatusSchema = Schema.Literals(ORDER_STATUSES)
 export const UnavailableReasonSchema = Schema.Literals(UNAVAILABLE_REASONS)
-export const Fields = Schema.Record(Schema.String, userText({ maxLength: 200 }))
+export const Fields = Schema.Record(userText({ maxLength: 40 }), userText({ maxLength: 200 }))
 
 /** A counterparty as the market shows them (spec 3 §3 "P2P user"; reputation is issue 21). */
 export const Trader = Schema.Struct({

@@ -36,7 +36,10 @@ describe("P2P rules (spec 3; decision 1000)", () => {
       ok: true,
       fields: { phone: "+79161234567", bankName: "T-Bank", holderName: "Lena Level" },
     })
-    expect(checkFields(sbp, { phone: "123", cardNumber: "4111111111111111" })).toEqual({ ok: false, invalid: ["cardNumber", "phone", "bankName", "holderName"] })
+    expect(checkFields(sbp, { phone: "123", cardNumber: "4111111111111111" })).toEqual({
+      ok: false,
+      invalid: ["cardNumber", "phone", "bankName", "holderName"],
+    })
   })
 
   it("fiat and crypto conversions are exact integers (half up to cents; crypto down)", () => {
@@ -55,8 +58,18 @@ describe("P2P rules (spec 3; decision 1000)", () => {
     expect(parts.reduce((sum, part) => sum + feeOf(part, 90), 0n)).toBeLessThanOrEqual(feeOf(volume, 90))
     expect(offerHoldOf(volume, fees)).toBe(volume + feeOf(volume, 90))
     // The seller's fee rides on the hold; the buyer's comes out of what the buyer receives.
-    expect(orderMoney(1_000_000n, "SALE", { makerBps: 100, takerBps: 50 })).toEqual({ hold: 1_010_000n, sellerFee: 10_000n, buyerFee: 5_000n, buyerReceives: 995_000n })
-    expect(orderMoney(1_000_000n, "PURCHASE", { makerBps: 100, takerBps: 50 })).toEqual({ hold: 1_005_000n, sellerFee: 5_000n, buyerFee: 10_000n, buyerReceives: 990_000n })
+    expect(orderMoney(1_000_000n, "SALE", { makerBps: 100, takerBps: 50 })).toEqual({
+      hold: 1_010_000n,
+      sellerFee: 10_000n,
+      buyerFee: 5_000n,
+      buyerReceives: 995_000n,
+    })
+    expect(orderMoney(1_000_000n, "PURCHASE", { makerBps: 100, takerBps: 50 })).toEqual({
+      hold: 1_005_000n,
+      sellerFee: 5_000n,
+      buyerFee: 10_000n,
+      buyerReceives: 990_000n,
+    })
   })
 
   it("the machine: who may move what, and a paid order has nothing to cancel", () => {

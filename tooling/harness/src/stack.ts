@@ -23,6 +23,8 @@ export interface Stack {
   readonly devnet: RunningDevnet | undefined
   /** The identity partner's sandbox, when the stack was started with `partner`. */
   readonly partner: RunningSumsubSandbox | undefined
+  /** Moves the server's clock forward (stacks started with `clock`): timers such as P2P payment windows run out. */
+  readonly advanceClock: (ms: number) => void
   readonly appUrl: string
   readonly browser: Browser
   close(): Promise<void>
@@ -34,6 +36,10 @@ export interface StackOptions {
   readonly devnet?: boolean | { readonly blockMs?: number }
   /** Start the identity partner's sandbox (in memory, quick webhook retries) and point the server at it. */
   readonly partner?: boolean
+  /** The server's clock runs from the real one plus an offset that `advanceClock` moves (a fake clock). */
+  readonly clock?: boolean
+  /** Plugin config merged over the region's (e.g. `{ p2p: { sweepMs: 500 } }`). */
+  readonly pluginConfig?: Readonly<Record<string, object>>
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -43,6 +49,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     : undefined
   let partner: RunningSumsubSandbox | undefined
   let server: HostServer
+  let offset = 0
   try {
     partner = options.partner ? await startSumsubSandbox({ port: 0, dataDir: "memory", retryDelaysMs: [200, 1000, 3000] }) : undefined
     server = await startServer({
@@ -51,7 +58,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       dataDir: "memory",
       ...(options.accessTokenTtlSeconds !== undefined ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
       ...(devnet ? { chainApiUrl: devnet.url } : {}),
-      ...(partner ? { pluginConfig: { kyc: { partner: { apiUrl: partner.url, sdkUrl: partner.url } } } } : {}),
+      ...(partner || options.pluginConfig
+        ? { pluginConfig: { ...options.pluginConfig, ...(partner ? { kyc: { partner: { apiUrl: partner.url, sdkUrl: partner.url } } } : {}) } }
+        : {}),
+      ...(options.clock ? { now: () => Date.now() + offset } : {}),
     })
     partner?.setWebhookUrl(`${server.url}/api/kyc/webhooks/sumsub`)
   } catch (error) {
@@ -80,6 +90,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       server,
       devnet,
       partner,
+      advanceClock: (ms: number) => {
+        if (!options.clock) throw new Error("advanceClock needs a stack started with { clock: true }")
+        offset += ms
+      },
       appUrl,
       browser,
       close: async () => {

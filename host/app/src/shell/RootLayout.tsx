@@ -1,6 +1,6 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react"
+import { Suspense, use, useCallback, useEffect, useRef, useState } from "react"
 import { Outlet, useLocation, useRouter } from "@tanstack/react-router"
-import { slotsForUser, tabTooltipToShow } from "@wallet/kernel"
+import { slotsForUser, tabTooltipToShow, type Lazy, type RouteModule } from "@wallet/kernel"
 import {
   afterLoad,
   defaultBackTarget,
@@ -44,6 +44,12 @@ export const tabStripOf = (kernel: Pick<Kernel, "composition" | "user">) => {
     (p) => p.tabStrip !== undefined && slotsForUser([{ id: p.id, permissions: p.tabStrip.permissions ?? [] }], user).length > 0,
   )
   return plugin?.tabStrip
+}
+
+/** Renders a plugin's strip source once its module loaded (one promise per module: `loadOnce`). */
+function StripHost({ load, onChange }: { readonly load: Lazy<RouteModule>; readonly onChange: (render: TabStripRender | undefined) => void }) {
+  const Source = (use(loadOnce(load)) as { readonly default: TabStripSource }).default
+  return <Source onChange={onChange} />
 }
 
 /** The tab tooltip shows once per session. */
@@ -125,7 +131,6 @@ function Chrome() {
   const [afterBoot, setAfterBoot] = useState(false)
   useEffect(() => afterLoad(() => setAfterBoot(true)), [])
   const stripSpec = afterBoot && user?.isCustodyAvailable ? tabStripOf(kernel) : undefined
-  const StripSource = useMemo(() => (stripSpec ? lazy(() => loadOnce(stripSpec.source) as Promise<{ default: TabStripSource }>) : undefined), [stripSpec])
   const [strip, setStrip] = useState<TabStripRender | undefined>(undefined)
   const onStrip = useCallback((render: TabStripRender | undefined) => setStrip(() => render), [])
   const activeTab = tabs.find((tab) => pathname === tab.to)
@@ -142,9 +147,9 @@ function Chrome() {
   if (!activeTab || !user?.isCustodyAvailable) return null
   return (
     <>
-      {StripSource ? (
+      {stripSpec ? (
         <Suspense fallback={null}>
-          <StripSource onChange={onStrip} />
+          <StripHost load={stripSpec.source} onChange={onStrip} />
         </Suspense>
       ) : null}
       <TabBar

@@ -58,7 +58,8 @@ export const updateSettings = (kernel: Kernel, patch: P2pSettingsPatch): Promise
 export const loadOfferSettings = (kernel: Kernel) => api(kernel, (c) => c.p2p.offerSettings())
 export const loadCurrencies = (kernel: Kernel) => api(kernel, (c) => c.p2p.currencies())
 export const loadPairAvailability = (kernel: Kernel, fiat: string) => api(kernel, (c) => c.p2p.pairAvailability({ query: { fiat } }))
-export const loadMarketPrice = (kernel: Kernel, crypto: string, fiat: string) => api(kernel, (c) => c.p2p.marketPrice({ query: { crypto: crypto as never, fiat } }))
+export const loadMarketPrice = (kernel: Kernel, crypto: string, fiat: string) =>
+  api(kernel, (c) => c.p2p.marketPrice({ query: { crypto: crypto as never, fiat } }))
 export const loadMethods = (kernel: Kernel, fiat: string) => api(kernel, (c) => c.p2p.methods({ query: { fiat } }))
 
 export const loadPayments = (kernel: Kernel): Promise<ReadonlyArray<PaymentDetails>> => api(kernel, (c) => c.p2p.myPayments()).then((r) => r.items)

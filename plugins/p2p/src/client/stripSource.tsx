@@ -12,7 +12,12 @@ const render = ({ compact }: { readonly compact: boolean }) => <ActiveOrdersStri
 
 const StripSource: TabStripSource = ({ onChange }) => {
   const kernel = useKernel()
-  const active = useQuery({ queryKey: keys.active, queryFn: () => loadActiveOrders(kernel), staleTime: ACTIVE_ORDERS.pollMs, refetchInterval: ACTIVE_ORDERS.pollMs })
+  const active = useQuery({
+    queryKey: keys.active,
+    queryFn: () => loadActiveOrders(kernel),
+    staleTime: ACTIVE_ORDERS.pollMs,
+    refetchInterval: ACTIVE_ORDERS.pollMs,
+  })
   const any = (active.data?.length ?? 0) > 0
   useEffect(() => {
     onChange(any ? render : undefined)
