@@ -3,7 +3,7 @@ import * as R from "./routes.ts"
 
 export * from "./routes.ts"
 
-/** The screens keep their strings in three files of one namespace (common, the market side, the maker side). */
+/** The screens keep their strings in two files of one namespace (the market side, the maker side). */
 const bundle = (parts: ReadonlyArray<Promise<{ readonly default: I18nBundle }>>) =>
   Promise.all(parts).then((loaded) => ({ default: Object.assign({}, ...loaded.map((part) => part.default)) as I18nBundle }))
 
@@ -152,8 +152,11 @@ export const p2pPlugin = definePlugin({
   i18n: {
     namespace: "p2p",
     bundles: {
-      en: () => bundle([import("./i18n/common.en.json"), import("./i18n/market.en.json"), import("./i18n/maker.en.json")]),
-      ru: () => bundle([import("./i18n/common.ru.json"), import("./i18n/market.ru.json"), import("./i18n/maker.ru.json")]),
+      en: () => bundle([import("./i18n/market.en.json"), import("./i18n/maker.en.json")]),
+      ru: () => bundle([import("./i18n/market.ru.json"), import("./i18n/maker.ru.json")]),
+      hi: () => bundle([import("./i18n/market.hi.json"), import("./i18n/maker.hi.json")]),
+      bn: () => bundle([import("./i18n/market.bn.json"), import("./i18n/maker.bn.json")]),
+      "zh-TW": () => bundle([import("./i18n/market.zh-TW.json"), import("./i18n/maker.zh-TW.json")]),
     },
   },
 })

@@ -68,8 +68,13 @@ function Preview({ draft }: { readonly draft: OfferDraft }) {
       void queryClient.invalidateQueries({ queryKey: keys.myOffers })
       void queryClient.invalidateQueries({ queryKey: keys.user })
       void queryClient.invalidateQueries({ queryKey: ["p2p", "offers"] })
-      // The next ad starts from this pair (spec 3 §3 settings: a fiat for the sale default, a crypto for the purchase one).
-      void updateSettings(kernel, { defaultCurrencyForSaleOfferCreation: offer.fiat, defaultCurrencyForPurchaseOfferCreation: offer.crypto })
+      // The next ad starts from this pair (spec 3 §3 settings: a fiat for the sale default, a crypto for the purchase one),
+      // and the profile's ads open on this ad's type.
+      void updateSettings(kernel, {
+        defaultCurrencyForSaleOfferCreation: offer.fiat,
+        defaultCurrencyForPurchaseOfferCreation: offer.crypto,
+        createOfferTypeInUserProfile: offer.type,
+      })
         .then((settings) => queryClient.setQueryData(keys.settings, settings))
         .catch(() => undefined)
       await go(offerSuccessRoute, {

@@ -32,7 +32,9 @@ export function useMoveOrder(order: Order | undefined) {
   const snackbar = useSnackbar()
   return useMutation({
     mutationFn: (move: OrderMove) => moveOrder(kernel, { orderId: order!.id, move, status: order!.status }),
-    onSuccess: (next, move) => {
+    onSuccess: async (next, move) => {
+      // A read in flight from before the move must not put the old status back.
+      await queryClient.cancelQueries({ queryKey: keys.order(next.id) })
       queryClient.setQueryData(keys.order(next.id), next)
       analytics.track("p2p.order_moved", { move })
       void queryClient.invalidateQueries({ queryKey: keys.active })

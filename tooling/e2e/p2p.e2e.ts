@@ -1,0 +1,142 @@
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
+
+/**
+ * Issue 20, the P2P market with two demo users: Lena (level 2, funded by the dev market) sells, Rhea
+ * (level 1) buys. The server's clock is a fake one the test moves to run a payment window out.
+ */
+let stack: Stack
+beforeAll(async () => {
+  stack = await startStack({ clock: true, accessTokenTtlSeconds: 24 * 3600 })
+})
+afterAll(async () => {
+  await stack?.close()
+})
+
+const SELLER = "kyc_level2" as const
+const BUYER = "kyc_review" as const
+const shot = (app: LaunchedApp, name: string) => app.page.screenshot({ path: join(screenshotDir, `p2p-${name}.png`) })
+const id = (app: LaunchedApp, testId: string) => app.app().getByTestId(testId)
+const text = (app: LaunchedApp, testId: string) => id(app, testId).innerText()
+
+/** Opens /p2p, passes the onboarding once, and waits for the home. */
+const openMarket = async (app: LaunchedApp) => {
+  await app.waitForPath("/main")
+  await app.goto("/p2p")
+  const start = id(app, "p2p-start")
+  const buy = id(app, "p2p-buy")
+  await Promise.race([start.waitFor(), buy.waitFor()])
+  if (await start.isVisible()) await start.click()
+  await buy.waitFor()
+}
+
+/** Types into the kit's amount field (select all, then the digits). */
+const typeAmount = async (app: LaunchedApp, testId: string, value: string) => {
+  const input = id(app, testId)
+  await input.click()
+  await input.press("ControlOrMeta+a")
+  await input.pressSequentially(value)
+}
+
+const orderIdOf = async (app: LaunchedApp) => Number(/\/p2p\/orders\/(\d+)/.exec(await app.path())![1])
+
+describe("P2P market (issue 20)", () => {
+  it("a seller publishes an offer (its crypto held), a buyer takes part, pays, the seller releases", async () => {
+    const seller = await launch(stack, { user: SELLER })
+    const buyer = await launch(stack, { user: BUYER })
+    try {
+      await openMarket(seller)
+      await seller.goto("/p2p/offers/create?offerType=SALE")
+      expect(await text(seller, "p2p-offer-step")).toContain("1")
+      await id(seller, "p2p-offer-crypto-TON").click()
+      await id(seller, "p2p-offer-fiat").selectOption("RUB")
+      await typeAmount(seller, "p2p-offer-price", "300")
+      await shot(seller, "create-step1")
+      await id(seller, "p2p-offer-next").click()
+      await typeAmount(seller, "p2p-offer-volume", "10")
+      await typeAmount(seller, "p2p-offer-min", "500")
+      await typeAmount(seller, "p2p-offer-max", "3000")
+      await seller.app().locator('[data-testid^="p2p-offer-details-"]').first().click()
+      // 10 TON and the 0.9 % maker fee on it are held while the ad is active.
+      expect(await text(seller, "p2p-offer-hold")).toContain("10.09")
+      await shot(seller, "create-step2")
+      await id(seller, "p2p-offer-next").click()
+      await id(seller, "p2p-offer-window-15").click()
+      await shot(seller, "create-step3")
+      await id(seller, "p2p-offer-preview").click()
+      await id(seller, "p2p-offer-publish").click()
+      await seller.app().waitForFunction(() => /\/p2p\/offers\/\d+\/success/.test(window.location.pathname))
+      const offerId = Number(/\/p2p\/offers\/(\d+)/.exec(await seller.path())![1])
+      await shot(seller, "published")
+      await seller.goto("/p2p/user")
+      await id(seller, `p2p-my-offer-${offerId}`).waitFor()
+      await expect.poll(() => text(seller, "p2p-user-in-offers")).toContain("10.09")
+
+      // The buyer finds it and takes 5 TON for 1,500 RUB.
+      await openMarket(buyer)
+      await buyer.goto("/p2p/offers/list/SALE?fiatCurrency=RUB&crypto=TON")
+      await id(buyer, `p2p-offer-${offerId}`).waitFor()
+      await shot(buyer, "list")
+      await id(buyer, `p2p-offer-take-${offerId}`).click()
+      await buyer.waitForPath(`/p2p/offers/${offerId}`)
+      await typeAmount(buyer, "p2p-take-amount", "1500")
+      await buyer.app().getByRole("radio", { name: "SBP" }).check()
+      expect(await text(buyer, "p2p-take-receive")).toContain("5")
+      await shot(buyer, "take")
+      await id(buyer, "p2p-take-submit").click()
+      await buyer.app().waitForFunction(() => /^\/p2p\/orders\/\d+$/.test(window.location.pathname))
+      const orderId = await orderIdOf(buyer)
+      // Without auto-accept the seller accepts the request first.
+      await expect.poll(() => id(buyer, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("REQUESTED")
+      await shot(buyer, "order-requested")
+      await seller.goto(`/p2p/orders/${orderId}`)
+      await id(seller, "p2p-order-accept").click()
+      await expect.poll(() => id(seller, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("ACCEPTED")
+      await expect.poll(() => id(buyer, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("ACCEPTED")
+      expect(await text(buyer, "p2p-order-fiat")).toContain("1,500")
+      // The seller's SBP details show to the buyer.
+      expect(await text(buyer, "p2p-order-field-phone")).toContain("+79161234567")
+      await shot(buyer, "order-accepted")
+
+      await id(buyer, "p2p-order-paid").click()
+      await buyer.waitForPath(`/p2p/orders/${orderId}/confirm-sent-payment`)
+      await id(buyer, "p2p-confirm-sent-check").check()
+      await shot(buyer, "confirm-sent")
+      await id(buyer, "p2p-confirm-sent").click()
+      await buyer.waitForPath(`/p2p/orders/${orderId}`)
+      await expect.poll(() => id(buyer, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("PAID")
+
+      // The seller releases from the order page (opened from the bot's link).
+      await seller.goto(`/p2p/orders/${orderId}`)
+      await expect.poll(() => id(seller, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("PAID")
+      await shot(seller, "order-paid")
+      await id(seller, "p2p-order-received").click()
+      await seller.waitForPath(`/p2p/orders/${orderId}/confirm-received-payment`)
+      await id(seller, "p2p-confirm-received-check").check()
+      await id(seller, "p2p-confirm-received").click()
+      await seller.waitForPath(`/p2p/orders/${orderId}/success`)
+      await shot(seller, "order-success")
+
+      // Balances: the buyer holds 5 TON; the seller's ad has 5 TON left (and its fee room).
+      await buyer.goto("/assets/TON")
+      await buyer
+        .app()
+        .getByText(/^5(\.00?)? TON$/)
+        .first()
+        .waitFor()
+      await shot(buyer, "buyer-ton")
+      await seller.goto("/p2p/user")
+      await expect.poll(() => text(seller, "p2p-user-in-offers")).toContain("5.045")
+      // Both see the completed order in their history.
+      await seller.goto("/p2p?filter=completed")
+      await id(seller, `p2p-order-row-${orderId}`).waitFor()
+      await buyer.goto("/p2p?filter=completed")
+      await id(buyer, `p2p-order-row-${orderId}`).waitFor()
+      await shot(buyer, "history-completed")
+    } finally {
+      await seller.page.close()
+      await buyer.page.close()
+    }
+  }, 180_000)
+})
