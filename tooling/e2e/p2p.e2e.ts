@@ -139,4 +139,79 @@ describe("P2P market (issue 20)", () => {
       await buyer.page.close()
     }
   }, 180_000)
+
+  it("an unpaid order expires when its payment window runs out (fake clock) and its volume returns to the offer", async () => {
+    const buyer = await launch(stack, { user: BUYER })
+    try {
+      await openMarket(buyer)
+      await buyer.goto("/p2p/offers/list/SALE?fiatCurrency=RUB&crypto=USDT")
+      const card = buyer.app().locator('[data-testid^="p2p-offer-take-"]').first()
+      const offerId = Number((await card.getAttribute("data-testid"))!.replace("p2p-offer-take-", ""))
+      await card.click()
+      await buyer.waitForPath(`/p2p/offers/${offerId}`)
+      const before = await text(buyer, "p2p-offer-available")
+      await typeAmount(buyer, "p2p-take-amount", "1910")
+      await buyer.app().getByRole("radio", { name: "SBP" }).check()
+      await id(buyer, "p2p-take-submit").click()
+      await buyer.app().waitForFunction(() => /^\/p2p\/orders\/\d+$/.test(window.location.pathname))
+      const orderId = await orderIdOf(buyer)
+      // The demo offer accepts at once: 15 minutes to pay.
+      await expect.poll(() => id(buyer, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("ACCEPTED")
+      await buyer.goto(`/p2p/offers/${offerId}`)
+      await expect.poll(() => text(buyer, "p2p-offer-available")).not.toBe(before)
+
+      stack.advanceClock(16 * 60_000)
+      await buyer.goto(`/p2p/orders/${orderId}`)
+      await expect.poll(() => id(buyer, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("EXPIRED")
+      await shot(buyer, "order-expired")
+      await buyer.goto(`/p2p/offers/${offerId}`)
+      await expect.poll(() => text(buyer, "p2p-offer-available"), { timeout: 15_000 }).toBe(before)
+      await buyer.goto("/p2p?filter=canceled")
+      await id(buyer, `p2p-order-row-${orderId}`).waitFor()
+    } finally {
+      await buyer.page.close()
+    }
+  }, 120_000)
+
+  // Bug: a second take of the same offer from the same screen replayed the first order (one idempotency key per screen).
+  it("the strip above the tab bar counts the active orders (Russian, dark theme); a second take is a second order", async () => {
+    const buyer = await launch(stack, { user: BUYER, language: "ru", theme: "dark" })
+    try {
+      await openMarket(buyer)
+      await buyer.goto("/p2p/offers/list/SALE?fiatCurrency=RUB&crypto=USDT")
+      const card = buyer.app().locator('[data-testid^="p2p-offer-take-"]').first()
+      const offerId = Number((await card.getAttribute("data-testid"))!.replace("p2p-offer-take-", ""))
+      for (const amount of ["1100", "1200"]) {
+        await buyer.goto(`/p2p/offers/${offerId}`)
+        await typeAmount(buyer, "p2p-take-amount", amount)
+        await buyer.app().getByRole("radio", { name: "СБП" }).check()
+        await id(buyer, "p2p-take-submit").click()
+        await buyer.app().waitForFunction(() => /^\/p2p\/orders\/\d+$/.test(window.location.pathname))
+      }
+      await buyer.goto("/p2p")
+      const strip = id(buyer, "p2p-strip")
+      await expect.poll(() => strip.innerText(), { timeout: 15_000 }).toMatch(/(^|\s)2\s/)
+      expect(await strip.innerText()).toMatch(/актив/i)
+      await shot(buyer, "strip-ru-dark")
+      await strip.click()
+      await buyer.waitForPath("/p2p")
+      await buyer.app().locator('[data-testid="p2p-orders"][data-filter="active"]').waitFor()
+      // One cancelled: the strip opens the one left.
+      const rows = buyer.app().locator('[data-testid^="p2p-order-row-"]')
+      await expect.poll(() => rows.count()).toBe(2)
+      await rows.first().click()
+      await id(buyer, "p2p-order-cancel").click()
+      await id(buyer, "p2p-order-cancel-confirm").click()
+      await expect.poll(() => id(buyer, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("CANCELLED")
+      await shot(buyer, "order-cancelled-ru-dark")
+      // The strip shows with the tab bar (on the tabs' pages).
+      await buyer.goto("/p2p")
+      await expect.poll(() => strip.innerText(), { timeout: 15_000 }).toMatch(/(^|\s)1\s/)
+      await strip.click()
+      await buyer.app().waitForFunction(() => /^\/p2p\/orders\/\d+$/.test(window.location.pathname))
+      expect(await id(buyer, "p2p-order").getAttribute("data-status")).toBe("ACCEPTED")
+    } finally {
+      await buyer.page.close()
+    }
+  }, 120_000)
 })

@@ -139,7 +139,7 @@ export default function HomeScreen() {
           <Cell data-testid="p2p-create-ad" title={t("market.home.createAd")} chevron onClick={() => void go(createOfferRoute)} />
         </Section>
         <Section header={t("market.home.orders")}>
-          <div style={{ padding: "8px 16px" }}>
+          <div style={{ padding: "8px 16px" }} data-testid="p2p-orders" data-filter={filter}>
             <SegmentedControl
               aria-label={t("market.home.ordersFilter")}
               stretched

@@ -60,7 +60,7 @@ function OfferFacts({ offer }: { readonly offer: Offer }) {
       </Section>
       <Section>
         <Cell title={t("market.offer.price")} after={<span data-testid="p2p-offer-price">{formatFiat(offer.priceCents, offer.fiat, locale)}</span>} />
-        <Cell title={t("market.offer.available")} after={formatCrypto(offer.available, offer.crypto)} />
+        <Cell title={t("market.offer.available")} after={<span data-testid="p2p-offer-available">{formatCrypto(offer.available, offer.crypto)}</span>} />
         <Cell
           title={t("market.offer.limits")}
           after={t("market.offer.limitsValue", {
@@ -153,7 +153,8 @@ function TakeForm({ offer, search }: { readonly offer: Offer; readonly search: O
   const [attempted, setAttempted] = useState(false)
   const [submitting, setSubmitting] = useState(false)
   const [refusal, setRefusal] = useState<string | null>(null)
-  const [idempotencyKey] = useState(newIdempotencyKey)
+  // One key per order: a retry of this submission reuses it, a made order renews it (bug: a second take of the same offer replayed the first).
+  const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey)
   const abandoned = useRef(false)
 
   const offerCodes = offer.paymentMethods.map((m) => m.code)
@@ -200,6 +201,7 @@ function TakeForm({ offer, search }: { readonly offer: Offer; readonly search: O
         ...(buying ? { paymentMethodCode: method as never } : { paymentDetailsId: detailsId }),
         idempotencyKey,
       })
+      setIdempotencyKey(newIdempotencyKey())
       analytics.track("p2p.order_created", { offerType: offer.type, crypto: offer.crypto, fiat: offer.fiat, autoAccept: offer.autoAccept })
       queryClient.setQueryData(keys.order(made.id), made)
       void queryClient.invalidateQueries({ queryKey: keys.active })
