@@ -38,7 +38,7 @@ describe("startupTarget", () => {
   })
 
   it("sends an unclaimed start param to main and reports it", () => {
-    expect(startupTarget({ composition, user: user(), hasInitData: true, startParam: "p2pCreateOffer" })).toEqual({ to: "/main", notFound: "p2pCreateOffer" })
+    expect(startupTarget({ composition, user: user(), hasInitData: true, startParam: "giveaway" })).toEqual({ to: "/main", notFound: "giveaway" })
   })
 
   it("keeps restricted users on the restricted page and users without custody in the TON space", () => {
