@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { launch, type LaunchedApp, type Stack } from "@wallet/harness/stack"
 import { identityOf, keysOf, newMnemonic } from "../../plugins/ton-space/src/ton/wallet.ts"
 import {
@@ -28,6 +28,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await dapp?.close()
   await stack?.close()
+})
+// The dApp is shared: a test that failed half-way must not leave the next one (or its retry) connected
+// (bug: the retry of a slow first run failed with WalletAlreadyConnectedError).
+beforeEach(async () => {
+  if (dapp?.connector.connected) await dapp.connector.disconnect().catch(() => undefined)
 })
 
 /** Light, then dark (Telegram's theme_changed), then back to light. */
@@ -194,6 +199,8 @@ describe("TonConnect in the mini-app with the real dApp SDK", () => {
     await app.telegram("t.pressSecondary()")
     expect((await afterReloadError)?.constructor.name).toBe("UserRejectsError")
     await app.app().getByRole("heading", { name: "Request declined" }).waitFor()
+    // Press only once the result screen's main button is up (under load the press came before it).
+    await app.page.waitForFunction(() => window.fakeTelegram?.mainButton.is_visible === true)
     await press(app)
     await app.waitForPath("/scw")
 
