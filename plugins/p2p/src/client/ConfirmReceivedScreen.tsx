@@ -1,43 +1,26 @@
 import { useState } from "react"
-import { useParams } from "@tanstack/react-router"
+import type { Order } from "../api.ts"
 import { useGo, useKernel, useT } from "@wallet/kernel-react"
-import { Banner, Button, Cell, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
-import { orderRoute, orderSuccessRoute, p2pHomeRoute } from "../routes.ts"
+import { Banner, Button, Cell, List, Placeholder, Section } from "@wallet/kernel-react/ui"
+import { orderRoute, orderSuccessRoute } from "../routes.ts"
 import { errorCode } from "./client.ts"
-import { errorKey, formatCrypto, formatFiat, idOf } from "./market.ts"
-import { alertStyle, CheckRow, LoadError, NotFound, padStyle, pageStyle, titleStyle } from "./marketParts.tsx"
-import { useMoveOrder, useOrder } from "./orderHooks.ts"
+import { errorKey, formatCrypto, formatFiat } from "./market.ts"
+import { alertStyle, CheckRow, padStyle, pageStyle, titleStyle } from "./marketParts.tsx"
+import { useMoveOrder } from "./orderHooks.ts"
+import { WithOrder } from "./withOrder.tsx"
 
 /**
  * /p2p/orders/$id/confirm-received-payment?source=notification|order|help_flow (spec 3 §2.1): the seller
  * confirms the fiat arrived. The crypto goes to the buyer at once, so the page asks to check the bank app
  * first; then the `received` move and the success page.
  */
-export default function ConfirmReceivedScreen() {
+function ConfirmReceived({ order }: { readonly order: Order }) {
   const kernel = useKernel()
   const t = useT("p2p")
   const go = useGo()
-  const params = useParams({ strict: false }) as { readonly id?: string }
-  const id = idOf(params.id)
-  const query = useOrder(id)
-  const order = query.data
   const move = useMoveOrder(order)
   const [checked, setChecked] = useState(false)
   const locale = kernel.i18n.language()
-  const home = (
-    <Button look="secondary" size="s" onClick={() => void go(p2pHomeRoute)}>
-      {t("market.toHome")}
-    </Button>
-  )
-  if (id === null) return <NotFound kind="order" action={home} />
-  if (order === undefined) {
-    if (query.status === "error" && errorCode(query.error) === "order_not_found") return <NotFound kind="order" action={home} />
-    return (
-      <main style={pageStyle}>
-        {query.status === "error" ? <LoadError retry={() => void query.refetch()} /> : <SkeletonList rows={3} label={t("market.loading")} />}
-      </main>
-    )
-  }
   const toOrder = () => void go(orderRoute, { params: { id: String(order.id) }, replace: true })
   if (!order.moves.includes("received")) {
     return (
@@ -103,4 +86,8 @@ export default function ConfirmReceivedScreen() {
       </div>
     </main>
   )
+}
+
+export default function ConfirmReceivedScreen() {
+  return <WithOrder>{(order) => <ConfirmReceived order={order} />}</WithOrder>
 }

@@ -1,42 +1,25 @@
 import { useState } from "react"
-import { useParams } from "@tanstack/react-router"
+import type { Order } from "../api.ts"
 import { useGo, useKernel, useT } from "@wallet/kernel-react"
-import { Banner, Button, Cell, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
-import { orderRoute, p2pHomeRoute } from "../routes.ts"
+import { Banner, Button, Cell, List, Placeholder, Section } from "@wallet/kernel-react/ui"
+import { orderRoute } from "../routes.ts"
 import { errorCode } from "./client.ts"
-import { detailsLine, errorKey, formatFiat, idOf } from "./market.ts"
-import { alertStyle, CheckRow, LoadError, NotFound, padStyle, pageStyle, titleStyle } from "./marketParts.tsx"
-import { useMoveOrder, useOrder } from "./orderHooks.ts"
+import { detailsLine, errorKey, formatFiat } from "./market.ts"
+import { alertStyle, CheckRow, padStyle, pageStyle, titleStyle } from "./marketParts.tsx"
+import { useMoveOrder } from "./orderHooks.ts"
+import { WithOrder } from "./withOrder.tsx"
 
 /**
  * /p2p/orders/$id/confirm-sent-payment (spec 3 §2.1): the buyer says they transferred the order's fiat
  * to the seller's details: a checkbox, then the `paid` move, then back to the order.
  */
-export default function ConfirmSentScreen() {
+function ConfirmSent({ order }: { readonly order: Order }) {
   const kernel = useKernel()
   const t = useT("p2p")
   const go = useGo()
-  const params = useParams({ strict: false }) as { readonly id?: string }
-  const id = idOf(params.id)
-  const query = useOrder(id)
-  const order = query.data
   const move = useMoveOrder(order)
   const [checked, setChecked] = useState(false)
   const locale = kernel.i18n.language()
-  const home = (
-    <Button look="secondary" size="s" onClick={() => void go(p2pHomeRoute)}>
-      {t("market.toHome")}
-    </Button>
-  )
-  if (id === null) return <NotFound kind="order" action={home} />
-  if (order === undefined) {
-    if (query.status === "error" && errorCode(query.error) === "order_not_found") return <NotFound kind="order" action={home} />
-    return (
-      <main style={pageStyle}>
-        {query.status === "error" ? <LoadError retry={() => void query.refetch()} /> : <SkeletonList rows={3} label={t("market.loading")} />}
-      </main>
-    )
-  }
   const toOrder = () => void go(orderRoute, { params: { id: String(order.id) }, replace: true })
   if (!order.moves.includes("paid")) {
     return (
@@ -103,4 +86,8 @@ export default function ConfirmSentScreen() {
       </div>
     </main>
   )
+}
+
+export default function ConfirmSentScreen() {
+  return <WithOrder>{(order) => <ConfirmSent order={order} />}</WithOrder>
 }

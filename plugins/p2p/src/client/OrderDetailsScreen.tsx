@@ -1,36 +1,17 @@
-import { useParams } from "@tanstack/react-router"
+import type { Order } from "../api.ts"
 import { useGo, useKernel, useT } from "@wallet/kernel-react"
-import { Button, Cell, List, Section, SkeletonList } from "@wallet/kernel-react/ui"
-import { offerRoute, p2pHomeRoute } from "../routes.ts"
-import { errorCode } from "./client.ts"
-import { formatCrypto, formatFiat, idOf } from "./market.ts"
-import { formatTime, LoadError, NotFound, pageStyle, titleStyle } from "./marketParts.tsx"
-import { useOrder } from "./orderHooks.ts"
+import { Cell, List, Section } from "@wallet/kernel-react/ui"
+import { offerRoute } from "../routes.ts"
+import { formatCrypto, formatFiat } from "./market.ts"
+import { formatTime, pageStyle, titleStyle } from "./marketParts.tsx"
+import { WithOrder } from "./withOrder.tsx"
 
 /** /p2p/orders/$id/details (spec 3 §2.1): every fact of the order: ids, times, amounts, fees, method and terms. */
-export default function OrderDetailsScreen() {
+function OrderDetails({ order }: { readonly order: Order }) {
   const kernel = useKernel()
   const t = useT("p2p")
   const go = useGo()
-  const params = useParams({ strict: false }) as { readonly id?: string }
-  const id = idOf(params.id)
-  const query = useOrder(id)
   const locale = kernel.i18n.language()
-  const toHome = (
-    <Button look="secondary" size="s" onClick={() => void go(p2pHomeRoute)}>
-      {t("market.toHome")}
-    </Button>
-  )
-  if (id === null) return <NotFound kind="order" action={toHome} />
-  const order = query.data
-  if (order === undefined) {
-    if (query.status === "error" && errorCode(query.error) === "order_not_found") return <NotFound kind="order" action={toHome} />
-    return (
-      <main style={pageStyle}>
-        {query.status === "error" ? <LoadError retry={() => void query.refetch()} /> : <SkeletonList rows={8} before={false} label={t("market.loading")} />}
-      </main>
-    )
-  }
   const time = (iso: string | null) => formatTime(iso, locale)
   return (
     <main style={pageStyle} data-testid="p2p-order-details-page">
@@ -70,4 +51,8 @@ export default function OrderDetailsScreen() {
       </List>
     </main>
   )
+}
+
+export default function OrderDetailsScreen() {
+  return <WithOrder rows={8}>{(order) => <OrderDetails order={order} />}</WithOrder>
 }

@@ -1,36 +1,17 @@
-import { useParams } from "@tanstack/react-router"
+import type { Order } from "../api.ts"
 import { useGo, useKernel, useT } from "@wallet/kernel-react"
-import { Button, Cell, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
+import { Button, Cell, List, Placeholder, Section } from "@wallet/kernel-react/ui"
 import { orderRoute, p2pHomeRoute, walletMainRoute } from "../routes.ts"
-import { errorCode } from "./client.ts"
-import { formatCrypto, formatFiat, idOf } from "./market.ts"
-import { LoadError, NotFound, padStyle, pageStyle } from "./marketParts.tsx"
-import { useOrder } from "./orderHooks.ts"
+import { formatCrypto, formatFiat } from "./market.ts"
+import { WithOrder } from "./withOrder.tsx"
+import { padStyle, pageStyle } from "./marketParts.tsx"
 
 /** /p2p/orders/$id/success (spec 3 §2.1): the order completed, what changed hands, and where to go next. */
-export default function OrderSuccessScreen() {
+function OrderSuccess({ order }: { readonly order: Order }) {
   const kernel = useKernel()
   const t = useT("p2p")
   const go = useGo()
-  const params = useParams({ strict: false }) as { readonly id?: string }
-  const id = idOf(params.id)
-  const query = useOrder(id)
   const locale = kernel.i18n.language()
-  const home = (
-    <Button look="secondary" size="s" onClick={() => void go(p2pHomeRoute)}>
-      {t("market.toHome")}
-    </Button>
-  )
-  if (id === null) return <NotFound kind="order" action={home} />
-  const order = query.data
-  if (order === undefined) {
-    if (query.status === "error" && errorCode(query.error) === "order_not_found") return <NotFound kind="order" action={home} />
-    return (
-      <main style={pageStyle}>
-        {query.status === "error" ? <LoadError retry={() => void query.refetch()} /> : <SkeletonList rows={3} label={t("market.loading")} />}
-      </main>
-    )
-  }
   const completed = order.status === "COMPLETED"
   const buyer = order.side === "buyer"
   return (
@@ -69,4 +50,8 @@ export default function OrderSuccessScreen() {
       </div>
     </main>
   )
+}
+
+export default function OrderSuccessScreen() {
+  return <WithOrder>{(order) => <OrderSuccess order={order} />}</WithOrder>
 }
