@@ -24,10 +24,10 @@ import {
   FLOATING_MIN_BPS,
 } from "./domain.ts"
 
-/** A non-negative integer as a decimal string (at most 30 digits). */
-export const Units = Schema.String.check(Schema.isPattern(/^(0|[1-9][0-9]{0,29})$/, { message: "a whole number of minor units, as a decimal string" }))
+/** A non-negative integer as a decimal string: at most 18 digits, so every amount fits the database's bigint (bug: a 25-digit volume was a 500). */
+export const Units = Schema.String.check(Schema.isPattern(/^(0|[1-9][0-9]{0,17})$/, { message: "a whole number of minor units, as a decimal string" }))
 export const PositiveUnits = Schema.String.check(
-  Schema.isPattern(/^[1-9][0-9]{0,29}$/, { message: "a positive whole number of minor units, as a decimal string" }),
+  Schema.isPattern(/^[1-9][0-9]{0,17}$/, { message: "a positive whole number of minor units, as a decimal string" }),
 )
 export const Id = Schema.Int.check(Schema.isGreaterThan(0))
 export const OfferTypeSchema = Schema.Literals(OFFER_TYPES)

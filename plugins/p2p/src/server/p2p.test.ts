@@ -196,6 +196,10 @@ describe("P2P market on PGlite (issue 20)", () => {
     expect((await take(seller, offer.id, 2n * USDT)).body).toMatchObject({ code: "offer_unavailable", reason: "own_offer" })
     const malformed = await post(buyer, "/api/p2p/orders", { offerId: offer.id, amount: "-5", priceCents: "x", idempotencyKey: "short" })
     expect(malformed.status).toBe(400)
+    // Bug: a volume beyond the database's bigint reached the insert and answered 500.
+    const huge = await saleOffer(seller, offer.paymentDetailsIds[0] ?? 1, { volume: "9".repeat(25) })
+    expect(huge.status).toBe(400)
+    expect(huge.body).toMatchObject({ code: "invalid_request" })
     expect(await balance(escrowOwner(offer.id))).toEqual(before)
     // The open-orders cap (3 in this region), then sold out.
     for (let i = 0; i < 3; i++) expect((await take(buyer, offer.id, 2n * USDT)).status).toBe(200)
