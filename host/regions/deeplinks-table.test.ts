@@ -145,6 +145,7 @@ const LINKS: ReadonlyArray<Expected> = [
     search: { source: "notification" },
   },
   { spec: "p2pCreateOffer", startParam: "p2pCreateOffer", plugin: "p2p", to: "/p2p/offers/create" },
+  { spec: "p2pOrderHelp", startParam: "p2pOrderHelp_42", plugin: "p2p", to: "/p2p/orders/42/help" },
   { spec: "settings", startParam: "settings", plugin: "settings", to: "/settings" },
   { spec: "settings_language", startParam: "settings_language", plugin: "settings", to: "/settings/language" },
   { spec: "notifications", startParam: "notifications", plugin: "settings", to: "/settings/notifications" },
@@ -165,7 +166,6 @@ const PENDING: ReadonlyArray<{ readonly spec: Spec; readonly startParam: string;
   { spec: "asset_purchase", startParam: "asset_purchase_BTC_EUR", owner: "ramp" },
   { spec: "trade_main", startParam: "trade_main", owner: "trade" },
   { spec: "express", startParam: "express", owner: "p2p (express mode: issue 20 leaves it for later)" },
-  { spec: "p2pOrderHelp", startParam: "p2pOrderHelp_42", owner: "p2p (order help and appeals: issue 21)" },
   { spec: "p2pTrustedMerchantApplication", startParam: "p2pTrustedMerchantApplication", owner: "p2p (trusted merchants: issue 21)" },
 ]
 

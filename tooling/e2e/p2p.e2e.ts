@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
-import { demoUserId } from "./support/ops.ts"
+import { demoUserId, openOperatorConsole } from "./support/ops.ts"
 
 /**
  * Issue 20, the P2P market with two demo users: Lena (level 2, funded by the dev market) sells, Rhea
@@ -226,4 +226,71 @@ describe("P2P market (issue 20)", () => {
       await buyer.page.close()
     }
   }, 120_000)
+
+  it("issue 21: the seller does not release; the buyer appeals; support releases to the buyer in the operator console", async () => {
+    const seller = await launch(stack, { user: SELLER })
+    const buyer = await launch(stack, { user: BUYER })
+    try {
+      await openMarket(buyer)
+      await buyer.goto("/p2p/offers/list/SALE?fiatCurrency=RUB&crypto=USDT")
+      const card = buyer.app().locator('[data-testid^="p2p-offer-take-"]').first()
+      await card.click()
+      await typeAmount(buyer, "p2p-take-amount", "1300")
+      await buyer.app().getByRole("radio", { name: "SBP" }).check()
+      await id(buyer, "p2p-take-submit").click()
+      await buyer.app().waitForFunction(() => /^\/p2p\/orders\/\d+$/.test(window.location.pathname))
+      const orderId = await orderIdOf(buyer)
+      await expect.poll(() => id(buyer, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("ACCEPTED")
+      await id(buyer, "p2p-order-paid").click()
+      await id(buyer, "p2p-confirm-sent-check").check()
+      await id(buyer, "p2p-confirm-sent").click()
+      await buyer.waitForPath(`/p2p/orders/${orderId}`)
+      await expect.poll(() => id(buyer, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("PAID")
+
+      // The seller does not release: the buyer asks support.
+      await id(buyer, "p2p-order-appeal").click()
+      await buyer.waitForPath(`/p2p/orders/${orderId}/help`)
+      await id(buyer, "p2p-help-issue-seller_not_releasing").click()
+      await buyer.app().getByLabel("Your statement").fill("Paid 1,300 RUB by SBP at 10:02 from T-Bank, account ending 4821")
+      await shot(buyer, "help")
+      await id(buyer, "p2p-help-submit").click()
+      await buyer.waitForPath(`/p2p/orders/${orderId}`)
+      await expect.poll(() => id(buyer, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("IN_APPEAL")
+      expect(await id(buyer, "p2p-appeal-status").getAttribute("data-status")).toBe("OPEN")
+      await shot(buyer, "appeal-open")
+
+      // The seller answers in the order.
+      await seller.goto(`/p2p/orders/${orderId}`)
+      await expect.poll(() => id(seller, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("IN_APPEAL")
+      await seller.app().getByLabel("Another statement").fill("Nothing has arrived in my T-Bank account yet")
+      await id(seller, "p2p-appeal-add").click()
+      await expect.poll(() => seller.app().getByTestId("p2p-appeal-statement").count()).toBe(2)
+
+      // Support decides in the console (its own login, in the browser).
+      const { ops, close } = await openOperatorConsole(stack, { name: "p2p-e2e-support", password: "a long enough support password" }, "/ops/p2p")
+      try {
+        await ops.getByRole("link", { name: `#${orderId}` }).click()
+        await ops.getByText("account ending 4821").waitFor()
+        await ops.getByText("Nothing has arrived").waitFor()
+        await ops.getByLabel("Release the crypto to the buyer").check()
+        await ops.getByLabel("Note to both sides").fill("The bank statement shows the transfer")
+        await ops.screenshot({ path: join(screenshotDir, "p2p-ops-appeal.png"), fullPage: true })
+        await ops.getByRole("button", { name: "Decide" }).click()
+        await ops.getByRole("status").waitFor()
+        expect(await ops.getByRole("status").innerText()).toContain(`Order #${orderId}: BUYER`)
+      } finally {
+        await close()
+      }
+
+      // Both see the outcome: the buyer's order completes (its success page), the seller's shows support's decision.
+      await buyer.waitForPath(`/p2p/orders/${orderId}/success`)
+      await seller.goto(`/p2p/orders/${orderId}`)
+      await expect.poll(() => id(seller, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("COMPLETED")
+      expect(await id(seller, "p2p-appeal-status").getAttribute("data-status")).toBe("RESOLVED")
+      await shot(seller, "appeal-resolved")
+    } finally {
+      await seller.page.close()
+      await buyer.page.close()
+    }
+  }, 180_000)
 })

@@ -20,6 +20,9 @@ import {
   UNAVAILABLE_REASONS,
   UNAVAILABLE_WHY,
   P2P_CRYPTO,
+  APPEAL_OUTCOMES,
+  ISSUE_TYPES,
+  MAX_STATEMENT,
   FLOATING_MAX_BPS,
   FLOATING_MIN_BPS,
 } from "./domain.ts"
@@ -172,7 +175,21 @@ export const Order = Schema.Struct({
   deadline: Schema.NullOr(Schema.String),
   /** Moves the requester may make now. */
   moves: Schema.Array(Schema.Literals(ORDER_MOVES)),
-  cancelledBy: Schema.NullOr(Schema.Literals(["buyer", "seller", "system"])),
+  cancelledBy: Schema.NullOr(Schema.Literals(["buyer", "seller", "system", "support"])),
+  /** The order's appeal (issue 21), with both sides' statements and support's, oldest first. */
+  appeal: Schema.NullOr(
+    Schema.Struct({
+      status: Schema.Literals(["OPEN", "RESOLVED"]),
+      issue: Schema.Literals(ISSUE_TYPES),
+      openedBy: Schema.Literals(["buyer", "seller"]),
+      outcome: Schema.NullOr(Schema.Literals(APPEAL_OUTCOMES)),
+      /** Crypto the buyer got by the decision (SPLIT), minor units. */
+      buyerAmount: Schema.NullOr(Units),
+      statements: Schema.Array(Schema.Struct({ author: Schema.Literals(["buyer", "seller", "support"]), text: Schema.String, at: Schema.String })),
+      openedAt: Schema.String,
+      decidedAt: Schema.NullOr(Schema.String),
+    }),
+  ),
   createdAt: Schema.String,
   acceptedAt: Schema.NullOr(Schema.String),
   paidAt: Schema.NullOr(Schema.String),
@@ -198,11 +215,23 @@ export type TakeOfferRequest = typeof TakeOfferRequest.Type
 export const OrderRequest = Schema.Struct({ orderId: Id })
 export const MoveRequest = Schema.Struct({
   orderId: Id,
-  move: Schema.Literals(ORDER_MOVES),
+  /** An appeal opens with `openAppeal` (it needs the issue and a statement). */
+  move: Schema.Literals(ORDER_MOVES.filter((move) => move !== "appeal")),
   /** The status the client last saw: a move from another status is refused (`order_state_changed`). */
   status: Schema.optional(OrderStatusSchema),
 })
 export type MoveRequest = typeof MoveRequest.Type
+
+/** Issue 21: either side of a paid order asks support; the hold stays frozen until staff decide. */
+export const OpenAppealRequest = Schema.Struct({
+  orderId: Id,
+  issue: Schema.Literals(ISSUE_TYPES),
+  statement: userText({ minLength: 1, maxLength: MAX_STATEMENT }),
+  status: Schema.optional(OrderStatusSchema),
+})
+export type OpenAppealRequest = typeof OpenAppealRequest.Type
+export const StatementRequest = Schema.Struct({ orderId: Id, text: userText({ minLength: 1, maxLength: MAX_STATEMENT }) })
+export type StatementRequest = typeof StatementRequest.Type
 
 export const HistoryRequest = Schema.Struct({
   offset: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
@@ -367,6 +396,8 @@ export const P2pGroup = authenticated(
     HttpApiEndpoint.post("getOrder", "/api/p2p/orders/get", { payload: OrderRequest, success: Order, error: Errors }),
     HttpApiEndpoint.post("moveOrder", "/api/p2p/orders/move", { payload: MoveRequest, success: Order, error: Errors }),
     HttpApiEndpoint.post("history", "/api/p2p/orders/history", { payload: HistoryRequest, success: OrderList }),
+    HttpApiEndpoint.post("openAppeal", "/api/p2p/orders/appeal", { payload: OpenAppealRequest, success: Order, error: Errors }),
+    HttpApiEndpoint.post("addStatement", "/api/p2p/orders/appeal/statement", { payload: StatementRequest, success: Order, error: Errors }),
   ),
 )
 

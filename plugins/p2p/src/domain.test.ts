@@ -77,8 +77,11 @@ describe("P2P rules (spec 3; decision 1000)", () => {
     expect(movesFor("REQUESTED", "buyer", false)).toEqual(["cancel"])
     expect(movesFor("ACCEPTED", "buyer", false)).toEqual(["paid", "cancel"])
     expect(movesFor("ACCEPTED", "seller", true)).toEqual(["cancel"])
-    expect(movesFor("PAID", "buyer", false)).toEqual([])
-    expect(movesFor("PAID", "seller", false)).toEqual(["received"])
+    expect(movesFor("PAID", "buyer", false)).toEqual(["appeal"])
+    expect(movesFor("PAID", "seller", false)).toEqual(["received", "appeal"])
+    // In appeal the seller may still release; nobody else moves it (support decides).
+    expect(movesFor("IN_APPEAL", "buyer", false)).toEqual([])
+    expect(movesFor("IN_APPEAL", "seller", true)).toEqual(["received"])
     expect(movesFor("COMPLETED", "seller", true)).toEqual([])
   })
 

@@ -209,7 +209,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
 export const ACTIVE_STATUSES: ReadonlyArray<OrderStatus> = ["REQUESTED", "ACCEPTED", "PAID", "IN_APPEAL"]
 export const CLOSED_CANCEL_STATUSES: ReadonlyArray<OrderStatus> = ["CANCELLED", "EXPIRED", "REJECTED"]
 
-export const ORDER_MOVES = ["accept", "reject", "paid", "received", "cancel"] as const
+export const ORDER_MOVES = ["accept", "reject", "paid", "received", "cancel", "appeal"] as const
 export type OrderMove = (typeof ORDER_MOVES)[number]
 export type Side = "buyer" | "seller"
 export type Role = "maker" | "taker"
@@ -227,9 +227,12 @@ export const MOVES: Readonly<Record<OrderMove, MoveRule>> = {
   accept: { from: ["REQUESTED"], to: "ACCEPTED", by: "maker", ledger: "none" },
   reject: { from: ["REQUESTED"], to: "REJECTED", by: "maker", ledger: "release" },
   paid: { from: ["ACCEPTED"], to: "PAID", by: "buyer", ledger: "none" },
-  received: { from: ["PAID"], to: "COMPLETED", by: "seller", ledger: "post" },
+  // The seller may still release during an appeal (it closes the appeal in the buyer's favour).
+  received: { from: ["PAID", "IN_APPEAL"], to: "COMPLETED", by: "seller", ledger: "post" },
   // Before payment either side may cancel; after "paid" nobody cancels alone (an appeal, issue 21).
   cancel: { from: ["REQUESTED", "ACCEPTED"], to: "CANCELLED", by: "either", ledger: "release" },
+  // Issue 21: after "paid", either side may ask support; the hold stays frozen until staff decide.
+  appeal: { from: ["PAID"], to: "IN_APPEAL", by: "either", ledger: "none" },
 }
 
 /** Whether `side` (and whether it is the maker) may make `move`. */
@@ -278,3 +281,18 @@ export const pushRecent = (list: ReadonlyArray<string>, item: string, max = 2): 
 
 /** Spec 1 §9 avatar palette: user id modulo 7. */
 export const avatarColorIndex = (userId: number): number => ((userId % 7) + 7) % 7
+
+// --- appeals (issue 21) --------------------------------------------------------------------------
+
+/** Spec 3 §2.1 order help: the fixed issue list (issueListSelect). */
+export const ISSUE_TYPES = ["seller_not_releasing", "paid_wrong_amount", "buyer_not_paid", "payment_not_received", "other"] as const
+export type IssueType = (typeof ISSUE_TYPES)[number]
+/** Which side names which issue. */
+export const ISSUES_OF: Readonly<Record<Side, ReadonlyArray<IssueType>>> = {
+  buyer: ["seller_not_releasing", "paid_wrong_amount", "other"],
+  seller: ["buyer_not_paid", "payment_not_received", "paid_wrong_amount", "other"],
+}
+export const APPEAL_OUTCOMES = ["BUYER", "SELLER", "SPLIT"] as const
+export type AppealOutcome = (typeof APPEAL_OUTCOMES)[number]
+/** A statement is at most this long (characters). */
+export const MAX_STATEMENT = 2_000

@@ -32,6 +32,8 @@ describe("p2p manifest", () => {
       "/p2p/orders/$id/success",
       "/p2p/orders/$id/confirm-sent-payment",
       "/p2p/orders/$id/confirm-received-payment",
+      "/p2p/orders/$id/help",
+      "/p2p/orders/$id/help/$issueType",
       "/p2p/user",
       "/p2p/user/payments",
       "/p2p/user/payments/new",

@@ -70,6 +70,14 @@ export const p2pPlugin = definePlugin({
       search: R.ConfirmReceivedSearch,
       component: () => import("./client/ConfirmReceivedScreen.tsx"),
     },
+    { id: "orderHelp", parent: "wallet", path: "/p2p/orders/$id/help", search: R.OrderHelpSearch, component: () => import("./client/HelpScreen.tsx") },
+    {
+      id: "orderHelpIssue",
+      parent: "wallet",
+      path: "/p2p/orders/$id/help/$issueType",
+      search: R.OrderHelpSearch,
+      component: () => import("./client/HelpScreen.tsx"),
+    },
     { id: "user", parent: "wallet", path: "/p2p/user", component: () => import("./client/UserScreen.tsx") },
     { id: "payments", parent: "wallet", path: "/p2p/user/payments", search: R.PaymentsSearch, component: () => import("./client/PaymentsScreen.tsx") },
     {
@@ -121,6 +129,7 @@ export const p2pPlugin = definePlugin({
       search: { source: "notification" },
     },
     { prefix: "p2pCreateOffer", exact: true, to: "/p2p/offers/create" },
+    { prefix: "p2pOrderHelp", pattern: "(?<id>\\d+)", to: "/p2p/orders/$id/help", params: { id: "{id}" } },
   ],
   permissions: ["canUseP2p"],
   // Spec 1 §2: the active-order strip above the tab bar.
@@ -131,6 +140,7 @@ export const p2pPlugin = definePlugin({
       { name: "p2p.offer_published", description: "An offer was published (`type`, `crypto`, `fiat`, `priceType`)" },
       { name: "p2p.order_created", description: "An offer was taken (`offerType`, `crypto`, `fiat`, `autoAccept`)" },
       { name: "p2p.order_moved", description: "An order was moved by its participant (`move`: accept, reject, paid, received, cancel)" },
+      { name: "p2p.appeal_opened", description: "A side of a paid order asked support (`issue`, `side`)" },
       { name: "p2p.order_creation_back", description: "The back button on the order-creation skeleton was pressed" },
     ],
   },

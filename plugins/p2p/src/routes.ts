@@ -1,5 +1,5 @@
 import { booleanParam, enumParam, numberParam, optionalEnumParam, routeRef, searchParams, stringParam } from "@wallet/kernel"
-import { HISTORY_FILTERS, OFFER_TYPES, PAYMENT_METHOD_CODES, UNAVAILABLE_REASONS, UNAVAILABLE_WHY } from "./domain.ts"
+import { HISTORY_FILTERS, ISSUE_TYPES, OFFER_TYPES, PAYMENT_METHOD_CODES, UNAVAILABLE_REASONS, UNAVAILABLE_WHY } from "./domain.ts"
 
 /**
  * The P2P plugin's routes (spec 3 §2.1) as typed references (decision 0170), with their search
@@ -37,6 +37,8 @@ export const ConfirmReceivedSearch = searchParams({
   issueType: stringParam,
   issueAction: stringParam,
 })
+/** Spec 3 §2.1 order help: the issue chosen from the fixed list, and skipRefund. */
+export const OrderHelpSearch = searchParams({ issueListSelect: optionalEnumParam(ISSUE_TYPES), skipRefund: booleanParam })
 export const PaymentsSearch = searchParams({ code: stringParam, name: stringParam, nameEng: stringParam, originNameLocale: stringParam, fiat: stringParam })
 export const NewPaymentSearch = searchParams({ fiat: stringParam, code: optionalEnumParam(PAYMENT_METHOD_CODES) })
 
@@ -56,6 +58,8 @@ export const orderDetailsRoute = routeRef("/p2p/orders/$id/details")
 export const orderSuccessRoute = routeRef("/p2p/orders/$id/success")
 export const confirmSentRoute = routeRef("/p2p/orders/$id/confirm-sent-payment", ConfirmSentSearch)
 export const confirmReceivedRoute = routeRef("/p2p/orders/$id/confirm-received-payment", ConfirmReceivedSearch)
+export const orderHelpRoute = routeRef("/p2p/orders/$id/help", OrderHelpSearch)
+export const orderHelpIssueRoute = routeRef("/p2p/orders/$id/help/$issueType", OrderHelpSearch)
 export const p2pUserRoute = routeRef("/p2p/user")
 export const paymentsRoute = routeRef("/p2p/user/payments", PaymentsSearch)
 export const newPaymentRoute = routeRef("/p2p/user/payments/new", NewPaymentSearch)
@@ -84,6 +88,8 @@ export const routeRefs = [
   orderSuccessRoute,
   confirmSentRoute,
   confirmReceivedRoute,
+  orderHelpRoute,
+  orderHelpIssueRoute,
   p2pUserRoute,
   paymentsRoute,
   newPaymentRoute,

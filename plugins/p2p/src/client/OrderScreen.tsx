@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState } from "react"
 import { useParams } from "@tanstack/react-router"
 import { useGo, useKernel, useT } from "@wallet/kernel-react"
-import { Avatar, Banner, BottomSheet, Button, Cell, List, Section, SkeletonList, useSnackbar } from "@wallet/kernel-react/ui"
+import { Avatar, Banner, BottomSheet, Button, Cell, List, Section, SkeletonList, TextField, useSnackbar } from "@wallet/kernel-react/ui"
+import { useQueryClient } from "@tanstack/react-query"
+import { formatAmount } from "@wallet/kernel"
 import type { Order } from "../api.ts"
-import { avatarColorIndex, type OrderMove } from "../domain.ts"
-import { confirmReceivedRoute, confirmSentRoute, orderDetailsRoute, orderSuccessRoute, p2pHomeRoute } from "../routes.ts"
-import { errorCode } from "./client.ts"
-import { countdown, counterpartyOf, formatCrypto, formatFiat, formatFiatPlain, idOf, isActiveStatus, orderTitleKey } from "./market.ts"
+import { avatarColorIndex, cryptoDecimals, MAX_STATEMENT, type OrderMove } from "../domain.ts"
+import { confirmReceivedRoute, confirmSentRoute, orderDetailsRoute, orderHelpRoute, orderSuccessRoute, p2pHomeRoute } from "../routes.ts"
+import { addStatement, errorCode, keys } from "./client.ts"
+import { countdown, counterpartyOf, errorKey, formatCrypto, formatFiat, formatFiatPlain, idOf, isActiveStatus, orderTitleKey } from "./market.ts"
 import { LoadError, NotFound, padStyle, pageStyle, titleStyle, useNow } from "./marketParts.tsx"
 import { useMoveOrder, useOrder } from "./orderHooks.ts"
 
@@ -63,6 +65,52 @@ function PaymentDetailsSection({ order }: { readonly order: Order }) {
         subtitle={<span data-testid="p2p-order-pay-amount">{formatFiatPlain(order.fiatAmount)}</span>}
       />
     </Section>
+  )
+}
+
+/** Issue 21: the order's appeal: its state, every statement, and one more while it is open. */
+function AppealSection({ order }: { readonly order: Order }) {
+  const kernel = useKernel()
+  const t = useT("p2p")
+  const queryClient = useQueryClient()
+  const snackbar = useSnackbar()
+  const [text, setText] = useState("")
+  const [sending, setSending] = useState(false)
+  const appeal = order.appeal!
+  const send = async () => {
+    if (text.trim().length === 0 || sending) return
+    setSending(true)
+    try {
+      queryClient.setQueryData(keys.order(order.id), await addStatement(kernel, { orderId: order.id, text: text.trim() }))
+      setText("")
+      snackbar.show({ id: "p2p-appeal", text: t("appeal.sent") })
+    } catch (error) {
+      snackbar.show({ id: "p2p-appeal", text: t(errorKey(errorCode(error))) })
+    } finally {
+      setSending(false)
+    }
+  }
+  const outcome =
+    appeal.outcome === null
+      ? null
+      : t(`appeal.outcome.${appeal.outcome}`, { amount: `${formatAmount(BigInt(appeal.buyerAmount ?? "0"), cryptoDecimals(order.crypto) ?? 0)} ${order.crypto}` })
+  return (
+    <List>
+      <Section header={t("appeal.title")}>
+        <Cell multiline data-testid="p2p-appeal-status" data-status={appeal.status} title={t(`appeal.status.${appeal.status}`)} description={outcome ?? t(`help.issues.${appeal.issue}`)} />
+        {appeal.statements.map((statement, index) => (
+          <Cell key={index} multiline data-testid="p2p-appeal-statement" title={t(`appeal.author.${statement.author}`)} description={statement.text} />
+        ))}
+        {appeal.status === "OPEN" && (
+          <div style={{ padding: "12px 16px", display: "flex", flexDirection: "column", gap: 8 }}>
+            <TextField multiline rows={3} label={t("appeal.addLabel")} value={text} maxLength={MAX_STATEMENT} onChange={setText} data-testid="p2p-appeal-text" />
+            <Button look="secondary" data-testid="p2p-appeal-add" disabled={text.trim().length === 0} loading={sending} onClick={() => void send()}>
+              {t("appeal.add")}
+            </Button>
+          </div>
+        )}
+      </Section>
+    </List>
   )
 }
 
@@ -123,7 +171,7 @@ export default function OrderScreen() {
   const buyer = order.side === "buyer"
   const showDetails = buyer && (order.status === "ACCEPTED" || order.status === "PAID") && order.paymentDetails !== null
   const moves = order.moves
-  const run = (m: OrderMove) => move.mutate(m)
+  const run = (m: Exclude<OrderMove, "appeal">) => move.mutate(m)
 
   return (
     <main style={pageStyle} data-testid="p2p-order" data-status={order.status} data-side={order.side}>
@@ -183,6 +231,7 @@ export default function OrderScreen() {
           />
         </Section>
       </List>
+      {order.appeal !== null && <AppealSection order={order} />}
       <div style={padStyle}>
         {moves.includes("accept") && (
           <Button look="confirm" stretched data-testid="p2p-order-accept" loading={move.isPending && move.variables === "accept"} onClick={() => run("accept")}>
@@ -218,6 +267,11 @@ export default function OrderScreen() {
             onClick={() => run("reject")}
           >
             {t("order.move.reject")}
+          </Button>
+        )}
+        {moves.includes("appeal") && (
+          <Button look="secondary" stretched data-testid="p2p-order-appeal" onClick={() => void go(orderHelpRoute, { params: { id: String(order.id) } })}>
+            {t("order.move.appeal")}
           </Button>
         )}
         {moves.includes("cancel") && (

@@ -11,6 +11,8 @@ import {
   type CreateOfferRequest,
   type HistoryRequest,
   type MoveRequest,
+  type OpenAppealRequest,
+  type StatementRequest,
   type Offer,
   type OfferForm,
   type OfferListRequest,
@@ -83,6 +85,9 @@ export const loadOrder = (kernel: Kernel, orderId: number): Promise<Order> => ap
 export const moveOrder = (kernel: Kernel, payload: MoveRequest): Promise<Order> => api(kernel, (c) => c.p2p.moveOrder({ payload }))
 export const loadHistory = (kernel: Kernel, request: HistoryRequest): Promise<ReadonlyArray<Order>> =>
   api(kernel, (c) => c.p2p.history({ payload: request })).then((r) => r.items)
+/** Issue 21: ask support about a paid order; add to the appeal. */
+export const openAppeal = (kernel: Kernel, payload: OpenAppealRequest): Promise<Order> => api(kernel, (c) => c.p2p.openAppeal({ payload }))
+export const addStatement = (kernel: Kernel, payload: StatementRequest): Promise<Order> => api(kernel, (c) => c.p2p.addStatement({ payload }))
 /** The strip's read (spec 3 §7.1): the first 20 active orders. */
 export const loadActiveOrders = (kernel: Kernel) => loadHistory(kernel, { offset: 0, limit: STRIP_PAGE, filter: { status: "ALL_ACTIVE" } })
 

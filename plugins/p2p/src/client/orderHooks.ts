@@ -31,7 +31,7 @@ export function useMoveOrder(order: Order | undefined) {
   const analytics = useAnalytics()
   const snackbar = useSnackbar()
   return useMutation({
-    mutationFn: (move: OrderMove) => moveOrder(kernel, { orderId: order!.id, move, status: order!.status }),
+    mutationFn: (move: Exclude<OrderMove, "appeal">) => moveOrder(kernel, { orderId: order!.id, move, status: order!.status }),
     onSuccess: async (next, move) => {
       // A read in flight from before the move must not put the old status back.
       await queryClient.cancelQueries({ queryKey: keys.order(next.id) })

@@ -16,7 +16,8 @@ import { marketConfig } from "./config.ts"
 import { p2pDevResetUser, p2pDevSeed } from "./devSeed.ts"
 import { p2pMigrations } from "./migrations.ts"
 import { createOffer, getOffer, inOffers, listOffers, marketPriceCents, myOffers, setOfferStatus, updateOffer } from "./offers.ts"
-import { getOrder, history, moveOrder, sweep, takeOffer } from "./orders.ts"
+import { addStatement, getOrder, history, moveOrder, openAppeal, sweep, takeOffer } from "./orders.ts"
+import { p2pOperatorPages, P2P_OPERATOR_LABEL } from "./operator.ts"
 import {
   accessOf,
   createPayment,
@@ -126,7 +127,9 @@ const handlers = HttpApiBuilder.group(P2pApi, "p2p", (group) =>
     .handle("takeOffer", ({ payload }) => orDie(Effect.flatMap(me, (user) => takeOffer(user, payload))))
     .handle("getOrder", ({ payload }) => orDie(Effect.flatMap(me, (user) => getOrder(user, payload.orderId))))
     .handle("moveOrder", ({ payload }) => orDie(Effect.flatMap(me, (user) => moveOrder(user, payload))))
-    .handle("history", ({ payload }) => orDie(Effect.flatMap(me, (user) => history(user, payload)))),
+    .handle("history", ({ payload }) => orDie(Effect.flatMap(me, (user) => history(user, payload))))
+    .handle("openAppeal", ({ payload }) => orDie(Effect.flatMap(me, (user) => openAppeal(user, payload))))
+    .handle("addStatement", ({ payload }) => orDie(Effect.flatMap(me, (user) => addStatement(user, payload)))),
 )
 
 /** The sweep's beat (ms; `pluginConfig.p2p.sweepMs`, default 5 s). A failed round is logged and the next one runs. */
@@ -151,7 +154,8 @@ export const serverPlugin: ServerPlugin = defineServerPlugin({
   dependsOn: ["ledger", "custody"],
   migrations: p2pMigrations,
   groups: [P2pGroup],
-  handlers: Layer.mergeAll(handlers, Sweeper).pipe(Layer.provide(Layer.mergeAll(Outbox.layer, Rates.layer))),
+  handlers: Layer.mergeAll(handlers, Sweeper, p2pOperatorPages).pipe(Layer.provide(Layer.mergeAll(Outbox.layer, Rates.layer))),
+  operatorLabel: P2P_OPERATOR_LABEL,
   devResetUser: p2pDevResetUser,
 })
 export default serverPlugin

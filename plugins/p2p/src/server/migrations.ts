@@ -111,4 +111,32 @@ export const p2pMigrations: ReadonlyArray<Migration> = [
       `create index p2p_order_events_order on p2p_order_events (order_id, id)`,
     ),
   },
+  {
+    id: 2,
+    name: "p2p: appeals and their statements (issue 21)",
+    up: sqlStatements(
+      `create table p2p_appeals (
+        order_id bigint primary key references p2p_orders (id),
+        opened_by bigint not null,
+        issue text not null,
+        status text not null check (status in ('OPEN', 'RESOLVED')),
+        outcome text check (outcome in ('BUYER', 'SELLER', 'SPLIT')),
+        buyer_amount bigint,
+        decided_by text,
+        note text,
+        opened_at timestamptz not null,
+        decided_at timestamptz
+      )`,
+      `create index p2p_appeals_open on p2p_appeals (opened_at) where status = 'OPEN'`,
+      `create table p2p_appeal_statements (
+        id bigserial primary key,
+        order_id bigint not null references p2p_orders (id),
+        author text not null check (author in ('buyer', 'seller', 'support')),
+        user_id bigint,
+        text text not null,
+        at timestamptz not null
+      )`,
+      `create index p2p_appeal_statements_order on p2p_appeal_statements (order_id, id)`,
+    ),
+  },
 ]

@@ -8,7 +8,7 @@ import { formatAmount } from "@wallet/kernel"
 import { Outbox } from "@wallet/kernel-server/outbox"
 import { cryptoDecimals, type OrderStatus } from "../domain.ts"
 
-export type Event = "created" | "requested" | "accepted" | "rejected" | "paid" | "completed" | "cancelled" | "expired"
+export type Event = "created" | "requested" | "accepted" | "rejected" | "paid" | "completed" | "cancelled" | "expired" | "appealed" | "resolved"
 
 export interface OrderFacts {
   readonly id: number
@@ -44,6 +44,8 @@ const TEXT: Record<"en" | "ru", Texts> = {
       buyer ? `Order #${f.id} completed: ${money(f)} is in your wallet.` : `Order #${f.id} completed: ${money(f)} released to the buyer.`,
     cancelled: (f) => `Order #${f.id} was cancelled.`,
     expired: (f) => `Order #${f.id} expired: the time ran out.`,
+    appealed: (f) => `Order #${f.id} is with support now. The crypto stays held until they decide; add your statement and receipts in the order.`,
+    resolved: (f) => `Support decided order #${f.id}. Open the order to see the outcome.`,
   },
   ru: {
     created: (f, buyer) =>
@@ -65,6 +67,8 @@ const TEXT: Record<"en" | "ru", Texts> = {
       buyer ? `Сделка №${f.id} завершена: ${money(f)} в вашем кошельке.` : `Сделка №${f.id} завершена: ${money(f)} переведено покупателю.`,
     cancelled: (f) => `Сделка №${f.id} отменена.`,
     expired: (f) => `Сделка №${f.id} закрыта: время вышло.`,
+    appealed: (f) => `По сделке №${f.id} открыта апелляция. Криптовалюта заморожена до решения поддержки; добавьте объяснение и чеки в сделке.`,
+    resolved: (f) => `Поддержка приняла решение по сделке №${f.id}. Откройте сделку, чтобы узнать итог.`,
   },
 }
 

@@ -7,10 +7,22 @@
  */
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 import { ServerConfig, VerificationLimits } from "@wallet/kernel-server"
 import { Ledger, System, userOwner } from "@wallet/kernel-server/ledger"
 import { usdValueOf } from "./usd.ts"
-import { P2pConflict, P2pForbidden, P2pNotFound, P2pRefused, type HistoryRequest, type MoveRequest, type Order, type TakeOfferRequest } from "../api.ts"
+import {
+  P2pConflict,
+  P2pForbidden,
+  P2pNotFound,
+  P2pRefused,
+  type HistoryRequest,
+  type MoveRequest,
+  type OpenAppealRequest,
+  type Order,
+  type StatementRequest,
+  type TakeOfferRequest,
+} from "../api.ts"
 import {
   ACCEPT_WINDOW_MINUTES,
   cryptoDecimals,
@@ -24,6 +36,8 @@ import {
   statusesOf,
   maskField,
   type FieldKind,
+  type AppealOutcome,
+  type IssueType,
   type OrderMove,
   type OrderStatus,
   type OfferType,
@@ -84,7 +98,7 @@ const facts = (row: OrderRow): OrderFacts => ({
   fiatAmount: BigInt(row.fiat_amount),
 })
 
-const orderView = (row: OrderRow, viewer: number, traders: Map<number, Order["buyer"]>): Order => {
+const orderView = (row: OrderRow, viewer: number, traders: Map<number, Order["buyer"]>, appeal: Order["appeal"] = null): Order => {
   const side = Number(row.buyer_id) === viewer ? "buyer" : "seller"
   const isMaker = Number(row.maker_id) === viewer
   const details = json(row.payment_details)
@@ -119,6 +133,7 @@ const orderView = (row: OrderRow, viewer: number, traders: Map<number, Order["bu
     deadline: row.status === "REQUESTED" || row.status === "ACCEPTED" ? iso(row.deadline) : null,
     moves: movesFor(row.status, side, isMaker),
     cancelledBy: row.cancelled_by,
+    appeal,
     createdAt: row.created_at.toISOString(),
     acceptedAt: iso(row.accepted_at),
     paidAt: iso(row.paid_at),
@@ -127,8 +142,50 @@ const orderView = (row: OrderRow, viewer: number, traders: Map<number, Order["bu
   }
 }
 
+/** The appeals of these orders with their statements (issue 21), by order id. */
+export const appealsOf = (orderIds: ReadonlyArray<number>) =>
+  Effect.gen(function* () {
+    const out = new Map<number, NonNullable<Order["appeal"]>>()
+    if (orderIds.length === 0) return out
+    const sql = yield* SqlClient.SqlClient
+    const appeals = yield* sql<{
+      order_id: string
+      opened_by: string
+      buyer_id: string
+      issue: IssueType
+      status: "OPEN" | "RESOLVED"
+      outcome: AppealOutcome | null
+      buyer_amount: string | null
+      opened_at: Date
+      decided_at: Date | null
+    }>`select a.order_id::text as order_id, a.opened_by::text as opened_by, o.buyer_id::text as buyer_id, a.issue, a.status, a.outcome,
+        a.buyer_amount::text as buyer_amount, a.opened_at, a.decided_at
+      from p2p_appeals a join p2p_orders o on o.id = a.order_id where a.order_id = any(${orderIds as Array<number>}::bigint[])`
+    if (appeals.length === 0) return out
+    const statements = yield* sql<{ order_id: string; author: "buyer" | "seller" | "support"; text: string; at: Date }>`
+      select order_id::text as order_id, author, text, at from p2p_appeal_statements where order_id = any(${appeals.map((a) => Number(a.order_id))}::bigint[]) order by id`
+    for (const appeal of appeals) {
+      out.set(Number(appeal.order_id), {
+        status: appeal.status,
+        issue: appeal.issue,
+        openedBy: appeal.opened_by === appeal.buyer_id ? "buyer" : "seller",
+        outcome: appeal.outcome,
+        buyerAmount: appeal.buyer_amount,
+        statements: statements.filter((st) => st.order_id === appeal.order_id).map((st) => ({ author: st.author, text: st.text, at: st.at.toISOString() })),
+        openedAt: appeal.opened_at.toISOString(),
+        decidedAt: iso(appeal.decided_at),
+      })
+    }
+    return out
+  })
+
 const viewsOf = (rows: ReadonlyArray<OrderRow>, viewer: number) =>
-  Effect.map(tradersOf(rows.flatMap((row) => [Number(row.buyer_id), Number(row.seller_id)])), (traders) => rows.map((row) => orderView(row, viewer, traders)))
+  Effect.gen(function* () {
+    const traders = yield* tradersOf(rows.flatMap((row) => [Number(row.buyer_id), Number(row.seller_id)]))
+    const appealed = rows.filter((row) => row.status === "IN_APPEAL" || row.status === "COMPLETED" || row.status === "CANCELLED").map((row) => Number(row.id))
+    const appeals = yield* appealsOf(appealed)
+    return rows.map((row) => orderView(row, viewer, traders, appeals.get(Number(row.id)) ?? null))
+  })
 
 const orderRow = (orderId: number, lock = false) =>
   Effect.gen(function* () {
@@ -339,14 +396,25 @@ export const takeOffer = (takerId: number, request: TakeOfferRequest) =>
 
 // --- moves ---------------------------------------------------------------------------------------
 
-type Actor = { readonly userId: number } | "system"
+type Actor = { readonly userId: number } | "system" | { readonly operator: string }
+
+/** Support's decision on an appealed order (issue 21): release to the buyer, return to the seller, or split. */
+export interface Resolution {
+  readonly kind: "resolve"
+  readonly outcome: AppealOutcome
+  /** SPLIT: the crypto the buyer gets (the rest returns where the hold came from). */
+  readonly buyerAmount: bigint | null
+}
+
+/** Rows a move writes beside the order's (an appeal's), in its transaction, before the Ledger command. */
+type Extra = (row: OrderRow, at: Date) => Effect.Effect<void, SqlError, SqlClient.SqlClient | ServerConfig>
 
 /**
  * One move of one order: the row locked, checked against the machine, moved by a conditional update,
  * and its Ledger command (void or post) in the same transaction; both sides told. A move already made
  * (the same move by the same side) answers the order as it is.
  */
-const applyMove = (orderId: number, move: OrderMove | "expire", actor: Actor, expected?: OrderStatus) =>
+const applyMove = (orderId: number, step: OrderMove | "expire" | Resolution, actor: Actor, expected?: OrderStatus, extra?: Extra) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const config = yield* ServerConfig
@@ -355,22 +423,29 @@ const applyMove = (orderId: number, move: OrderMove | "expire", actor: Actor, ex
       Effect.gen(function* () {
         const at = new Date(config.now())
         const row = yield* orderRow(orderId, true)
-        const viewer = actor === "system" ? undefined : actor.userId
+        const viewer = typeof actor === "object" && "userId" in actor ? actor.userId : undefined
         if (row === undefined || (viewer !== undefined && Number(row.buyer_id) !== viewer && Number(row.seller_id) !== viewer)) {
           return yield* Effect.fail(notFound(orderId))
         }
+        const move = typeof step === "string" ? step : "resolve"
         let to: OrderStatus
-        let ledgerMove: "none" | "release" | "post"
-        if (move === "expire") {
+        let ledgerMove: "none" | "release" | "post" | "split"
+        if (typeof step === "object") {
+          if (row.status !== "IN_APPEAL") {
+            return yield* Effect.fail(new P2pConflict({ code: "order_state_changed", message: `The order is ${row.status} now`, status: row.status }))
+          }
+          to = step.outcome === "SELLER" ? "CANCELLED" : "COMPLETED"
+          ledgerMove = step.outcome === "SELLER" ? "release" : step.outcome === "BUYER" ? "post" : "split"
+        } else if (step === "expire") {
           if ((row.status !== "REQUESTED" && row.status !== "ACCEPTED") || row.deadline === null || row.deadline.getTime() > at.getTime()) {
             return { row, refund: false, changed: false }
           }
           to = "EXPIRED"
           ledgerMove = "release"
         } else {
-          const rule = MOVES[move]
+          const rule = MOVES[step]
           const side = Number(row.buyer_id) === viewer ? "buyer" : "seller"
-          if (!mayMove(move, side, Number(row.maker_id) === viewer)) {
+          if (!mayMove(step, side, Number(row.maker_id) === viewer)) {
             return yield* Effect.fail(new P2pForbidden({ code: "wrong_side", message: `The ${rule.by} makes this move` }))
           }
           if (row.status === rule.to) {
@@ -384,7 +459,8 @@ const applyMove = (orderId: number, move: OrderMove | "expire", actor: Actor, ex
           ledgerMove = rule.ledger
         }
         const sale = row.offer_type === "SALE"
-        const cancelledBy = to === "CANCELLED" ? (Number(row.buyer_id) === viewer ? "buyer" : "seller") : to === "EXPIRED" ? "system" : null
+        const cancelledBy =
+          typeof step === "object" ? (to === "CANCELLED" ? "support" : null) : to === "CANCELLED" ? (Number(row.buyer_id) === viewer ? "buyer" : "seller") : to === "EXPIRED" ? "system" : null
         const deadline = to === "ACCEPTED" ? minutes(at, row.payment_window) : null
         // The conditional update: only from the status read under the lock.
         const moved = yield* sql.unsafe<OrderRow>(
@@ -410,22 +486,46 @@ const applyMove = (orderId: number, move: OrderMove | "expire", actor: Actor, ex
           refund = sale && offers[0]?.status === "INACTIVE"
         } else if (ledgerMove === "post") {
           yield* sql`update p2p_offers set open_orders = open_orders - 1, version = version + 1, updated_at = ${at} where id = ${row.offer_id}`
+        } else if (ledgerMove === "split" && typeof step === "object") {
+          // The buyer's part is posted; the rest of the hold returns where it came from (the offer's escrow for a SALE offer).
+          const toBuyer = step.buyerAmount ?? 0n
+          const back = BigInt(row.hold_amount) - toBuyer
+          const volumeBack = BigInt(row.amount) > toBuyer ? BigInt(row.amount) - toBuyer : 0n
+          const offers = yield* sql<{ status: string }>`update p2p_offers set available = available + ${volumeBack.toString()}, open_orders = open_orders - 1,
+              escrow = escrow + ${sale ? back.toString() : "0"}, refund_due = refund_due or (status = 'INACTIVE' and ${sale}), version = version + 1, updated_at = ${at}
+            where id = ${row.offer_id} returning status`
+          refund = sale && offers[0]?.status === "INACTIVE"
         }
+        if (row.status === "IN_APPEAL") {
+          const outcome = typeof step === "object" ? step.outcome : "BUYER"
+          yield* sql`update p2p_appeals set status = 'RESOLVED', outcome = ${outcome},
+              buyer_amount = ${typeof step === "object" && step.buyerAmount !== null ? step.buyerAmount.toString() : null},
+              decided_by = ${typeof actor === "object" && "operator" in actor ? actor.operator : null}, decided_at = ${at}
+            where order_id = ${orderId} and status = 'OPEN'`
+        }
+        if (extra !== undefined) yield* extra(next, at)
         // The participants' records (spec: completion rate): completed for both, a failure for whoever let it fail.
         const buyerId = Number(row.buyer_id)
         const sellerId = Number(row.seller_id)
+        // Support's decisions: the side it went against failed (a split counts for nobody).
         const failedBy =
-          to === "CANCELLED"
-            ? cancelledBy === "buyer"
-              ? buyerId
-              : sellerId
-            : to === "EXPIRED"
-              ? row.status === "ACCEPTED"
+          typeof step === "object"
+            ? step.outcome === "BUYER"
+              ? sellerId
+              : step.outcome === "SELLER"
                 ? buyerId
-                : Number(row.maker_id)
-              : undefined
+                : undefined
+            : to === "CANCELLED"
+              ? cancelledBy === "buyer"
+                ? buyerId
+                : sellerId
+              : to === "EXPIRED"
+                ? row.status === "ACCEPTED"
+                  ? buyerId
+                  : Number(row.maker_id)
+                : undefined
         yield* countClosed(
-          to === "COMPLETED"
+          to === "COMPLETED" && typeof step !== "object"
             ? [
                 { userId: buyerId, completed: 1, failed: 0 },
                 { userId: sellerId, completed: 1, failed: 0 },
@@ -434,10 +534,13 @@ const applyMove = (orderId: number, move: OrderMove | "expire", actor: Actor, ex
               ? []
               : [{ userId: failedBy, completed: 0, failed: 1 }],
         )
-        yield* notifyBoth(facts(next), eventOf(to, false) as Event)
+        yield* notifyBoth(facts(next), typeof step === "object" ? "resolved" : step === "appeal" ? "appealed" : (eventOf(to, false) as Event))
         let transactionId: string | null = null
         if (ledgerMove === "release") {
           transactionId = (yield* ledger.voidHold({ key, holdId: row.hold_id!, metadata: { gateway: "p2p_order", orderId } })).transactionId
+        } else if (ledgerMove === "split" && typeof step === "object") {
+          transactionId = (yield* ledger.postHold({ key, holdId: row.hold_id!, amount: step.buyerAmount!, metadata: { gateway: "p2p_order", orderId } }))
+            .transactionId
         } else if (ledgerMove === "post") {
           const fee = BigInt(row.seller_fee) + BigInt(row.buyer_fee)
           transactionId = (yield* ledger.postHold({
@@ -462,6 +565,59 @@ export const moveOrder = (userId: number, request: MoveRequest) =>
     const { row } = yield* applyMove(request.orderId, request.move, { userId }, request.status)
     return (yield* viewsOf([row], userId))[0]!
   })
+
+/** Issue 21: a side of a paid order asks support; its statement is the appeal's first. */
+export const openAppeal = (userId: number, request: OpenAppealRequest) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const { row } = yield* applyMove(request.orderId, "appeal", { userId }, request.status, (order, at) =>
+      Effect.gen(function* () {
+        const author = Number(order.buyer_id) === userId ? "buyer" : "seller"
+        yield* sql`insert into p2p_appeals (order_id, opened_by, issue, status, opened_at) values (${request.orderId}, ${userId}, ${request.issue}, 'OPEN', ${at})
+          on conflict (order_id) do nothing`
+        yield* sql`insert into p2p_appeal_statements (order_id, author, user_id, text, at) values (${request.orderId}, ${author}, ${userId}, ${request.statement}, ${at})`
+      }),
+    )
+    return (yield* viewsOf([row], userId))[0]!
+  })
+
+/** Either side adds to an open appeal (what happened, what the receipt shows). */
+export const addStatement = (userId: number, request: StatementRequest) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* ServerConfig
+    const row = yield* sql.withTransaction(
+      Effect.gen(function* () {
+        const order = yield* orderRow(request.orderId, true)
+        if (order === undefined || (Number(order.buyer_id) !== userId && Number(order.seller_id) !== userId)) return yield* Effect.fail(notFound(request.orderId))
+        if (order.status !== "IN_APPEAL") {
+          return yield* Effect.fail(new P2pConflict({ code: "order_state_changed", message: "The order has no open appeal", status: order.status }))
+        }
+        const [{ n }] = (yield* sql<{ n: number }>`select count(*)::int as n from p2p_appeal_statements where order_id = ${request.orderId} and user_id = ${userId}`) as [
+          { n: number },
+        ]
+        if (n >= 20) return yield* Effect.fail(new P2pRefused({ code: "invalid_offer", message: "At most 20 statements per side" }))
+        yield* sql`insert into p2p_appeal_statements (order_id, author, user_id, text, at)
+          values (${request.orderId}, ${Number(order.buyer_id) === userId ? "buyer" : "seller"}, ${userId}, ${request.text}, ${new Date(config.now())})`
+        return order
+      }),
+    )
+    return (yield* viewsOf([row], userId))[0]!
+  })
+
+/**
+ * Support's decision (the operator page): one transaction with the audit entry, the conditional update of
+ * the order (IN_APPEAL only), the appeal closed, and the one Ledger command (post, void or a partial post).
+ */
+export const resolveAppeal = (orderId: number, resolution: Resolution, operator: string, note: string, audit: (before: unknown) => Effect.Effect<void, SqlError, SqlClient.SqlClient | ServerConfig>) =>
+  applyMove(orderId, resolution, { operator }, "IN_APPEAL", (order, at) =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* audit({ status: "IN_APPEAL", orderId })
+      if (note.length > 0) yield* sql`insert into p2p_appeal_statements (order_id, author, user_id, text, at) values (${orderId}, 'support', null, ${note}, ${at})`
+      yield* sql`update p2p_appeals set note = ${note || null} where order_id = ${order.id}`
+    }),
+  )
 
 /** Lazily expires an order read after its deadline (the sweep does the same on its beat); a cheap read first. */
 const expireIfDue = (orderId: number) =>

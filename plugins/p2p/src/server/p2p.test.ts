@@ -3,7 +3,7 @@ import { startServer, type RunningServer } from "@wallet/kernel-server"
 import { bearer, call, startTestDatabase, type TestDatabase } from "@wallet/kernel-server/testing"
 import { serverPlugin as custodyPlugin } from "@wallet/plugin-custody/server"
 import { serverPlugin } from "./index.ts"
-import { initUser } from "./testSupport.ts"
+import { initUser, signInOperator } from "./testSupport.ts"
 import { escrowOwner, FEES, p2pProbePlugin, userOf } from "./testing.ts"
 
 const BOT_TOKEN = "1234567:p2p-test"
@@ -118,7 +118,7 @@ describe("P2P market on PGlite (issue 20)", () => {
     expect((await move(seller, order.body.id, "paid")).status).toBe(403)
     expect((await move(buyer, order.body.id, "received")).status).toBe(403)
     const paid = await move(buyer, order.body.id, "paid", "ACCEPTED")
-    expect(paid.body).toMatchObject({ status: "PAID", moves: [] })
+    expect(paid.body).toMatchObject({ status: "PAID", moves: ["appeal"] })
     // A paid order never cancels: not by the buyer, not by the seller, not by its deadline.
     expect((await move(buyer, order.body.id, "cancel")).body).toMatchObject({ code: "order_state_changed", status: "PAID" })
     clock += 3 * 3_600_000
@@ -127,7 +127,7 @@ describe("P2P market on PGlite (issue 20)", () => {
     expect((await post(sellerAgain, "/api/p2p/orders/get", { orderId: order.body.id })).body).toMatchObject({
       status: "PAID",
       side: "seller",
-      moves: ["received"],
+      moves: ["received", "appeal"],
     })
 
     const done = await move(sellerAgain, order.body.id, "received", "PAID")
@@ -278,6 +278,61 @@ describe("P2P market on PGlite (issue 20)", () => {
     expect(done.body).toMatchObject({ status: "COMPLETED", buyerReceives: (10n * USDT - 100_000n).toString() })
     expect(await balance(userOf(makerId))).toEqual({ available: 10n * USDT - 100_000n, held: 0n })
     expect(await balance(userOf(sellerId))).toEqual({ available: 40n * USDT - 50_000n, held: 0n })
+    expect((await audit()).ok).toBe(true)
+  })
+
+  it("issue 21: a paid order goes to appeal (hold frozen, statements from both sides), and support's decision moves the Ledger once", async () => {
+    const sellerId = 9_100_000_060
+    const buyerId = 9_100_000_061
+    const seller = await signIn(sellerId)
+    const buyer = await signIn(buyerId)
+    await fund(sellerId, "USDT", 200n * USDT)
+    const offer = (await saleOffer(seller, (await sbp(seller)).body.id)).body
+    const order = (await take(buyer, offer.id, 10n * USDT)).body
+    // Not before "paid": nothing to appeal yet.
+    const early = await post(buyer, "/api/p2p/orders/appeal", { orderId: order.id, issue: "seller_not_releasing", statement: "Paid at 10:02" })
+    expect(early.body).toMatchObject({ code: "order_state_changed", status: "ACCEPTED" })
+    await move(buyer, order.id, "paid", "ACCEPTED")
+    const bad = await post(buyer, "/api/p2p/orders/appeal", { orderId: order.id, issue: "nonsense", statement: "x" })
+    expect(bad.status).toBe(400)
+    const appealed = await post(buyer, "/api/p2p/orders/appeal", { orderId: order.id, issue: "seller_not_releasing", statement: "Paid 1,000 RUB by SBP at 10:02", status: "PAID" })
+    expect(appealed.body).toMatchObject({ status: "IN_APPEAL", moves: [], appeal: { status: "OPEN", issue: "seller_not_releasing", openedBy: "buyer", outcome: null } })
+    expect(appealed.body.appeal.statements).toHaveLength(1)
+    const sellerSide = await post(seller, "/api/p2p/orders/appeal/statement", { orderId: order.id, text: "Nothing arrived yet" })
+    expect(sellerSide.body.appeal.statements.map((st: { author: string }) => st.author)).toEqual(["buyer", "seller"])
+    // The seller may still release; the buyer cannot cancel; the hold stays pending.
+    expect(sellerSide.body.moves).toEqual(["received"])
+    expect((await move(buyer, order.id, "cancel")).body).toMatchObject({ code: "order_state_changed", status: "IN_APPEAL" })
+    expect((await balance(escrowOwner(offer.id))).held).toBe(10n * USDT + 100_000n)
+    // Active orders include it (the strip keeps counting it).
+    const active = await post(buyer, "/api/p2p/orders/history", { offset: 0, limit: 20, filter: { status: "ALL_ACTIVE" } })
+    expect(active.body.items.map((o: { id: number }) => o.id)).toContain(order.id)
+
+    // Support, in the operator console: the queue, the order with both statements, a split.
+    const ops = await signInOperator(server)
+    expect(await ops.page("")).toContain(`data-appeal-order="${order.id}"`)
+    const detail = await ops.page(`?order=${order.id}`)
+    expect(detail).toContain("Paid 1,000 RUB by SBP at 10:02")
+    expect(detail).toContain("Nothing arrived yet")
+    const tooMuch = await ops.form("/decide", { order: String(order.id), outcome: "SPLIT", buyerAmount: (10n * USDT).toString() })
+    expect(tooMuch.status).toBe(400)
+    expect(await tooMuch.text()).toContain("less than the whole amount")
+    const decided = await ops.form("/decide", { order: String(order.id), outcome: "SPLIT", buyerAmount: (4n * USDT).toString(), note: "Half the transfer arrived" })
+    expect(decided.status).toBe(303)
+    const after = (await post(buyer, "/api/p2p/orders/get", { orderId: order.id })).body
+    expect(after).toMatchObject({ status: "COMPLETED", moves: [], appeal: { status: "RESOLVED", outcome: "SPLIT", buyerAmount: (4n * USDT).toString() } })
+    expect(after.appeal.statements.map((st: { author: string }) => st.author)).toEqual(["buyer", "seller", "support"])
+    // The buyer got 4 USDT; the rest of the hold (6 USDT and the fee room) went back to the offer's escrow.
+    expect(await balance(userOf(buyerId))).toEqual({ available: 4n * USDT, held: 0n })
+    expect(await balance(escrowOwner(offer.id))).toEqual({ available: 101n * USDT - 4n * USDT, held: 0n })
+    expect((await post(buyer, "/api/p2p/offers/get", { offerId: offer.id })).body.available).toBe((96n * USDT).toString())
+    // A second decision changes nothing: the order is no longer in appeal.
+    const again = await ops.form("/decide", { order: String(order.id), outcome: "BUYER" })
+    expect(again.status).toBe(400)
+    expect(await again.text()).toContain("COMPLETED")
+    expect(await balance(userOf(buyerId))).toEqual({ available: 4n * USDT, held: 0n })
+    const log = (await server.sql("select action, target from operator_audit where action = 'p2p.appeal.decide'")) as Array<{ target: string }>
+    expect(log.map((row) => row.target)).toEqual([`order ${order.id}`])
     expect((await audit()).ok).toBe(true)
   })
 })

@@ -12,3 +12,32 @@ export const initUser = async (serverUrl: string, botToken: string, id: number, 
   expect(reply.status).toBe(200)
   return reply.body as { access_token: string; permissions: Record<string, boolean> }
 }
+
+/** An operator account made for the test, signed in: a poster for `/ops/p2p/*` forms (CSRF and cookie). */
+export const signInOperator = async (server: { readonly url: string; readonly sql: (statement: string, params?: ReadonlyArray<unknown>) => Promise<unknown> }) => {
+  const { Effect } = await import("effect")
+  const { hashPassword } = await import("@wallet/kernel-server/operator")
+  const name = "p2p-support"
+  const password = "a long enough support password"
+  await server.sql("insert into operator_accounts (name, password_hash, created_at) values ($1, $2, now()) on conflict do nothing", [
+    name,
+    await Effect.runPromise(hashPassword(password)),
+  ])
+  const login = await fetch(`${server.url}/ops/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ name, password }).toString(),
+  })
+  const cookie = login.headers.get("set-cookie")!.split(";")[0]!
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await (await fetch(`${server.url}/ops`, { headers: { cookie } })).text())![1]!
+  const page = async (query: string) => (await fetch(`${server.url}/ops/p2p${query}`, { headers: { cookie } })).text()
+  const form = (path: string, fields: Record<string, string>) =>
+    fetch(`${server.url}/ops/p2p${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: server.url },
+      body: new URLSearchParams({ ...fields, csrf }).toString(),
+    })
+  return { page, form }
+}
