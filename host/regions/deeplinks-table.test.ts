@@ -146,6 +146,10 @@ const LINKS: ReadonlyArray<Expected> = [
   },
   { spec: "p2pCreateOffer", startParam: "p2pCreateOffer", plugin: "p2p", to: "/p2p/offers/create" },
   { spec: "p2pOrderHelp", startParam: "p2pOrderHelp_42", plugin: "p2p", to: "/p2p/orders/42/help" },
+  { spec: "express", startParam: "express", plugin: "p2p", to: "/p2p/express" },
+  { spec: "express", startParam: "express_USDT_RUB", plugin: "p2p", to: "/p2p/express", search: { crypto: "USDT", fiatCurrency: "RUB" } },
+  { spec: "express", startParam: "express_sell_TON_EUR", plugin: "p2p", to: "/p2p/express/sell", search: { crypto: "TON", fiatCurrency: "EUR" } },
+  { spec: "p2pTrustedMerchantApplication", startParam: "p2pTrustedMerchantApplication", plugin: "p2p", to: "/p2p/trusted-merchant-application" },
   { spec: "settings", startParam: "settings", plugin: "settings", to: "/settings" },
   { spec: "settings_language", startParam: "settings_language", plugin: "settings", to: "/settings/language" },
   { spec: "notifications", startParam: "notifications", plugin: "settings", to: "/settings/notifications" },
@@ -165,8 +169,6 @@ const PENDING: ReadonlyArray<{ readonly spec: Spec; readonly startParam: string;
   { spec: "exchange", startParam: "exchange", owner: "exchange" },
   { spec: "asset_purchase", startParam: "asset_purchase_BTC_EUR", owner: "ramp" },
   { spec: "trade_main", startParam: "trade_main", owner: "trade" },
-  { spec: "express", startParam: "express", owner: "p2p (express mode: issue 20 leaves it for later)" },
-  { spec: "p2pTrustedMerchantApplication", startParam: "p2pTrustedMerchantApplication", owner: "p2p (trusted merchants: issue 21)" },
 ]
 
 /** A composed route that the resolved path opens (`$param` segments match any one segment). */

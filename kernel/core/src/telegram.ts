@@ -4,6 +4,7 @@ import { recordingBridge } from "./telegram/recording.ts"
 import { buttonParams, makeRequests } from "./telegram/requests.ts"
 import {
   type BottomButtonParams,
+  DOWNLOAD_PROMPT_TIMEOUT_MS,
   EXPAND_INTERVAL_MS,
   type HapticFeedback,
   INVOICE_TIMEOUT_MS,
@@ -31,7 +32,7 @@ type Listener = () => void
 
 /**
  * The Telegram client as a service: launch params, theme, viewport, the back / main / secondary /
- * settings buttons, haptics, popups, QR scanning, the shared contact and closing. Every call is gated on the client's
+ * settings buttons, haptics, popups, QR scanning, the shared contact, file downloads and closing. Every call is gated on the client's
  * version: an unsupported method is skipped and reported as `false`.
  */
 export class Telegram extends Context.Service<
@@ -76,6 +77,13 @@ export class Telegram extends Context.Service<
      * when unsupported, declined, or not obtainable.
      */
     readonly requestContact: () => Promise<string | null>
+    /**
+     * Asks the client to download a file (Bot API 8.0, `web_app_request_file_download`): the user
+     * confirms in Telegram, which then fetches `url` (HTTPS, no cookies or headers of the app) and saves
+     * it as `fileName`. Resolves "downloading" or "cancelled" (`file_download_requested`); null when
+     * unsupported or never answered.
+     */
+    readonly downloadFile: (params: { readonly url: string; readonly fileName: string }) => Promise<"downloading" | "cancelled" | null>
   }
 >()("wallet/Telegram") {
   /**
@@ -123,6 +131,15 @@ export class Telegram extends Context.Service<
       },
       biometry,
       requestContact,
+      downloadFile: ({ url, fileName }) =>
+        request(
+          "web_app_request_file_download",
+          { url, file_name: fileName },
+          "file_download_requested",
+          () => true,
+          (p: { status?: unknown }) => (p.status === "downloading" ? ("downloading" as const) : ("cancelled" as const)),
+          DOWNLOAD_PROMPT_TIMEOUT_MS,
+        ),
       supports,
       call,
       on: bridge.on,

@@ -5,8 +5,12 @@
  * as decimal strings.
  */
 import { Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { ApiId, authenticated, userText } from "@wallet/kernel/api"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { ApiId, authenticated, BigIntId, userText } from "@wallet/kernel/api"
+import { EXPRESS_CALCULATION_TYPES, EXPRESS_REQUEST_STATUSES } from "./express.ts"
+import { CHAT_IMAGE_TYPES, MAX_CHAT_FILE_BYTES, MAX_CHAT_TEXT, MAX_RECEIPTS, RECEIPT_TYPES } from "./chatRules.ts"
+import { MERCHANT_APPLICATION_STATUSES, MERCHANT_CRITERIA } from "./merchantRules.ts"
+import { EXPORT_DELIVERIES, EXPORT_PERIODS } from "./orderCsv.ts"
 import {
   HISTORY_FILTERS,
   OFFER_STATUSES,
@@ -26,6 +30,7 @@ import {
   FLOATING_MAX_BPS,
   FLOATING_MIN_BPS,
 } from "./domain.ts"
+import { FEEDBACK_COMMENT_MAX } from "./reputation.ts"
 
 /** A non-negative integer as a decimal string: at most 18 digits, so every amount fits the database's bigint (bug: a 25-digit volume was a 500). */
 export const Units = Schema.String.check(Schema.isPattern(/^(0|[1-9][0-9]{0,17})$/, { message: "a whole number of minor units, as a decimal string" }))
@@ -48,6 +53,15 @@ export const Trader = Schema.Struct({
   completedOrders: Schema.Number,
   /** Completed / (completed + cancelled by them), whole percent; null before the first closed order. */
   completionRate: Schema.NullOr(Schema.Number),
+  /** Reputation (issue 21, `reputation.ts`): the same over the last 30 days, average times in seconds, feedback. */
+  completedOrders30d: Schema.optional(Schema.Number),
+  completionRate30d: Schema.optional(Schema.NullOr(Schema.Number)),
+  avgReleaseSeconds: Schema.optional(Schema.NullOr(Schema.Number)),
+  avgPaymentSeconds: Schema.optional(Schema.NullOr(Schema.Number)),
+  positiveFeedbackRate: Schema.optional(Schema.NullOr(Schema.Number)),
+  feedbackCount: Schema.optional(Schema.Number),
+  /** Approved by support as a trusted merchant (issue 21): the badge. */
+  trustedMerchant: Schema.optional(Schema.Boolean),
 })
 export type Trader = typeof Trader.Type
 
@@ -148,6 +162,10 @@ export const OfferStatusRequest = Schema.Struct({ status: Schema.Literals(OFFER_
 
 export const OrderParty = Schema.Struct({ ...Trader.fields })
 
+/** Issue 21: a file of an order (a chat image, an appeal's receipt) as its parties see it; its bytes are `orderFile`. */
+export const OrderFile = Schema.Struct({ id: Schema.Number, mime: Schema.String, size: Schema.Number, name: Schema.NullOr(Schema.String) })
+export type OrderFile = typeof OrderFile.Type
+
 export const Order = Schema.Struct({
   id: Schema.Number,
   offerId: Schema.Number,
@@ -185,7 +203,9 @@ export const Order = Schema.Struct({
       outcome: Schema.NullOr(Schema.Literals(APPEAL_OUTCOMES)),
       /** Crypto the buyer got by the decision (SPLIT), minor units. */
       buyerAmount: Schema.NullOr(Units),
-      statements: Schema.Array(Schema.Struct({ author: Schema.Literals(["buyer", "seller", "support"]), text: Schema.String, at: Schema.String })),
+      statements: Schema.Array(
+        Schema.Struct({ author: Schema.Literals(["buyer", "seller", "support"]), text: Schema.String, at: Schema.String, files: Schema.Array(OrderFile) }),
+      ),
       openedAt: Schema.String,
       decidedAt: Schema.NullOr(Schema.String),
     }),
@@ -195,6 +215,8 @@ export const Order = Schema.Struct({
   paidAt: Schema.NullOr(Schema.String),
   completedAt: Schema.NullOr(Schema.String),
   closedAt: Schema.NullOr(Schema.String),
+  /** Chat messages of the other side the requester has not read (issue 21). */
+  unreadMessages: Schema.Number,
 })
 export type Order = typeof Order.Type
 
@@ -228,9 +250,15 @@ export const OpenAppealRequest = Schema.Struct({
   issue: Schema.Literals(ISSUE_TYPES),
   statement: userText({ minLength: 1, maxLength: MAX_STATEMENT }),
   status: Schema.optional(OrderStatusSchema),
+  /** Receipts uploaded for this order (`uploadReceipt`) that the statement carries. */
+  receiptIds: Schema.optional(Schema.Array(Id).check(Schema.isMaxLength(MAX_RECEIPTS))),
 })
 export type OpenAppealRequest = typeof OpenAppealRequest.Type
-export const StatementRequest = Schema.Struct({ orderId: Id, text: userText({ minLength: 1, maxLength: MAX_STATEMENT }) })
+export const StatementRequest = Schema.Struct({
+  orderId: Id,
+  text: userText({ minLength: 1, maxLength: MAX_STATEMENT }),
+  receiptIds: Schema.optional(Schema.Array(Id).check(Schema.isMaxLength(MAX_RECEIPTS))),
+})
 export type StatementRequest = typeof StatementRequest.Type
 
 export const HistoryRequest = Schema.Struct({
@@ -253,6 +281,10 @@ export const P2pUser = Schema.Struct({
   unavailable: Schema.NullOr(Schema.Literals(UNAVAILABLE_WHY)),
   /** Crypto held in the user's active SALE offers, per currency (shown on the wallet as "in P2P offers"). */
   inOffers: Schema.Array(Schema.Struct({ crypto: CryptoCode, amount: Units })),
+  /** Approved by support as a trusted merchant (issue 21): the badge on the profile. */
+  trustedMerchant: Schema.optional(Schema.Boolean),
+  /** Spec 3 §4.1 express-only mode (issue 21): the market opens on express and offers nothing else. */
+  expressOnly: Schema.optional(Schema.Boolean),
 })
 export type P2pUser = typeof P2pUser.Type
 
@@ -267,6 +299,8 @@ export const P2pSettings = Schema.Struct({
   autoAcceptOnboardingCompletedDate: Schema.NullOr(Schema.String),
   paymentMethodGroupsByCurrency: Schema.Record(Schema.String, Schema.Array(MethodCode)),
   recentFiats: Schema.Array(FiatCode),
+  /** Express onboarding's "don't show again" (issue 21). */
+  expressOnboardingHidden: Schema.optional(Schema.Boolean),
 })
 export type P2pSettings = typeof P2pSettings.Type
 export const P2pSettingsPatch = Schema.Struct({
@@ -278,6 +312,7 @@ export const P2pSettingsPatch = Schema.Struct({
   nameDisclosureWarningDismissed: Schema.optional(Schema.Boolean),
   autoAcceptOnboardingCompleted: Schema.optional(Schema.Boolean),
   paymentMethodGroupsByCurrency: Schema.optional(Schema.Record(FiatCode, Schema.Array(MethodCode))),
+  expressOnboardingHidden: Schema.optional(Schema.Boolean),
   /** A fiat the user just chose: kept first among at most two. */
   recentFiat: Schema.optional(FiatCode),
 })
@@ -304,6 +339,211 @@ export const OfferSettings = Schema.Struct({
   maxOpenOrdersPerOffer: Schema.Number,
 })
 
+/* ---- chat (issue 21) ---- */
+
+/** One chat message: a text, or an image (its bytes: `orderFile` with kind `chat` and the message's id). */
+export const ChatMessage = Schema.Struct({
+  id: Schema.Number,
+  author: Schema.Literals(["buyer", "seller"]),
+  mine: Schema.Boolean,
+  text: Schema.NullOr(Schema.String),
+  image: Schema.NullOr(OrderFile),
+  createdAt: Schema.String,
+})
+export type ChatMessage = typeof ChatMessage.Type
+/** The messages after `afterId` (all of them without it), oldest first. */
+export const ChatListRequest = Schema.Struct({ orderId: Id, afterId: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))) })
+export const ChatPage = Schema.Struct({
+  messages: Schema.Array(ChatMessage),
+  /** The other side's messages after the requester's read mark. */
+  unread: Schema.Number,
+  /** False once the order is closed: the chat stays readable for the record. */
+  writable: Schema.Boolean,
+})
+export type ChatPage = typeof ChatPage.Type
+export const ChatSendRequest = Schema.Struct({
+  orderId: Id,
+  text: userText({ minLength: 1, maxLength: MAX_CHAT_TEXT }).check(Schema.isPattern(/\S/, { message: "a message has some text" })),
+})
+/** The requester read up to this message. */
+export const ChatReadRequest = Schema.Struct({ orderId: Id, lastId: Id })
+export const ChatUnread = Schema.Struct({ unread: Schema.Number })
+/** A file's bytes to one of the order's two sides (`no-store`). */
+export const OrderFileQuery = Schema.Struct({ orderId: BigIntId, kind: Schema.Literals(["chat", "receipt"]), id: BigIntId })
+/** `POST /api/p2p/chat/image?orderId=…` with the image as the body. */
+export const ChatImageQuery = Schema.Struct({ orderId: BigIntId })
+/** `POST /api/p2p/orders/appeal/receipt?orderId=…&name=…` with the receipt (image or PDF) as the body. */
+export const ReceiptQuery = Schema.Struct({ orderId: BigIntId, name: userText({ minLength: 1, maxLength: 120 }) })
+export const RemoveReceiptRequest = Schema.Struct({ orderId: Id, fileId: Id })
+/** The requester's receipts of the order not yet carried by a statement. */
+export const PendingReceipts = Schema.Struct({ files: Schema.Array(OrderFile) })
+export type PendingReceipts = typeof PendingReceipts.Type
+/** Which bot messages the user gets (every group on by default). */
+export const NotifySettings = Schema.Struct({ orders: Schema.Boolean, chat: Schema.Boolean, appeals: Schema.Boolean })
+export type NotifySettings = typeof NotifySettings.Type
+export const NotifySettingsPatch = Schema.Struct({
+  orders: Schema.optional(Schema.Boolean),
+  chat: Schema.optional(Schema.Boolean),
+  appeals: Schema.optional(Schema.Boolean),
+})
+export type NotifySettingsPatch = typeof NotifySettingsPatch.Type
+
+/* ---- merchant (issue 21) ---- */
+
+/** One trusted-merchant criterion with the user's value (null: none yet) and the threshold. */
+export const MerchantCriterion = Schema.Struct({
+  id: Schema.Literals(MERCHANT_CRITERIA),
+  met: Schema.Boolean,
+  value: Schema.NullOr(Schema.Number),
+  required: Schema.Number,
+})
+export const MerchantApplication = Schema.Struct({
+  id: Schema.Number,
+  status: Schema.Literals(MERCHANT_APPLICATION_STATUSES),
+  /** Support's reason for a rejection or a revocation. */
+  reason: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  decidedAt: Schema.NullOr(Schema.String),
+  /** After a rejection or a revocation: when a new application may be sent. */
+  reapplyAt: Schema.NullOr(Schema.String),
+})
+export type MerchantApplication = typeof MerchantApplication.Type
+/** `GET /api/p2p/merchant`: the badge, each criterion, and the latest application. */
+export const MerchantStatus = Schema.Struct({
+  trustedMerchant: Schema.Boolean,
+  criteria: Schema.Array(MerchantCriterion),
+  /** Every criterion met, nothing pending or approved, no cooldown running. */
+  canApply: Schema.Boolean,
+  application: Schema.NullOr(MerchantApplication),
+})
+export type MerchantStatus = typeof MerchantStatus.Type
+/** `POST /api/p2p/orders/export`: the period, and how the file reaches the user. */
+export const ExportRequest = Schema.Struct({ period: Schema.Literals(EXPORT_PERIODS), delivery: Schema.Literals(EXPORT_DELIVERIES) })
+export type ExportRequest = typeof ExportRequest.Type
+export const ExportLink = Schema.Struct({
+  /** The single-use link, absolute (for the Telegram client's download or the bot message). */
+  url: Schema.String,
+  fileName: Schema.String,
+  expiresAt: Schema.String,
+  /** Orders in the file. */
+  orders: Schema.Number,
+  delivery: Schema.Literals(EXPORT_DELIVERIES),
+})
+export type ExportLink = typeof ExportLink.Type
+
+/* ---- express (issue 21) ---- */
+/** Spec 3 §7.1 express calls. `offerType` is the user's side: PURCHASE buys crypto (matched with SALE offers), SALE sells it. */
+export const ExpressCalculationTypeSchema = Schema.Literals(EXPRESS_CALCULATION_TYPES)
+export const ExpressPairsRequest = Schema.Struct({ offerType: OfferTypeSchema })
+export const ExpressPairs = Schema.Struct({ status: Schema.Literal("SUCCESS"), pairs: Schema.Array(Schema.Struct({ crypto: CryptoCode, fiat: FiatCode })) })
+export type ExpressPairs = typeof ExpressPairs.Type
+export const ExpressLimitsRequest = Schema.Struct({ offerType: OfferTypeSchema, baseCurrencyCode: CryptoCode, quoteCurrencyCode: FiatCode })
+export type ExpressLimitsRequest = typeof ExpressLimitsRequest.Type
+/** Null without offers. Fiat in cents, crypto (`minAmount`, `maxAmount`) in minor units. */
+export const ExpressLimitsAnswer = Schema.Struct({
+  status: Schema.Literal("SUCCESS"),
+  limits: Schema.NullOr(Schema.Struct({ minFiat: Units, maxFiat: Units, minAmount: Units, maxAmount: Units })),
+})
+export type ExpressLimitsAnswer = typeof ExpressLimitsAnswer.Type
+export const ExpressQuoteRequest = Schema.Struct({
+  ...ExpressLimitsRequest.fields,
+  /** BY_AMOUNT: `amount` is crypto minor units; BY_FIAT: fiat cents. */
+  calculationType: ExpressCalculationTypeSchema,
+  amount: PositiveUnits,
+  /** Only offers with this payment method. */
+  paymentMethodCode: Schema.optional(MethodCode),
+})
+export type ExpressQuoteRequest = typeof ExpressQuoteRequest.Type
+/** The best offer for the amount and the order it would make. */
+export const ExpressMatch = Schema.Struct({
+  offerId: Schema.Number,
+  side: OfferTypeSchema,
+  crypto: CryptoCode,
+  fiat: FiatCode,
+  priceCents: Units,
+  amount: Units,
+  fiatAmount: Units,
+  sellerFee: Units,
+  buyerFee: Units,
+  buyerReceives: Units,
+  /** What a selling user has held: the amount and their fee. */
+  hold: Units,
+  paymentMethod: PaymentMethodRef,
+  /** The methods the user could use on this offer (a seller's: those they have details for). */
+  paymentMethods: Schema.Array(PaymentMethodRef),
+  /** A selling user's details the buyer will pay to. */
+  paymentDetailsId: Schema.NullOr(Schema.Number),
+  merchant: Trader,
+  paymentWindowMinutes: Schema.Number,
+  autoAccept: Schema.Boolean,
+})
+export type ExpressMatch = typeof ExpressMatch.Type
+export const ExpressQuote = Schema.Struct({ status: Schema.Literal("SUCCESS"), match: ExpressMatch })
+export const ExpressCreateRequest = Schema.Struct({
+  ...ExpressQuoteRequest.fields,
+  /** The price the user confirmed: the server matches again and refuses a worse one beyond the market's tolerance (`price_moved`). */
+  priceCents: PositiveUnits,
+  idempotencyKey: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{8,64}$/)),
+})
+export type ExpressCreateRequest = typeof ExpressCreateRequest.Type
+export const ExpressRequest = Schema.Struct({
+  id: Schema.Number,
+  side: OfferTypeSchema,
+  crypto: CryptoCode,
+  fiat: FiatCode,
+  calculationType: ExpressCalculationTypeSchema,
+  amount: Units,
+  status: Schema.Literals(EXPRESS_REQUEST_STATUSES),
+  /** FAILED: the refusal's code. */
+  failure: Schema.NullOr(Schema.String),
+  /** The order it became (MATCHED, CLOSED). */
+  order: Schema.NullOr(Order),
+  createdAt: Schema.String,
+})
+export type ExpressRequest = typeof ExpressRequest.Type
+/** The user's current request: the open one, else one whose order finished within the hour; null otherwise. */
+export const ExpressCurrent = Schema.Struct({ request: Schema.NullOr(ExpressRequest) })
+
+/* ---- reputation (issue 21) ---- */
+
+/** One period of a user's record: completed orders that count (anti-wash caps) and the completion rate. */
+export const ReputationPeriod = Schema.Struct({ completedOrders: Schema.Number, completionRate: Schema.NullOr(Schema.Number) })
+/** A rating one side left the other after a completed order. */
+export const FeedbackEntry = Schema.Struct({ positive: Schema.Boolean, comment: Schema.NullOr(Schema.String), at: Schema.String })
+/** A user's reputation (`POST /api/p2p/users/reputation`): the 30-day and all-time record, average times, feedback. */
+export const Reputation = Schema.Struct({
+  userId: Schema.Number,
+  name: Schema.String,
+  last30d: ReputationPeriod,
+  allTime: ReputationPeriod,
+  /** Seller: PAID to COMPLETED; buyer: ACCEPTED to PAID; seconds over the counted orders of the last 30 days. */
+  avgReleaseSeconds: Schema.NullOr(Schema.Number),
+  avgPaymentSeconds: Schema.NullOr(Schema.Number),
+  positiveFeedbackRate: Schema.NullOr(Schema.Number),
+  feedbackCount: Schema.Number,
+  /** The latest counted ratings the user got, newest first (at most 5). */
+  recentFeedback: Schema.Array(FeedbackEntry),
+})
+export type Reputation = typeof Reputation.Type
+export const ReputationRequest = Schema.Struct({ userId: Id })
+/** An order's ratings as one side sees them: its own of the other, the other's of it. */
+export const OrderFeedback = Schema.Struct({
+  orderId: Schema.Number,
+  mine: Schema.NullOr(FeedbackEntry),
+  theirs: Schema.NullOr(FeedbackEntry),
+  /** The requester may rate now (a party, the order COMPLETED, not rated yet). */
+  canRate: Schema.Boolean,
+  /** Whether this order counts for reputation (false beyond the pair's cap: anti-wash). */
+  counts: Schema.Boolean,
+})
+export type OrderFeedback = typeof OrderFeedback.Type
+export const RateOrderRequest = Schema.Struct({
+  orderId: Id,
+  positive: Schema.Boolean,
+  comment: Schema.optional(Schema.NullOr(userText({ maxLength: FEEDBACK_COMMENT_MAX }))),
+})
+export type RateOrderRequest = typeof RateOrderRequest.Type
+
 // --- errors --------------------------------------------------------------------------------------
 
 export const P2P_ERROR_CODES = [
@@ -314,6 +554,19 @@ export const P2P_ERROR_CODES = [
   "payment_method_required",
   "insufficient_funds",
   "verification_limit",
+  "file_too_large",
+  "file_invalid",
+  "too_many_files",
+  "too_many_messages",
+  "invalid_receipts",
+  "merchant_criteria_not_met",
+  "merchant_application_exists",
+  "merchant_cooldown",
+  "export_rate_limited",
+  "express_no_offer",
+  "express_no_payment_details",
+  "express_request_open",
+  "express_only",
 ] as const
 
 export class P2pRefused extends Schema.TaggedError<P2pRefused>()(
@@ -325,7 +578,7 @@ export class P2pRefused extends Schema.TaggedError<P2pRefused>()(
 export class P2pConflict extends Schema.TaggedError<P2pConflict>()(
   "P2pConflict",
   {
-    code: Schema.Literals(["price_moved", "order_state_changed", "offer_unavailable", "offer_state_changed"]),
+    code: Schema.Literals(["price_moved", "order_state_changed", "offer_unavailable", "offer_state_changed", "chat_closed", "already_rated"]),
     message: Schema.String,
     /** price_moved: the price now. */
     priceCents: Schema.optional(Units),
@@ -345,7 +598,7 @@ export class P2pForbidden extends Schema.TaggedError<P2pForbidden>()(
 
 export class P2pNotFound extends Schema.TaggedError<P2pNotFound>()(
   "P2pNotFound",
-  { code: Schema.Literals(["offer_not_found", "order_not_found", "payment_details_not_found"]), message: Schema.String },
+  { code: Schema.Literals(["offer_not_found", "order_not_found", "payment_details_not_found", "file_not_found", "user_not_found"]), message: Schema.String },
   { httpApiStatus: 404 },
 ) {}
 
@@ -398,6 +651,41 @@ export const P2pGroup = authenticated(
     HttpApiEndpoint.post("history", "/api/p2p/orders/history", { payload: HistoryRequest, success: OrderList }),
     HttpApiEndpoint.post("openAppeal", "/api/p2p/orders/appeal", { payload: OpenAppealRequest, success: Order, error: Errors }),
     HttpApiEndpoint.post("addStatement", "/api/p2p/orders/appeal/statement", { payload: StatementRequest, success: Order, error: Errors }),
+    HttpApiEndpoint.post("expressPairs", "/api/p2p/express/pairs", { payload: ExpressPairsRequest, success: ExpressPairs, error: Errors }),
+    HttpApiEndpoint.post("expressLimits", "/api/p2p/express/limits", { payload: ExpressLimitsRequest, success: ExpressLimitsAnswer, error: Errors }),
+    HttpApiEndpoint.post("expressQuote", "/api/p2p/express/quote", { payload: ExpressQuoteRequest, success: ExpressQuote, error: Errors }),
+    HttpApiEndpoint.post("expressCreate", "/api/p2p/express/requests", { payload: ExpressCreateRequest, success: ExpressRequest, error: Errors }),
+    HttpApiEndpoint.get("expressCurrentRequest", "/api/p2p/express/current", { success: ExpressCurrent, error: Errors }),
+    HttpApiEndpoint.get("merchantStatus", "/api/p2p/merchant", { success: MerchantStatus, error: Errors }),
+    HttpApiEndpoint.post("merchantApply", "/api/p2p/merchant/apply", { success: MerchantStatus, error: Errors }),
+    HttpApiEndpoint.post("exportOrders", "/api/p2p/orders/export", { payload: ExportRequest, success: ExportLink, error: Errors }),
+    HttpApiEndpoint.post("chatList", "/api/p2p/chat/list", { payload: ChatListRequest, success: ChatPage, error: Errors }),
+    HttpApiEndpoint.post("chatSend", "/api/p2p/chat/send", { payload: ChatSendRequest, success: ChatMessage, error: Errors }),
+    HttpApiEndpoint.post("chatImage", "/api/p2p/chat/image", {
+      query: ChatImageQuery,
+      payload: HttpApiSchema.StreamUint8Array({ contentType: [...CHAT_IMAGE_TYPES, "application/octet-stream"], maxBytes: MAX_CHAT_FILE_BYTES }),
+      success: ChatMessage,
+      error: Errors,
+    }),
+    HttpApiEndpoint.post("chatRead", "/api/p2p/chat/read", { payload: ChatReadRequest, success: ChatUnread, error: Errors }),
+    HttpApiEndpoint.get("orderFile", "/api/p2p/orders/file", {
+      query: OrderFileQuery,
+      success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array()),
+      error: Errors,
+    }),
+    HttpApiEndpoint.post("uploadReceipt", "/api/p2p/orders/appeal/receipt", {
+      query: ReceiptQuery,
+      payload: HttpApiSchema.StreamUint8Array({ contentType: [...RECEIPT_TYPES, "application/octet-stream"], maxBytes: MAX_CHAT_FILE_BYTES }),
+      success: PendingReceipts,
+      error: Errors,
+    }),
+    HttpApiEndpoint.post("pendingReceipts", "/api/p2p/orders/appeal/receipts", { payload: OrderRequest, success: PendingReceipts, error: Errors }),
+    HttpApiEndpoint.post("removeReceipt", "/api/p2p/orders/appeal/receipt/remove", { payload: RemoveReceiptRequest, success: PendingReceipts, error: Errors }),
+    HttpApiEndpoint.get("notifySettings", "/api/p2p/notifications", { success: NotifySettings }),
+    HttpApiEndpoint.post("updateNotifySettings", "/api/p2p/notifications", { payload: NotifySettingsPatch, success: NotifySettings }),
+    HttpApiEndpoint.post("reputation", "/api/p2p/users/reputation", { payload: ReputationRequest, success: Reputation, error: P2pNotFound }),
+    HttpApiEndpoint.post("orderFeedback", "/api/p2p/orders/feedback/get", { payload: OrderRequest, success: OrderFeedback, error: Errors }),
+    HttpApiEndpoint.post("rateOrder", "/api/p2p/orders/feedback", { payload: RateOrderRequest, success: OrderFeedback, error: Errors }),
   ),
 )
 

@@ -3,6 +3,8 @@ import { bundleKeyDifferences, composePlugins, defineRegion, resolveStartParam }
 import { custodyPlugin } from "@wallet/plugin-custody/manifest"
 import makerEn from "./i18n/maker.en.json"
 import makerRu from "./i18n/maker.ru.json"
+import expressEn from "./i18n/express.en.json"
+import expressRu from "./i18n/express.ru.json"
 import marketEn from "./i18n/market.en.json"
 import marketRu from "./i18n/market.ru.json"
 import { p2pPlugin } from "./manifest.ts"
@@ -18,6 +20,8 @@ describe("p2p manifest", () => {
     expect(paths).toEqual([
       "/p2p",
       "/p2p/unavailable",
+      "/p2p/trusted-merchant-application",
+      "/p2p/export-order-history",
       "/p2p/offers/list/$type",
       "/p2p/offers/create",
       "/p2p/offers/unavailable",
@@ -34,6 +38,7 @@ describe("p2p manifest", () => {
       "/p2p/orders/$id/confirm-received-payment",
       "/p2p/orders/$id/help",
       "/p2p/orders/$id/help/$issueType",
+      "/p2p/orders/$id/chat",
       "/p2p/user",
       "/p2p/user/payments",
       "/p2p/user/payments/new",
@@ -41,6 +46,9 @@ describe("p2p manifest", () => {
       "/p2p/user/payments/create",
       "/p2p/user/payments/$id/edit",
       "/p2p/user/$id/notifications",
+      "/p2p/express/onboarding",
+      "/p2p/express",
+      "/p2p/express/$operation",
     ])
     expect(composed.tabs.custodial.find((tab) => tab.pluginId === "p2p")).toMatchObject({ to: "/p2p", permissions: ["canUseP2p"] })
     expect(composed.plugins.find((plugin) => plugin.id === "p2p")?.tabStrip?.permissions).toEqual(["canUseP2p"])
@@ -55,10 +63,27 @@ describe("p2p manifest", () => {
     expect(open("marketads")).toMatchObject({ to: "/p2p/offers/list/SALE" })
     expect(open("marketads_PURCHASE")).toMatchObject({ to: "/p2p/offers/list/PURCHASE" })
     expect(open("p2pConfirmReceivedPayment_5")).toMatchObject({ to: "/p2p/orders/5/confirm-received-payment", search: { source: "notification" } })
+    expect(open("p2pTrustedMerchantApplication")).toMatchObject({ to: "/p2p/trusted-merchant-application" })
+  })
+
+  it("issue 21: express start params open express mode, on a pair and a side when named", () => {
+    const open = (startParam: string) => resolveStartParam(compose().deepLinks, startParam)
+    expect(open("express")).toMatchObject({ to: "/p2p/express", search: {} })
+    expect(open("express_USDT_RUB")).toMatchObject({ to: "/p2p/express", search: { crypto: "USDT", fiatCurrency: "RUB" } })
+    expect(open("express_sell_TON_EUR")).toMatchObject({ to: "/p2p/express/sell", search: { crypto: "TON", fiatCurrency: "EUR" } })
+    expect(open("express_DOGE_RUB")).toMatchObject({ kind: "not-found" })
+  })
+
+  it("express strings exist in English and Russian", () => {
+    expect(bundleKeyDifferences(expressEn, expressRu)).toEqual({ missing: [], extra: [] })
   })
 
   it("refuses unknown config keys", () => {
     expect(() => compose({ colour: "red" })).toThrow("Invalid config for plugin 'p2p'")
+    expect(() => compose({ trustedMerchant: { minOrders: 5 } })).toThrow("Invalid config for plugin 'p2p'")
+    expect(compose({ trustedMerchant: { minCompletedOrders30d: 0, minAccountAgeDays: 0 } }).pluginConfig.get("p2p")).toMatchObject({
+      trustedMerchant: { minCompletedOrders30d: 0 },
+    })
   })
 
   it("every string exists in English and Russian", () => {

@@ -26,6 +26,14 @@ export const p2pPlugin = definePlugin({
       search: R.P2pUnavailableSearch,
       component: () => import("./client/UnavailableScreen.tsx"),
     },
+    // Issue 21: the trusted-merchant application and the order-history export.
+    {
+      id: "trustedMerchant",
+      parent: "wallet",
+      path: "/p2p/trusted-merchant-application",
+      component: () => import("./client/TrustedMerchantScreen.tsx"),
+    },
+    { id: "exportHistory", parent: "wallet", path: "/p2p/export-order-history", component: () => import("./client/ExportScreen.tsx") },
     { id: "offerList", parent: "wallet", path: "/p2p/offers/list/$type", search: R.OfferListSearch, component: () => import("./client/OfferListScreen.tsx") },
     { id: "createOffer", parent: "wallet", path: "/p2p/offers/create", search: R.CreateOfferSearch, component: () => import("./client/OfferFormScreen.tsx") },
     {
@@ -78,6 +86,7 @@ export const p2pPlugin = definePlugin({
       search: R.OrderHelpSearch,
       component: () => import("./client/HelpScreen.tsx"),
     },
+    { id: "orderChat", parent: "wallet", path: "/p2p/orders/$id/chat", component: () => import("./client/ChatScreen.tsx") },
     { id: "user", parent: "wallet", path: "/p2p/user", component: () => import("./client/UserScreen.tsx") },
     { id: "payments", parent: "wallet", path: "/p2p/user/payments", search: R.PaymentsSearch, component: () => import("./client/PaymentsScreen.tsx") },
     {
@@ -103,6 +112,16 @@ export const p2pPlugin = definePlugin({
     },
     { id: "editPayment", parent: "wallet", path: "/p2p/user/payments/$id/edit", component: () => import("./client/PaymentFormScreen.tsx") },
     { id: "notifications", parent: "wallet", path: "/p2p/user/$id/notifications", component: () => import("./client/NotificationsScreen.tsx") },
+    // Issue 21: express mode (spec 3 §2.1); the operation (buy or sell) is optional.
+    {
+      id: "expressOnboarding",
+      parent: "wallet",
+      path: "/p2p/express/onboarding",
+      search: R.ExpressOnboardingSearch,
+      component: () => import("./client/ExpressOnboardingScreen.tsx"),
+    },
+    { id: "express", parent: "wallet", path: "/p2p/express", search: R.ExpressSearch, component: () => import("./client/ExpressScreen.tsx") },
+    { id: "expressOperation", parent: "wallet", path: "/p2p/express/$operation", search: R.ExpressSearch, component: () => import("./client/ExpressScreen.tsx") },
   ],
   // Spec 3 §2.1: the tab shows only when P2P is available (the permission; the screen checks the rest of §4.1).
   tabs: [{ id: "p2p", bar: "custodial", to: "/p2p", labelKey: "tab", icon: "exchange", order: 30, permissions: ["canUseP2p"] }],
@@ -129,7 +148,23 @@ export const p2pPlugin = definePlugin({
       search: { source: "notification" },
     },
     { prefix: "p2pCreateOffer", exact: true, to: "/p2p/offers/create" },
+    // Issue 21: express mode, optionally on a pair (`express_USDT_RUB`) and a side (`express_sell_USDT_RUB`).
+    { prefix: "express", exact: true, to: "/p2p/express" },
+    {
+      prefix: "express",
+      pattern: "(?<crypto>USDT|TON|BTC|NOT)_(?<fiat>[A-Z]{3})",
+      to: "/p2p/express",
+      search: { crypto: "{crypto}", fiatCurrency: "{fiat}" },
+    },
+    {
+      prefix: "express",
+      pattern: "(?<operation>buy|sell)_(?<crypto>USDT|TON|BTC|NOT)_(?<fiat>[A-Z]{3})",
+      to: "/p2p/express/$operation",
+      params: { operation: "{operation}" },
+      search: { crypto: "{crypto}", fiatCurrency: "{fiat}" },
+    },
     { prefix: "p2pOrderHelp", pattern: "(?<id>\\d+)", to: "/p2p/orders/$id/help", params: { id: "{id}" } },
+    { prefix: "p2pTrustedMerchantApplication", exact: true, to: "/p2p/trusted-merchant-application" },
   ],
   permissions: ["canUseP2p"],
   // Spec 1 §2: the active-order strip above the tab bar.
@@ -142,6 +177,7 @@ export const p2pPlugin = definePlugin({
       { name: "p2p.order_moved", description: "An order was moved by its participant (`move`: accept, reject, paid, received, cancel)" },
       { name: "p2p.appeal_opened", description: "A side of a paid order asked support (`issue`, `side`)" },
       { name: "p2p.order_creation_back", description: "The back button on the order-creation skeleton was pressed" },
+      { name: "p2p.express_order_created", description: "An express request placed an order (`side`, `crypto`, `fiat`, `calculationType`)" },
     ],
   },
   // Screens read the links; the server reads the rest (fees in bps, the open-orders cap, the restricted countries, the sweep's beat).
@@ -156,17 +192,30 @@ export const p2pPlugin = definePlugin({
       restrictedCountries: Check.optional(Check.array(Check.string)),
       floatingToleranceBps: Check.optional(Check.int),
       sweepMs: Check.optional(Check.int),
+      // Issue 21: the trusted-merchant thresholds (merchantRules.ts has the defaults).
+      trustedMerchant: Check.optional(
+        Check.struct(
+          {
+            minLevel: Check.optional(Check.int),
+            minCompletedOrders30d: Check.optional(Check.int),
+            minCompletionRatePercent: Check.optional(Check.int),
+            minAccountAgeDays: Check.optional(Check.int),
+            reapplyCooldownDays: Check.optional(Check.int),
+          },
+          { exact: true },
+        ),
+      ),
     },
     { exact: true },
   ),
   i18n: {
     namespace: "p2p",
     bundles: {
-      en: () => bundle([import("./i18n/market.en.json"), import("./i18n/maker.en.json")]),
-      ru: () => bundle([import("./i18n/market.ru.json"), import("./i18n/maker.ru.json")]),
-      hi: () => bundle([import("./i18n/market.hi.json"), import("./i18n/maker.hi.json")]),
-      bn: () => bundle([import("./i18n/market.bn.json"), import("./i18n/maker.bn.json")]),
-      "zh-TW": () => bundle([import("./i18n/market.zh-TW.json"), import("./i18n/maker.zh-TW.json")]),
+      en: () => bundle([import("./i18n/market.en.json"), import("./i18n/maker.en.json"), import("./i18n/chat.en.json"), import("./i18n/reputation.en.json"), import("./i18n/merchant.en.json"), import("./i18n/express.en.json")]),
+      ru: () => bundle([import("./i18n/market.ru.json"), import("./i18n/maker.ru.json"), import("./i18n/chat.ru.json"), import("./i18n/reputation.ru.json"), import("./i18n/merchant.ru.json"), import("./i18n/express.ru.json")]),
+      hi: () => bundle([import("./i18n/market.hi.json"), import("./i18n/maker.hi.json"), import("./i18n/chat.hi.json"), import("./i18n/reputation.hi.json"), import("./i18n/merchant.hi.json"), import("./i18n/express.hi.json")]),
+      bn: () => bundle([import("./i18n/market.bn.json"), import("./i18n/maker.bn.json"), import("./i18n/chat.bn.json"), import("./i18n/reputation.bn.json"), import("./i18n/merchant.bn.json"), import("./i18n/express.bn.json")]),
+      "zh-TW": () => bundle([import("./i18n/market.zh-TW.json"), import("./i18n/maker.zh-TW.json"), import("./i18n/chat.zh-TW.json"), import("./i18n/reputation.zh-TW.json"), import("./i18n/merchant.zh-TW.json"), import("./i18n/express.zh-TW.json")]),
     },
   },
 })

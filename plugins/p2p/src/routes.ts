@@ -1,5 +1,6 @@
 import { booleanParam, enumParam, numberParam, optionalEnumParam, routeRef, searchParams, stringParam } from "@wallet/kernel"
 import { HISTORY_FILTERS, ISSUE_TYPES, OFFER_TYPES, PAYMENT_METHOD_CODES, UNAVAILABLE_REASONS, UNAVAILABLE_WHY } from "./domain.ts"
+import { EXPRESS_OPERATIONS } from "./express.ts"
 
 /**
  * The P2P plugin's routes (spec 3 §2.1) as typed references (decision 0170), with their search
@@ -60,6 +61,8 @@ export const confirmSentRoute = routeRef("/p2p/orders/$id/confirm-sent-payment",
 export const confirmReceivedRoute = routeRef("/p2p/orders/$id/confirm-received-payment", ConfirmReceivedSearch)
 export const orderHelpRoute = routeRef("/p2p/orders/$id/help", OrderHelpSearch)
 export const orderHelpIssueRoute = routeRef("/p2p/orders/$id/help/$issueType", OrderHelpSearch)
+/** Issue 21: the order's chat between its two sides. */
+export const orderChatRoute = routeRef("/p2p/orders/$id/chat")
 export const p2pUserRoute = routeRef("/p2p/user")
 export const paymentsRoute = routeRef("/p2p/user/payments", PaymentsSearch)
 export const newPaymentRoute = routeRef("/p2p/user/payments/new", NewPaymentSearch)
@@ -67,6 +70,15 @@ export const newPaymentFiatRoute = routeRef("/p2p/user/payments/new/select-fiat-
 export const createPaymentRoute = routeRef("/p2p/user/payments/create", NewPaymentSearch)
 export const editPaymentRoute = routeRef("/p2p/user/payments/$id/edit")
 export const notificationsRoute = routeRef("/p2p/user/$id/notifications")
+/** Issue 21: the trusted-merchant application and the order-history export (spec 3 §2.1). */
+export const trustedMerchantRoute = routeRef("/p2p/trusted-merchant-application")
+export const exportHistoryRoute = routeRef("/p2p/export-order-history")
+/** Issue 21, spec 3 §2.1 express mode: the pair asked for (crypto, fiatCurrency); the onboarding keeps the operation to return to. */
+export const ExpressSearch = searchParams({ crypto: stringParam, fiatCurrency: stringParam })
+export const ExpressOnboardingSearch = searchParams({ crypto: stringParam, fiatCurrency: stringParam, operation: optionalEnumParam(EXPRESS_OPERATIONS) })
+export const expressOnboardingRoute = routeRef("/p2p/express/onboarding", ExpressOnboardingSearch)
+export const expressRoute = routeRef("/p2p/express", ExpressSearch)
+export const expressOperationRoute = routeRef("/p2p/express/$operation", ExpressSearch)
 /** Wallet main (the home plugin): the unavailable screen's back target without history. */
 export const walletMainRoute = routeRef("/main")
 
@@ -90,6 +102,7 @@ export const routeRefs = [
   confirmReceivedRoute,
   orderHelpRoute,
   orderHelpIssueRoute,
+  orderChatRoute,
   p2pUserRoute,
   paymentsRoute,
   newPaymentRoute,
@@ -97,5 +110,10 @@ export const routeRefs = [
   createPaymentRoute,
   editPaymentRoute,
   notificationsRoute,
+  expressOnboardingRoute,
+  expressRoute,
+  expressOperationRoute,
+  trustedMerchantRoute,
+  exportHistoryRoute,
   walletMainRoute,
 ] as const

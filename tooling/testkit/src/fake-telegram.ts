@@ -138,6 +138,19 @@ export class FakeTelegram {
   contactPendingAnswers = 0
   /** Whether the user shared the contact at the app's last phone request. */
   contactShared = false
+  /**
+   * File downloads (`web_app_request_file_download`, 8.0+): how the user answers the client's prompt,
+   * and each request with what the client fetched (as Telegram does: a plain GET, no app headers).
+   */
+  downloadAnswer: "download" | "cancel" = "download"
+  readonly downloads: Array<{
+    readonly url: string
+    readonly fileName: string
+    status?: number
+    contentType?: string | null
+    disposition?: string | null
+    body?: string
+  }> = []
   ready = false
   expanded = false
   closed = false
@@ -372,6 +385,24 @@ export class FakeTelegram {
       case "web_app_close":
         this.closed = true
         break
+      case "web_app_request_file_download": {
+        const download: (typeof this.downloads)[number] = { url: String(params.url ?? ""), fileName: String(params.file_name ?? "") }
+        this.downloads.push(download)
+        this.emit("file_download_requested", { status: this.downloadAnswer === "download" ? "downloading" : "cancelled" })
+        if (this.downloadAnswer === "download") {
+          void fetch(download.url, { credentials: "omit" })
+            .then(async (response) => {
+              download.contentType = response.headers.get("content-type")
+              download.disposition = response.headers.get("content-disposition")
+              download.body = await response.text()
+              download.status = response.status
+            })
+            .catch(() => {
+              download.status = 0
+            })
+        }
+        break
+      }
       case "web_app_request_phone":
         // Clients before 6.9 have no phone request (the app's version gate does not send it).
         if (!atLeast(this.version, "6.9")) break

@@ -118,6 +118,9 @@ export const CONTACT_PROMPT_TIMEOUT_MS = 5 * 60_000
 export const CONTACT_FETCH_ATTEMPTS = 5
 export const CONTACT_FETCH_RETRY_MS = 400
 
+/** How long the user may take to answer the client's "download this file?" prompt. */
+export const DOWNLOAD_PROMPT_TIMEOUT_MS = 5 * 60_000
+
 /** `https://t.me/$abc` or `t.me/invoice/abc` to its slug; a bare slug stays as it is. */
 export const invoiceSlug = (urlOrSlug: string): string => {
   const match = urlOrSlug.match(/(?:^|\/)(?:\$|invoice\/)([\w-]+)\/?$/)

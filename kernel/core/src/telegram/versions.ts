@@ -40,6 +40,7 @@ export const METHOD_MIN_VERSION: Readonly<Record<string, string>> = {
   web_app_set_bottom_bar_color: "7.10",
   web_app_request_fullscreen: "8.0",
   web_app_exit_fullscreen: "8.0",
+  web_app_request_file_download: "8.0",
   web_app_device_storage_save_key: "9.0",
   web_app_device_storage_get_key: "9.0",
   web_app_device_storage_clear: "9.0",

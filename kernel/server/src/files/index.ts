@@ -1,6 +1,7 @@
 /**
  * Users' files outside the database: the `FileStore` service every module's handlers get, and its
- * two implementations (a local folder, an S3-compatible bucket).
+ * two implementations (a local folder, an S3-compatible bucket), and the type check and bounded read
+ * of an uploaded file.
  */
 export {
   FileStore,
@@ -15,3 +16,4 @@ export {
   type S3Options,
   type StoredFile,
 } from "./FileStore.ts"
+export { readUpTo, sniffFileType, type SniffedType } from "./sniff.ts"

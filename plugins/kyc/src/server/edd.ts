@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto"
 import { Effect, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { FileStore, ServerConfig } from "@wallet/kernel-server"
+import { FileStore, readUpTo, ServerConfig, sniffFileType } from "@wallet/kernel-server"
 import { operatorAudit } from "@wallet/kernel-server/operator"
 import { Outbox } from "@wallet/kernel-server/outbox"
 import { KycEvidenceRefused, type EddState, type EvidenceFile } from "../api.ts"
@@ -27,16 +27,6 @@ import {
 import { botLanguageOf, currentStatus, eddRowOf, ensureRow, storePermissions } from "./store.ts"
 
 const refuse = (code: KycEvidenceRefused["code"], message: string) => Effect.fail(new KycEvidenceRefused({ code, message }))
-
-/** The file's type from its first bytes (the declared type is not trusted). */
-export const sniffType = (bytes: Uint8Array): string | undefined => {
-  const at = (offset: number, ...values: ReadonlyArray<number>) => values.every((value, index) => bytes[offset + index] === value)
-  if (at(0, 0xff, 0xd8, 0xff)) return "image/jpeg"
-  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png"
-  if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) return "image/webp"
-  if (at(0, 0x25, 0x50, 0x44, 0x46, 0x2d)) return "application/pdf"
-  return undefined
-}
 
 type EddRow = NonNullable<Effect.Success<ReturnType<typeof eddRowOf>>>
 
@@ -99,23 +89,10 @@ export const uploadEvidence = (userId: number, group: EvidenceGroup, kind: Evide
     if (!open(row)) return yield* refuse("edd_not_open", "no evidence is asked for now")
     if (!row.groups.includes(group)) return yield* refuse("group_not_requested", `the ${group} group is not asked for`)
     if (!GROUP_KINDS[group].includes(kind)) return yield* refuse("kind_not_in_group", `${kind} is not a list of the ${group} group`)
-    const chunks: Array<Uint8Array> = []
-    let size = 0
-    const tooLarge = yield* Stream.runForEachWhile(body, (chunk) =>
-      Effect.sync(() => {
-        size += chunk.byteLength
-        if (size > MAX_EVIDENCE_BYTES) return false
-        chunks.push(chunk)
-        return true
-      }),
-    ).pipe(
-      Effect.as(size > MAX_EVIDENCE_BYTES),
-      // The framework's own cap (the endpoint's maxBytes) ends the stream with a failure.
-      Effect.orElseSucceed(() => true),
-    )
-    if (tooLarge) return yield* refuse("file_too_large", "a file is at most 10 MB")
-    const bytes = Buffer.concat(chunks)
-    const type = sniffType(bytes)
+    // The framework's own cap (the endpoint's maxBytes) ends the stream early: that is too large too.
+    const bytes = yield* readUpTo(body, MAX_EVIDENCE_BYTES)
+    if (bytes === undefined) return yield* refuse("file_too_large", "a file is at most 10 MB")
+    const type = sniffFileType(bytes)
     if (bytes.byteLength === 0 || type === undefined) return yield* refuse("file_invalid", "send a JPEG, PNG or WebP photo, or a PDF")
     const counted = yield* sql<{ n: unknown }>`
       select count(*)::int as n from kyc_evidence where user_id = ${userId} and grp = ${group} and kind = ${kind} and removed_at is null`

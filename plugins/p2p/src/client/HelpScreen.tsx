@@ -5,8 +5,10 @@ import { useAnalytics, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, List, Placeholder, Section, SkeletonList, TextField } from "@wallet/kernel-react/ui"
 import { ISSUE_TYPES, ISSUES_OF, MAX_STATEMENT, type IssueType } from "../domain.ts"
 import { confirmReceivedRoute, orderRoute } from "../routes.ts"
-import { errorCode, keys, openAppeal } from "./client.ts"
-import { errorKey, idOf } from "./market.ts"
+import { chatKeys, errorCode, keys, openAppeal } from "./client.ts"
+import { chatErrorKey } from "./chat.ts"
+import { ReceiptPicker } from "./orderFiles.tsx"
+import { idOf } from "./market.ts"
 import { alertStyle, LoadError, NotFound, padStyle, pageStyle, titleStyle } from "./marketParts.tsx"
 import { useOrder } from "./orderHooks.ts"
 
@@ -32,6 +34,7 @@ export default function HelpScreen() {
   const [statement, setStatement] = useState("")
   const [sending, setSending] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
+  const [receiptIds, setReceiptIds] = useState<ReadonlyArray<number>>([])
 
   if (id === null) return <NotFound kind="order" />
   if (order === undefined) {
@@ -60,13 +63,14 @@ export default function HelpScreen() {
     setSending(true)
     setFailure(null)
     try {
-      const next = await openAppeal(kernel, { orderId: order.id, issue, statement: text, status: order.status })
+      const next = await openAppeal(kernel, { orderId: order.id, issue, statement: text, status: order.status, receiptIds: [...receiptIds] })
       analytics.track("p2p.appeal_opened", { issue, side: order.side })
       queryClient.setQueryData(keys.order(next.id), next)
       void queryClient.invalidateQueries({ queryKey: keys.active })
+      void queryClient.invalidateQueries({ queryKey: chatKeys.receipts(next.id) })
       toOrder()
     } catch (error) {
-      setFailure(t(errorKey(errorCode(error)), { defaultValue: t("help.error") }))
+      setFailure(t(chatErrorKey(errorCode(error)), { defaultValue: t("help.error") }))
       void queryClient.invalidateQueries({ queryKey: keys.order(order.id) })
     } finally {
       setSending(false)
@@ -102,6 +106,9 @@ export default function HelpScreen() {
               onChange={setStatement}
               data-testid="p2p-help-statement"
             />
+          </div>
+          <div style={{ padding: "0 16px 12px" }}>
+            <ReceiptPicker orderId={order.id} onIds={setReceiptIds} />
           </div>
         </Section>
       </List>

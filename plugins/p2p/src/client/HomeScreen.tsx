@@ -5,7 +5,7 @@ import { useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, List, Placeholder, Section, SegmentedControl, SkeletonList } from "@wallet/kernel-react/ui"
 import type { Order } from "../api.ts"
 import { hasNextPage, historyFilterOf, serverFilterOf, unavailableWhyOf, type HistoryFilter } from "../domain.ts"
-import { createOfferRoute, offerListRoute, orderRoute, p2pHomeRoute, p2pUnavailableRoute, p2pUserRoute, paymentsRoute } from "../routes.ts"
+import { createOfferRoute, expressRoute, offerListRoute, orderRoute, p2pHomeRoute, p2pUnavailableRoute, p2pUserRoute, paymentsRoute } from "../routes.ts"
 import { errorCode, errorField, initUser, keys, loadHistory, loadUser, STALE } from "./client.ts"
 import { counterpartyOf, errorKey, formatCrypto, formatFiat } from "./market.ts"
 import { alertStyle, leadStyle, LoadError, padStyle, pageStyle, titleStyle } from "./marketParts.tsx"
@@ -48,9 +48,12 @@ export default function HomeScreen() {
 
   const user = useQuery({ queryKey: keys.user, queryFn: () => loadUser(kernel), staleTime: STALE.user })
   const why = user.data?.unavailable ?? null
+  // Issue 21, spec 3 §4.1: an express-only user gets express mode instead of the full market.
+  const expressOnly = user.data?.expressOnly === true
   useEffect(() => {
     if (why !== null) void go(p2pUnavailableRoute, { search: { why }, replace: true })
-  }, [why, go])
+    else if (expressOnly) void go(expressRoute, { replace: true })
+  }, [why, expressOnly, go])
 
   const start = useMutation({
     mutationFn: () => initUser(kernel),
@@ -69,7 +72,7 @@ export default function HomeScreen() {
     enabled: ready,
   })
 
-  if (user.status === "pending" || why !== null) {
+  if (user.status === "pending" || why !== null || expressOnly) {
     return (
       <main style={pageStyle}>
         <SkeletonList rows={4} label={t("market.loading")} />
@@ -137,6 +140,13 @@ export default function HomeScreen() {
           <Cell data-testid="p2p-profile" title={t("market.home.profile")} chevron onClick={() => void go(p2pUserRoute)} />
           <Cell data-testid="p2p-payments" title={t("market.home.payments")} chevron onClick={() => void go(paymentsRoute)} />
           <Cell data-testid="p2p-create-ad" title={t("market.home.createAd")} chevron onClick={() => void go(createOfferRoute)} />
+          <Cell
+            data-testid="p2p-express-entry"
+            title={t("express.entry.title")}
+            subtitle={t("express.entry.text")}
+            chevron
+            onClick={() => void go(expressRoute)}
+          />
         </Section>
         <Section header={t("market.home.orders")}>
           <div style={{ padding: "8px 16px" }} data-testid="p2p-orders" data-filter={filter}>

@@ -9,6 +9,8 @@ import { createOfferRoute, offerListRoute, offerRoute, p2pUnavailableRoute } fro
 import { errorCode, errorField, keys, listOffers, loadCurrencies, loadMethods, loadSettings, STALE, updateSettings } from "./client.ts"
 import { defaultFiat, formatCrypto, formatFiat, parseMinor, unavailableReasonKey } from "./market.ts"
 import { Chip, chipRowStyle, LoadError, padStyle, pageStyle, titleStyle } from "./marketParts.tsx"
+import { TraderLine } from "./reputationParts.tsx"
+import { TrustedBadge } from "./TrustedBadge.tsx"
 
 const PAGE = 20
 const AMOUNT_DEBOUNCE_MS = 400
@@ -39,10 +41,9 @@ export function OfferCard({ offer, onOpen }: { readonly offer: Offer; readonly o
       <div style={{ display: "flex", alignItems: "center", gap: 8 }}>
         <Avatar name={offer.user.name} colorSeed={avatarColorIndex(offer.user.userId)} size={28} />
         <strong style={{ flex: 1, minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>{offer.user.name}</strong>
+        <TrustedBadge trusted={offer.user.trustedMerchant} />
         <span style={{ color: "var(--wk-color-hint)", fontSize: "var(--wk-font-size-footnote, 13px)" }}>
-          {offer.user.completionRate === null
-            ? t("market.list.orders", { count: offer.user.completedOrders })
-            : t("market.list.ordersRate", { count: offer.user.completedOrders, rate: offer.user.completionRate })}
+          <TraderLine trader={offer.user} />
         </span>
       </div>
       <div style={{ fontSize: "var(--wk-font-size-title3, 20px)", fontWeight: 600 }} data-testid={`p2p-offer-price-${offer.id}`}>

@@ -4,7 +4,6 @@ import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useAnalytics, useGo, useKernel, useT } from "@wallet/kernel-react"
 import {
   AmountInput,
-  Avatar,
   Badge,
   Banner,
   Button,
@@ -17,7 +16,7 @@ import {
   SkeletonList,
 } from "@wallet/kernel-react/ui"
 import type { Offer } from "../api.ts"
-import { avatarColorIndex, cryptoDecimals, FIAT_DECIMALS, orderMoney, unavailableWhyOf } from "../domain.ts"
+import { cryptoDecimals, FIAT_DECIMALS, orderMoney, unavailableWhyOf } from "../domain.ts"
 import { editOfferRoute, newPaymentRoute, offerListRoute, offerRoute, offerUnavailableRoute, orderRoute, p2pUnavailableRoute } from "../routes.ts"
 import { errorCode, errorField, keys, loadOffer, loadPayments, takeOffer } from "./client.ts"
 import {
@@ -34,6 +33,8 @@ import {
   type AmountMode,
 } from "./market.ts"
 import { alertStyle, LoadError, NotFound, padStyle, pageStyle, RadioRow, titleStyle } from "./marketParts.tsx"
+import { TraderCell } from "./reputationParts.tsx"
+import { TrustedRow } from "./TrustedBadge.tsx"
 
 interface OfferSearchValues {
   readonly previousPrice?: string
@@ -48,15 +49,8 @@ function OfferFacts({ offer }: { readonly offer: Offer }) {
   return (
     <>
       <Section>
-        <Cell
-          before={<Avatar name={offer.user.name} colorSeed={avatarColorIndex(offer.user.userId)} size={40} />}
-          title={offer.user.name}
-          subtitle={
-            offer.user.completionRate === null
-              ? t("market.list.orders", { count: offer.user.completedOrders })
-              : t("market.list.ordersRate", { count: offer.user.completedOrders, rate: offer.user.completionRate })
-          }
-        />
+        <TraderCell trader={offer.user} />
+        <TrustedRow trusted={offer.user.trustedMerchant} />
       </Section>
       <Section>
         <Cell title={t("market.offer.price")} after={<span data-testid="p2p-offer-price">{formatFiat(offer.priceCents, offer.fiat, locale)}</span>} />

@@ -1,16 +1,20 @@
 import { useEffect, useRef, useState } from "react"
 import { useParams } from "@tanstack/react-router"
 import { useGo, useKernel, useT } from "@wallet/kernel-react"
-import { Avatar, Banner, BottomSheet, Button, Cell, List, Section, SkeletonList, TextField, useSnackbar } from "@wallet/kernel-react/ui"
+import { Badge, Banner, BottomSheet, Button, Cell, List, Section, SkeletonList, TextField, useSnackbar } from "@wallet/kernel-react/ui"
 import { useQueryClient } from "@tanstack/react-query"
 import { formatAmount } from "@wallet/kernel"
 import type { Order } from "../api.ts"
-import { avatarColorIndex, cryptoDecimals, MAX_STATEMENT, type OrderMove } from "../domain.ts"
-import { confirmReceivedRoute, confirmSentRoute, orderDetailsRoute, orderHelpRoute, orderSuccessRoute, p2pHomeRoute } from "../routes.ts"
-import { addStatement, errorCode, keys } from "./client.ts"
-import { countdown, counterpartyOf, errorKey, formatCrypto, formatFiat, formatFiatPlain, idOf, isActiveStatus, orderTitleKey } from "./market.ts"
+import { cryptoDecimals, MAX_STATEMENT, type OrderMove } from "../domain.ts"
+import { confirmReceivedRoute, confirmSentRoute, orderChatRoute, orderDetailsRoute, orderHelpRoute, orderSuccessRoute, p2pHomeRoute } from "../routes.ts"
+import { badgeText, chatErrorKey } from "./chat.ts"
+import { addStatement, chatKeys, errorCode, keys } from "./client.ts"
+import { ReceiptFiles, ReceiptPicker } from "./orderFiles.tsx"
+import { countdown, counterpartyOf, formatCrypto, formatFiat, formatFiatPlain, idOf, isActiveStatus, orderTitleKey } from "./market.ts"
 import { LoadError, NotFound, padStyle, pageStyle, titleStyle, useNow } from "./marketParts.tsx"
 import { useMoveOrder, useOrder } from "./orderHooks.ts"
+import { FeedbackBlock, TraderCell } from "./reputationParts.tsx"
+import { TrustedRow } from "./TrustedBadge.tsx"
 
 /** The seller's details the buyer pays to: each field with a copy button. */
 function PaymentDetailsSection({ order }: { readonly order: Order }) {
@@ -76,16 +80,18 @@ function AppealSection({ order }: { readonly order: Order }) {
   const snackbar = useSnackbar()
   const [text, setText] = useState("")
   const [sending, setSending] = useState(false)
+  const [receiptIds, setReceiptIds] = useState<ReadonlyArray<number>>([])
   const appeal = order.appeal!
   const send = async () => {
     if (text.trim().length === 0 || sending) return
     setSending(true)
     try {
-      queryClient.setQueryData(keys.order(order.id), await addStatement(kernel, { orderId: order.id, text: text.trim() }))
+      queryClient.setQueryData(keys.order(order.id), await addStatement(kernel, { orderId: order.id, text: text.trim(), receiptIds: [...receiptIds] }))
+      void queryClient.invalidateQueries({ queryKey: chatKeys.receipts(order.id) })
       setText("")
       snackbar.show({ id: "p2p-appeal", text: t("appeal.sent") })
     } catch (error) {
-      snackbar.show({ id: "p2p-appeal", text: t(errorKey(errorCode(error))) })
+      snackbar.show({ id: "p2p-appeal", text: t(chatErrorKey(errorCode(error))) })
     } finally {
       setSending(false)
     }
@@ -99,11 +105,15 @@ function AppealSection({ order }: { readonly order: Order }) {
       <Section header={t("appeal.title")}>
         <Cell multiline data-testid="p2p-appeal-status" data-status={appeal.status} title={t(`appeal.status.${appeal.status}`)} description={outcome ?? t(`help.issues.${appeal.issue}`)} />
         {appeal.statements.map((statement, index) => (
-          <Cell key={index} multiline data-testid="p2p-appeal-statement" title={t(`appeal.author.${statement.author}`)} description={statement.text} />
+          <div key={index}>
+            <Cell multiline data-testid="p2p-appeal-statement" title={t(`appeal.author.${statement.author}`)} description={statement.text} />
+            <ReceiptFiles orderId={order.id} files={statement.files} author={t(`appeal.author.${statement.author}`)} />
+          </div>
         ))}
         {appeal.status === "OPEN" && (
           <div style={{ padding: "12px 16px", display: "flex", flexDirection: "column", gap: 8 }}>
             <TextField multiline rows={3} label={t("appeal.addLabel")} value={text} maxLength={MAX_STATEMENT} onChange={setText} data-testid="p2p-appeal-text" />
+            <ReceiptPicker orderId={order.id} onIds={setReceiptIds} />
             <Button look="secondary" data-testid="p2p-appeal-add" disabled={text.trim().length === 0} loading={sending} onClick={() => void send()}>
               {t("appeal.add")}
             </Button>
@@ -212,14 +222,19 @@ export default function OrderScreen() {
           )}
         </Section>
         <Section>
+          <TraderCell trader={other} role={t(buyer ? "order.seller" : "order.buyer")} size={36} />
+          <TrustedRow trusted={other.trustedMerchant} />
           <Cell
-            before={<Avatar name={other.name} colorSeed={avatarColorIndex(other.userId)} size={36} />}
-            title={other.name}
-            subtitle={t(buyer ? "order.seller" : "order.buyer")}
+            data-testid="p2p-order-chat"
+            title={t("chat.open")}
+            chevron
+            onClick={() => void go(orderChatRoute, { params: { id: String(order.id) } })}
             after={
-              other.completionRate === null
-                ? t("market.list.orders", { count: other.completedOrders })
-                : t("market.list.ordersRate", { count: other.completedOrders, rate: other.completionRate })
+              order.unreadMessages > 0 ? (
+                <Badge tone="destructive" data-testid="p2p-order-chat-unread" aria-label={t("chat.unread", { count: order.unreadMessages })}>
+                  {badgeText(order.unreadMessages)}
+                </Badge>
+              ) : undefined
             }
           />
           <Cell title={t("order.id")} after={<span data-testid="p2p-order-id">{`#${order.id}`}</span>} />
@@ -232,6 +247,7 @@ export default function OrderScreen() {
         </Section>
       </List>
       {order.appeal !== null && <AppealSection order={order} />}
+      <FeedbackBlock order={order} />
       <div style={padStyle}>
         {moves.includes("accept") && (
           <Button look="confirm" stretched data-testid="p2p-order-accept" loading={move.isPending && move.variables === "accept"} onClick={() => run("accept")}>

@@ -5,6 +5,7 @@ import { orderRoute, p2pHomeRoute, walletMainRoute } from "../routes.ts"
 import { formatCrypto, formatFiat } from "./market.ts"
 import { WithOrder } from "./withOrder.tsx"
 import { padStyle, pageStyle } from "./marketParts.tsx"
+import { FeedbackBlock } from "./reputationParts.tsx"
 
 /** /p2p/orders/$id/success (spec 3 §2.1): the order completed, what changed hands, and where to go next. */
 function OrderSuccess({ order }: { readonly order: Order }) {
@@ -40,6 +41,7 @@ function OrderSuccess({ order }: { readonly order: Order }) {
           <Cell title={t("order.id")} after={`#${order.id}`} chevron onClick={() => void go(orderRoute, { params: { id: String(order.id) } })} />
         </Section>
       </List>
+      <FeedbackBlock order={order} />
       <div style={padStyle}>
         <Button look="primary" stretched data-testid="p2p-success-home" onClick={() => void go(p2pHomeRoute, { replace: true })}>
           {t("order.success.toMarket")}

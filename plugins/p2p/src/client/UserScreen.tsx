@@ -4,11 +4,22 @@ import { useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, Badge, BottomSheet, Button, Cell, List, Placeholder, Section, SegmentedControl, SkeletonList } from "@wallet/kernel-react/ui"
 import type { Offer } from "../api.ts"
 import { avatarColorIndex, offerHoldOf, unavailableWhyOf, type OfferType } from "../domain.ts"
-import { createOfferRoute, editOfferRoute, notificationsRoute, offerRoute, p2pUnavailableRoute, paymentsRoute } from "../routes.ts"
+import {
+  createOfferRoute,
+  editOfferRoute,
+  exportHistoryRoute,
+  notificationsRoute,
+  offerRoute,
+  p2pUnavailableRoute,
+  paymentsRoute,
+  trustedMerchantRoute,
+} from "../routes.ts"
 import { errorCode, errorField, keys, loadSettings, loadUser, myOffers, setOfferStatus, STALE, updateSettings } from "./client.ts"
 import { makerErrorKey, MakerLoadError, noteStyle } from "./makerParts.tsx"
 import { formatCrypto, formatFiat } from "./market.ts"
 import { alertStyle, pageStyle, titleStyle } from "./marketParts.tsx"
+import { ReputationDetails } from "./reputationParts.tsx"
+import { TrustedBadge } from "./TrustedBadge.tsx"
 
 interface StatusChange {
   readonly offer: Offer
@@ -219,7 +230,11 @@ export default function UserScreen() {
         <Section>
           <Cell
             before={<Avatar name={profile.name} colorSeed={avatarColorIndex(profile.userId)} size={48} />}
-            title={<span data-testid="p2p-user-name">{profile.name}</span>}
+            title={
+              <>
+                <span data-testid="p2p-user-name">{profile.name}</span> <TrustedBadge trusted={profile.trustedMerchant} />
+              </>
+            }
             subtitle={<span data-testid="p2p-user-orders">{t("user.orders", { count: profile.completedOrders })}</span>}
             after={
               <span data-testid="p2p-user-rate" style={{ color: "var(--wk-color-hint)" }}>
@@ -236,6 +251,7 @@ export default function UserScreen() {
             }
           />
         </Section>
+        <ReputationDetails userId={profile.userId} />
         <Section>
           <Cell chevron data-testid="p2p-user-payments" title={t("user.payments")} onClick={() => void go(paymentsRoute)} />
           <Cell
@@ -243,6 +259,20 @@ export default function UserScreen() {
             data-testid="p2p-user-notifications"
             title={t("user.notifications")}
             onClick={() => void go(notificationsRoute, { params: { id: String(profile.userId) } })}
+          />
+          <Cell
+            chevron
+            data-testid="p2p-user-merchant"
+            title={t("merchant.entry.title")}
+            subtitle={t(profile.trustedMerchant === true ? "merchant.entry.trusted" : "merchant.entry.apply")}
+            onClick={() => void go(trustedMerchantRoute)}
+          />
+          <Cell
+            chevron
+            data-testid="p2p-user-export"
+            title={t("merchant.entry.export")}
+            subtitle={t("merchant.entry.exportSubtitle")}
+            onClick={() => void go(exportHistoryRoute)}
           />
         </Section>
         <MyAds initialType={settings.data?.createOfferTypeInUserProfile ?? "SALE"} />

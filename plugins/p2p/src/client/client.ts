@@ -5,7 +5,9 @@
 import type { Effect } from "effect"
 import { HttpError } from "@wallet/kernel"
 import { makeApiClient } from "@wallet/kernel/client"
-import { clientPerKernel, runEffect, type Kernel } from "@wallet/kernel-react"
+import { clientPerKernel, runEffect, uploadWithSession, type Kernel } from "@wallet/kernel-react"
+import type { ChatMessage, ChatPage, NotifySettings, NotifySettingsPatch, PendingReceipts } from "../api.ts"
+import { CHAT_IMAGE_TYPES, RECEIPT_TYPES } from "../chatRules.ts"
 import {
   P2pApi,
   type CreateOfferRequest,
@@ -16,7 +18,13 @@ import {
   type Offer,
   type OfferForm,
   type OfferListRequest,
+  type ExportLink,
+  type ExportRequest,
+  type MerchantStatus,
   type Order,
+  type OrderFeedback,
+  type RateOrderRequest,
+  type Reputation,
   type P2pSettings,
   type P2pSettingsPatch,
   type P2pUser,
@@ -46,6 +54,9 @@ export const keys = {
   order: (id: number) => ["p2p", "order", id] as const,
   history: (status: HistoryRequest["filter"]["status"]) => ["p2p", "history", status] as const,
   active: ["p2p", "active-orders"] as const,
+  merchant: ["p2p", "merchant"] as const,
+  reputation: (userId: number) => ["p2p", "reputation", userId] as const,
+  feedback: (orderId: number) => ["p2p", "feedback", orderId] as const,
 }
 
 /** Spec 3 §7.1 / §9 query timings. */
@@ -88,6 +99,14 @@ export const loadHistory = (kernel: Kernel, request: HistoryRequest): Promise<Re
 /** Issue 21: ask support about a paid order; add to the appeal. */
 export const openAppeal = (kernel: Kernel, payload: OpenAppealRequest): Promise<Order> => api(kernel, (c) => c.p2p.openAppeal({ payload }))
 export const addStatement = (kernel: Kernel, payload: StatementRequest): Promise<Order> => api(kernel, (c) => c.p2p.addStatement({ payload }))
+/** Issue 21 reputation: a user's record; an order's ratings; rate the other side of a completed order. */
+export const loadReputation = (kernel: Kernel, userId: number): Promise<Reputation> => api(kernel, (c) => c.p2p.reputation({ payload: { userId } }))
+export const loadFeedback = (kernel: Kernel, orderId: number): Promise<OrderFeedback> => api(kernel, (c) => c.p2p.orderFeedback({ payload: { orderId } }))
+export const rateOrder = (kernel: Kernel, payload: RateOrderRequest): Promise<OrderFeedback> => api(kernel, (c) => c.p2p.rateOrder({ payload }))
+/** Issue 21 merchant: the trusted-merchant criteria and application; apply; an order-history export link. */
+export const loadMerchantStatus = (kernel: Kernel): Promise<MerchantStatus> => api(kernel, (c) => c.p2p.merchantStatus())
+export const applyMerchant = (kernel: Kernel): Promise<MerchantStatus> => api(kernel, (c) => c.p2p.merchantApply())
+export const exportOrders = (kernel: Kernel, payload: ExportRequest): Promise<ExportLink> => api(kernel, (c) => c.p2p.exportOrders({ payload }))
 /** The strip's read (spec 3 §7.1): the first 20 active orders. */
 export const loadActiveOrders = (kernel: Kernel) => loadHistory(kernel, { offset: 0, limit: STRIP_PAGE, filter: { status: "ALL_ACTIVE" } })
 
@@ -102,4 +121,54 @@ export const errorCode = (error: unknown): string | undefined => {
 export const errorField = (error: unknown, field: "priceCents" | "reason" | "status" | "why"): string | undefined => {
   const value = error !== null && typeof error === "object" ? (error as Record<string, unknown>)[field] : undefined
   return typeof value === "string" ? value : undefined
+}
+
+// --- chat, receipts, notification settings (issue 21) ----------------------------------------------
+
+export const chatKeys = {
+  messages: (orderId: number) => ["p2p", "chat", orderId] as const,
+  file: (orderId: number, kind: "chat" | "receipt", id: number) => ["p2p", "file", orderId, kind, id] as const,
+  receipts: (orderId: number) => ["p2p", "receipts", orderId] as const,
+  notify: ["p2p", "notify-settings"] as const,
+}
+
+/** A chat or receipt upload's timeout (spec 1 §7: the upload helper's; a photo of 5 MB on a slow line). */
+export const FILE_UPLOAD_TIMEOUT_MS = 120_000
+
+export const loadChat = (kernel: Kernel, orderId: number, afterId?: number): Promise<ChatPage> =>
+  api(kernel, (c) => c.p2p.chatList({ payload: afterId === undefined ? { orderId } : { orderId, afterId } }))
+export const sendChatText = (kernel: Kernel, orderId: number, text: string): Promise<ChatMessage> =>
+  api(kernel, (c) => c.p2p.chatSend({ payload: { orderId, text } }))
+export const markChatRead = (kernel: Kernel, orderId: number, lastId: number): Promise<{ readonly unread: number }> =>
+  api(kernel, (c) => c.p2p.chatRead({ payload: { orderId, lastId } }))
+/** A file's bytes (the parties only; sent with the session's token, so an <img> shows them through an object URL). */
+export const loadOrderFile = (kernel: Kernel, orderId: number, kind: "chat" | "receipt", id: number): Promise<Uint8Array> =>
+  api(kernel, (c) => c.p2p.orderFile({ query: { orderId: String(orderId), kind, id: String(id) } }))
+export const loadPendingReceipts = (kernel: Kernel, orderId: number): Promise<PendingReceipts> =>
+  api(kernel, (c) => c.p2p.pendingReceipts({ payload: { orderId } }))
+export const removeReceipt = (kernel: Kernel, orderId: number, fileId: number): Promise<PendingReceipts> =>
+  api(kernel, (c) => c.p2p.removeReceipt({ payload: { orderId, fileId } }))
+export const loadNotifySettings = (kernel: Kernel): Promise<NotifySettings> => api(kernel, (c) => c.p2p.notifySettings())
+export const updateNotifySettings = (kernel: Kernel, patch: NotifySettingsPatch): Promise<NotifySettings> =>
+  api(kernel, (c) => c.p2p.updateNotifySettings({ payload: patch }))
+
+const uploadTo = async (kernel: Kernel, url: string, file: Blob, types: ReadonlyArray<string>, onProgress: (percent: number) => void) =>
+  (
+    await uploadWithSession(kernel, {
+      url,
+      body: file,
+      contentType: types.includes(file.type) ? file.type : "application/octet-stream",
+      timeoutMs: FILE_UPLOAD_TIMEOUT_MS,
+      onProgress: (loaded, total) => onProgress(total > 0 ? Math.round((loaded / total) * 100) : 0),
+    })
+  ).body
+
+/** An image into the order's chat, with its progress in percent. */
+export const uploadChatImage = async (kernel: Kernel, orderId: number, file: Blob, onProgress: (percent: number) => void): Promise<ChatMessage> =>
+  (await uploadTo(kernel, `/api/p2p/chat/image?orderId=${orderId}`, file, CHAT_IMAGE_TYPES, onProgress)) as ChatMessage
+
+/** A receipt for the next appeal statement; the answer is every receipt waiting for it. */
+export const uploadReceipt = async (kernel: Kernel, orderId: number, file: File, onProgress: (percent: number) => void): Promise<PendingReceipts> => {
+  const query = new URLSearchParams({ orderId: String(orderId), name: file.name.slice(0, 120) || "receipt" })
+  return (await uploadTo(kernel, `/api/p2p/orders/appeal/receipt?${query}`, file, RECEIPT_TYPES, onProgress)) as PendingReceipts
 }

@@ -16,7 +16,6 @@ import {
   newDraft,
   offerShareLink,
   parseDraft,
-  parseNotificationPrefs,
   percentToBps,
   refusedFields,
   serialiseDraft,
@@ -306,12 +305,7 @@ describe("the fiat chooser", () => {
   })
 })
 
-describe("notifications and sharing", () => {
-  it("reads the switches, all on by default", () => {
-    expect(parseNotificationPrefs(null)).toEqual({ newOrder: true, payment: true, release: true, cancellation: true })
-    expect(parseNotificationPrefs('{"payment":false,"release":"no"}')).toEqual({ newOrder: true, payment: false, release: true, cancellation: true })
-    expect(parseNotificationPrefs("garbage")).toEqual({ newOrder: true, payment: true, release: true, cancellation: true })
-  })
+describe("sharing", () => {
   it("links the offer with the offerid start param", () => {
     expect(offerShareLink("wallet_dev_bot", 12, 5)).toBe("https://t.me/wallet_dev_bot?startapp=offerid_12_5")
     expect(offerShareLink(undefined, 12, 5)).toBe("https://t.me/wallet?startapp=offerid_12_5")

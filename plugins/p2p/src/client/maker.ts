@@ -1,8 +1,8 @@
 /**
  * Pure helpers of the maker's and profile screens (spec 3 §2.1): the offer draft (kept in
  * sessionStorage between the form, the payment-method detour and the preview), the form's step checks,
- * the draft's request, payment details' display and checks, the fiat chooser's order and the
- * notification switches. No React, no I/O.
+ * the draft's request, payment details' display and checks, the fiat chooser's order and the offer's
+ * share link. No React, no I/O.
  */
 import { minorUnitsToAmount } from "@wallet/kernel-react/ui"
 import type { Offer, OfferForm, P2pSettings, PaymentDetails } from "../api.ts"
@@ -30,8 +30,6 @@ import { parseMinor } from "./market.ts"
 
 /** sessionStorage key of the offer being written (create or edit). */
 export const DRAFT_KEY = "p2p:offer-draft"
-/** localStorage key of the P2P bot notification switches (no server endpoint holds them). */
-export const NOTIFICATIONS_KEY = "p2p:notifications"
 export const OFFER_STEPS = 3
 /** An offer lists at most five payment details (SALE) or methods (PURCHASE). */
 export const MAX_PAYMENT_CHOICES = 5
@@ -433,24 +431,6 @@ export const fiatChoices = (
   const matches = (code: string) => q === "" || code.toLowerCase().includes(q) || nameOf(code).toLowerCase().includes(q)
   const top = [...new Set(recent)].filter((code) => all.includes(code)).slice(0, 2)
   return { recent: top.filter(matches), rest: all.filter((code) => !top.includes(code) && matches(code)) }
-}
-
-// --- notifications -------------------------------------------------------------------------------
-
-export const NOTIFICATION_KINDS = ["newOrder", "payment", "release", "cancellation"] as const
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
-export type NotificationPrefs = Readonly<Record<NotificationKind, boolean>>
-
-/** The stored switches; every one on unless stored off (a corrupt value reads as all on). */
-export const parseNotificationPrefs = (text: string | null | undefined): NotificationPrefs => {
-  let raw: unknown
-  try {
-    raw = text ? JSON.parse(text) : {}
-  } catch {
-    raw = {}
-  }
-  const stored = raw !== null && typeof raw === "object" ? (raw as Record<string, unknown>) : {}
-  return Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, stored[kind] !== false])) as NotificationPrefs
 }
 
 // --- sharing -------------------------------------------------------------------------------------

@@ -110,9 +110,16 @@ export const KNOWN_ERRORS = [
   "order_not_found",
 ] as const
 
+/** Express mode's refusals (issue 21): their strings are express's own (`express.errors.*`). */
+const EXPRESS_CODES = ["express_no_offer", "express_no_payment_details", "express_request_open", "express_only"]
+
 /** The i18n key of a refusal's message. */
 export const errorKey = (code: string | undefined): string =>
-  code !== undefined && (KNOWN_ERRORS as ReadonlyArray<string>).includes(code) ? `market.errors.${code}` : "market.errors.generic"
+  code !== undefined && EXPRESS_CODES.includes(code)
+    ? `express.errors.${code}`
+    : code !== undefined && (KNOWN_ERRORS as ReadonlyArray<string>).includes(code)
+      ? `market.errors.${code}`
+      : "market.errors.generic"
 
 /**
  * The i18n key of the order page's title for the requester (spec 3 §2.1 /p2p/orders/$id): the maker

@@ -80,4 +80,7 @@ export const p2pDevResetUser = (userId: number) =>
     const sql = yield* SqlClient.SqlClient
     yield* sql`delete from p2p_payment_details where user_id = ${userId}`
     yield* sql`delete from p2p_users where user_id = ${userId}`
+    yield* sql`delete from p2p_notify_settings where user_id = ${userId}`
+    yield* sql`delete from p2p_merchant_applications where user_id = ${userId}`
+    yield* sql`delete from p2p_exports where user_id = ${userId}`
   })

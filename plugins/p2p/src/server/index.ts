@@ -11,13 +11,32 @@ import { defineServerPlugin, ServerConfig, type ServerPlugin } from "@wallet/ker
 import { Outbox } from "@wallet/kernel-server/outbox"
 import { Rates } from "@wallet/plugin-custody/server"
 import { P2pApi, P2pConflict, P2pForbidden, P2pGroup, P2pNotFound, P2pRefused } from "../api.ts"
+import { MAX_CHAT_FILE_BYTES } from "../chatRules.ts"
 import { FLOATING_MAX_BPS, FLOATING_MIN_BPS, P2P_CRYPTO, P2P_FIATS, PAYMENT_WINDOWS, methodsForFiat } from "../domain.ts"
 import { marketConfig } from "./config.ts"
 import { p2pDevResetUser, p2pDevSeed } from "./devSeed.ts"
 import { p2pMigrations } from "./migrations.ts"
 import { createOffer, getOffer, inOffers, listOffers, marketPriceCents, myOffers, setOfferStatus, updateOffer } from "./offers.ts"
 import { addStatement, getOrder, history, moveOrder, openAppeal, sweep, takeOffer } from "./orders.ts"
+import {
+  listMessages,
+  markRead,
+  notifySettingsOf,
+  orderFile,
+  pendingReceipts,
+  removeReceipt,
+  sendImage,
+  sendText,
+  updateNotifySettings,
+  uploadReceipt,
+} from "./chat.ts"
 import { p2pOperatorPages, P2P_OPERATOR_LABEL } from "./operator.ts"
+import { expressCreate, expressCurrentRequest, expressLimits, expressOnlyOf, expressPairs, expressQuote, requireFullMarket } from "./express.ts"
+import { orderFeedback, rateOrder, userReputation } from "./reputation.ts"
+import { createExport, exportDownloadRoute } from "./export.ts"
+import { applyForMerchant, merchantStatus } from "./merchants.ts"
+import { p2pMerchantOperatorPages } from "./operatorMerchants.ts"
+import { trustedOf } from "./trusted.ts"
 import {
   accessOf,
   createPayment,
@@ -55,6 +74,8 @@ const userView = (userId: number) =>
       ...stats,
       unavailable: accessOf(user, config.restrictedCountries),
       inOffers: yield* inOffers(userId),
+      trustedMerchant: (yield* trustedOf([userId])).has(userId),
+      expressOnly: yield* expressOnlyOf(userId),
     }
   })
 
@@ -118,18 +139,39 @@ const handlers = HttpApiBuilder.group(P2pApi, "p2p", (group) =>
     .handle("createPayment", ({ payload }) => orDie(Effect.flatMap(me, (id) => createPayment(id, payload))))
     .handle("updatePayment", ({ payload: { id, ...rest } }) => orDie(Effect.flatMap(me, (user) => updatePayment(user, id, rest))))
     .handle("deletePayment", ({ payload }) => orDie(Effect.flatMap(me, (user) => deletePayment(user, payload.id))))
-    .handle("createOffer", ({ payload }) => orDie(Effect.flatMap(me, (user) => createOffer(user, payload))))
+    .handle("createOffer", ({ payload }) => orDie(Effect.flatMap(me, (user) => Effect.andThen(requireFullMarket(user), createOffer(user, payload)))))
     .handle("updateOffer", ({ payload: { id, ...form } }) => orDie(Effect.flatMap(me, (user) => updateOffer(user, id, form))))
     .handle("setOfferStatus", ({ payload }) => orDie(Effect.flatMap(me, (user) => setOfferStatus(user, payload.id, payload.status))))
     .handle("getOffer", ({ payload }) => orDie(Effect.flatMap(me, (user) => getOffer(user, payload.offerId))))
     .handle("listOffers", ({ payload }) => orDie(Effect.flatMap(me, (user) => listOffers(user, payload))))
     .handle("myOffers", ({ payload }) => orDie(Effect.flatMap(me, (user) => myOffers(user, payload.type))))
-    .handle("takeOffer", ({ payload }) => orDie(Effect.flatMap(me, (user) => takeOffer(user, payload))))
+    .handle("takeOffer", ({ payload }) => orDie(Effect.flatMap(me, (user) => Effect.andThen(requireFullMarket(user), takeOffer(user, payload)))))
     .handle("getOrder", ({ payload }) => orDie(Effect.flatMap(me, (user) => getOrder(user, payload.orderId))))
     .handle("moveOrder", ({ payload }) => orDie(Effect.flatMap(me, (user) => moveOrder(user, payload))))
     .handle("history", ({ payload }) => orDie(Effect.flatMap(me, (user) => history(user, payload))))
     .handle("openAppeal", ({ payload }) => orDie(Effect.flatMap(me, (user) => openAppeal(user, payload))))
-    .handle("addStatement", ({ payload }) => orDie(Effect.flatMap(me, (user) => addStatement(user, payload)))),
+    .handle("addStatement", ({ payload }) => orDie(Effect.flatMap(me, (user) => addStatement(user, payload))))
+    .handle("merchantStatus", () => orDie(Effect.flatMap(me, merchantStatus)))
+    .handle("merchantApply", () => orDie(Effect.flatMap(me, applyForMerchant)))
+    .handle("exportOrders", ({ payload }) => orDie(Effect.flatMap(me, (user) => createExport(user, payload))))
+    .handle("chatList", ({ payload }) => orDie(Effect.flatMap(me, (user) => listMessages(user, payload))))
+    .handle("chatSend", ({ payload }) => orDie(Effect.flatMap(me, (user) => sendText(user, payload))))
+    .handle("chatImage", ({ query, payload }) => orDie(Effect.flatMap(me, (user) => sendImage(user, Number(query.orderId), payload))))
+    .handle("chatRead", ({ payload }) => orDie(Effect.flatMap(me, (user) => markRead(user, payload))))
+    .handle("orderFile", ({ query }) => orDie(Effect.flatMap(me, (user) => orderFile(user, query))))
+    .handle("uploadReceipt", ({ query, payload }) => orDie(Effect.flatMap(me, (user) => uploadReceipt(user, query, payload))))
+    .handle("pendingReceipts", ({ payload }) => orDie(Effect.flatMap(me, (user) => pendingReceipts(user, payload.orderId))))
+    .handle("removeReceipt", ({ payload }) => orDie(Effect.flatMap(me, (user) => removeReceipt(user, payload))))
+    .handle("notifySettings", () => orDie(Effect.flatMap(me, notifySettingsOf)))
+    .handle("updateNotifySettings", ({ payload }) => orDie(Effect.flatMap(me, (user) => updateNotifySettings(user, payload))))
+    .handle("expressPairs", ({ payload }) => orDie(Effect.flatMap(me, (user) => expressPairs(user, payload.offerType))))
+    .handle("expressLimits", ({ payload }) => orDie(Effect.flatMap(me, (user) => expressLimits(user, payload))))
+    .handle("expressQuote", ({ payload }) => orDie(Effect.flatMap(me, (user) => expressQuote(user, payload))))
+    .handle("expressCreate", ({ payload }) => orDie(Effect.flatMap(me, (user) => expressCreate(user, payload))))
+    .handle("expressCurrentRequest", () => orDie(Effect.flatMap(me, expressCurrentRequest)))
+    .handle("reputation", ({ payload }) => orDie(userReputation(payload.userId)))
+    .handle("orderFeedback", ({ payload }) => orDie(Effect.flatMap(me, (user) => orderFeedback(user, payload.orderId))))
+    .handle("rateOrder", ({ payload }) => orDie(Effect.flatMap(me, (user) => rateOrder(user, payload)))),
 )
 
 /** The sweep's beat (ms; `pluginConfig.p2p.sweepMs`, default 5 s). A failed round is logged and the next one runs. */
@@ -154,8 +196,15 @@ export const serverPlugin: ServerPlugin = defineServerPlugin({
   dependsOn: ["ledger", "custody"],
   migrations: p2pMigrations,
   groups: [P2pGroup],
-  handlers: Layer.mergeAll(handlers, Sweeper, p2pOperatorPages).pipe(Layer.provide(Layer.mergeAll(Outbox.layer, Rates.layer))),
+  handlers: Layer.mergeAll(handlers, Sweeper, p2pOperatorPages, p2pMerchantOperatorPages, exportDownloadRoute).pipe(
+    Layer.provide(Layer.mergeAll(Outbox.layer, Rates.layer)),
+  ),
   operatorLabel: P2P_OPERATOR_LABEL,
+  // Chat images and appeal receipts up to 5 MB (the API's other bodies stay within the server's 1 MiB).
+  uploads: [
+    { method: "POST", path: "/api/p2p/chat/image", maxBytes: MAX_CHAT_FILE_BYTES + 64 * 1024 },
+    { method: "POST", path: "/api/p2p/orders/appeal/receipt", maxBytes: MAX_CHAT_FILE_BYTES + 64 * 1024 },
+  ],
   devResetUser: p2pDevResetUser,
 })
 export default serverPlugin

@@ -139,4 +139,147 @@ export const p2pMigrations: ReadonlyArray<Migration> = [
       `create index p2p_appeal_statements_order on p2p_appeal_statements (order_id, id)`,
     ),
   },
+  {
+    id: 3,
+    name: "p2p: order chat, read marks, appeal receipts, notification settings (issue 21)",
+    up: sqlStatements(
+      `create table p2p_messages (
+        id bigserial primary key,
+        order_id bigint not null references p2p_orders (id),
+        author_id bigint not null,
+        text text,
+        file_key text,
+        file_mime text,
+        file_size int,
+        created_at timestamptz not null,
+        check (text is not null or file_key is not null)
+      )`,
+      `create index p2p_messages_order on p2p_messages (order_id, id)`,
+      `create table p2p_chat_reads (
+        order_id bigint not null references p2p_orders (id),
+        user_id bigint not null,
+        last_read_id bigint not null,
+        primary key (order_id, user_id)
+      )`,
+      `create table p2p_chat_pings (
+        order_id bigint not null references p2p_orders (id),
+        user_id bigint not null,
+        sent_at timestamptz not null,
+        primary key (order_id, user_id)
+      )`,
+      `create table p2p_appeal_files (
+        id bigserial primary key,
+        order_id bigint not null references p2p_orders (id),
+        user_id bigint not null,
+        statement_id bigint references p2p_appeal_statements (id),
+        file_key text not null,
+        file_mime text not null,
+        file_size int not null,
+        file_name text not null,
+        created_at timestamptz not null
+      )`,
+      `create index p2p_appeal_files_order on p2p_appeal_files (order_id, id)`,
+      `create table p2p_notify_settings (
+        user_id bigint primary key,
+        orders boolean not null default true,
+        chat boolean not null default true,
+        appeals boolean not null default true,
+        updated_at timestamptz not null
+      )`,
+    ),
+  },
+  {
+    id: 4,
+    name: "p2p: reputation: who failed an order, feedback per side (issue 21)",
+    up: sqlStatements(
+      // Who let the order fail (cancelled, rejected, let it expire, lost the appeal); set by the move's conditional update.
+      `alter table p2p_orders add column failed_by bigint`,
+      // Orders closed before this migration, by the same rules as reputation.ts failedPartyOf.
+      `update p2p_orders set failed_by = case
+          when status = 'CANCELLED' and cancelled_by = 'buyer' then buyer_id
+          when status = 'CANCELLED' and cancelled_by = 'seller' then seller_id
+          when status = 'CANCELLED' and cancelled_by = 'support' then buyer_id
+          when status = 'REJECTED' then maker_id
+          when status = 'EXPIRED' and accepted_at is null then maker_id
+          when status = 'EXPIRED' then buyer_id
+        end
+        where status in ('CANCELLED', 'REJECTED', 'EXPIRED')`,
+      `update p2p_orders o set failed_by = o.seller_id from p2p_appeals a
+        where a.order_id = o.id and o.status = 'COMPLETED' and a.outcome = 'BUYER' and a.decided_by is not null`,
+      `create index p2p_orders_failed_by on p2p_orders (failed_by, closed_at) where failed_by is not null`,
+      // The stats rank each pair's completed orders (anti-wash): by seller and buyer, then the other side.
+      `create index p2p_orders_seller_done on p2p_orders (seller_id, buyer_id, completed_at) where status = 'COMPLETED'`,
+      `create index p2p_orders_buyer_done on p2p_orders (buyer_id, seller_id, completed_at) where status = 'COMPLETED'`,
+      `create table p2p_order_feedback (
+        order_id bigint not null references p2p_orders (id),
+        author_id bigint not null,
+        target_id bigint not null,
+        positive boolean not null,
+        comment text,
+        created_at timestamptz not null,
+        primary key (order_id, author_id)
+      )`,
+      `create index p2p_order_feedback_target on p2p_order_feedback (target_id, created_at desc)`,
+    ),
+  },
+  {
+    id: 5,
+    name: "p2p: trusted-merchant applications and order-history export links (issue 21)",
+    up: sqlStatements(
+      // One row per application; at most one PENDING or APPROVED per user. `facts` keeps the figures the user applied with.
+      `create table p2p_merchant_applications (
+        id bigserial primary key,
+        user_id bigint not null,
+        status text not null check (status in ('PENDING', 'APPROVED', 'REJECTED', 'REVOKED')),
+        facts jsonb not null,
+        reason text,
+        decided_by text,
+        created_at timestamptz not null,
+        decided_at timestamptz
+      )`,
+      `create unique index p2p_merchant_applications_current on p2p_merchant_applications (user_id) where status in ('PENDING', 'APPROVED')`,
+      `create index p2p_merchant_applications_user on p2p_merchant_applications (user_id, id desc)`,
+      `create index p2p_merchant_applications_queue on p2p_merchant_applications (status, id)`,
+      // A single-use download link: the token is stored only as its SHA-256; the CSV is dropped once served.
+      `create table p2p_exports (
+        token_hash text primary key,
+        user_id bigint not null,
+        period text not null,
+        file_name text not null,
+        orders int not null,
+        content text,
+        created_at timestamptz not null,
+        expires_at timestamptz not null,
+        used_at timestamptz
+      )`,
+      `create index p2p_exports_user on p2p_exports (user_id, created_at desc)`,
+    ),
+  },
+  {
+    id: 6,
+    name: "p2p: express requests (issue 21)",
+    up: sqlStatements(
+      `create table p2p_express_requests (
+        id bigserial primary key,
+        user_id bigint not null,
+        side text not null check (side in ('SALE', 'PURCHASE')),
+        crypto text not null,
+        fiat text not null,
+        calculation_type text not null check (calculation_type in ('BY_AMOUNT', 'BY_FIAT')),
+        amount bigint not null check (amount > 0),
+        price_cents bigint not null,
+        status text not null check (status in ('SEARCHING', 'MATCHED', 'FAILED', 'CLOSED')),
+        offer_id bigint references p2p_offers (id),
+        order_id bigint references p2p_orders (id),
+        failure text,
+        idempotency_key text not null,
+        created_at timestamptz not null,
+        updated_at timestamptz not null,
+        unique (user_id, idempotency_key)
+      )`,
+      // At most one current request per user: a second create meets this index and is refused.
+      `create unique index p2p_express_requests_current on p2p_express_requests (user_id) where status in ('SEARCHING', 'MATCHED')`,
+      `create index p2p_express_requests_user on p2p_express_requests (user_id, id desc)`,
+    ),
+  },
 ]

@@ -13,6 +13,7 @@ import { escapeHtml, hiddenField, operatorAudit, operatorPages, statusLines, typ
 import { Outbox } from "@wallet/kernel-server/outbox"
 import { APPEAL_OUTCOMES, cryptoDecimals, type AppealOutcome } from "../domain.ts"
 import { appealsOf, resolveAppeal } from "./orders.ts"
+import { chatOperatorFile, chatSection, receiptsHtml } from "./chatOps.ts"
 
 export const P2P_OPERATOR_LABEL = "P2P appeals"
 
@@ -73,7 +74,7 @@ const orderSection = (csrf: string, orderId: number) =>
       appeal === undefined
         ? `<p class="muted">No appeal</p>`
         : `<p>Issue: <strong data-appeal-issue>${escapeHtml(appeal.issue)}</strong>, opened by the ${appeal.openedBy} at ${escapeHtml(appeal.openedAt)}; ${appeal.status.toLowerCase()}${appeal.outcome ? `: ${appeal.outcome}` : ""}</p>
-<ol>${appeal.statements.map((st) => `<li data-statement-author="${st.author}"><strong>${st.author}</strong> (${escapeHtml(st.at)}): ${escapeHtml(st.text)}</li>`).join("")}</ol>`
+<ol>${appeal.statements.map((st) => `<li data-statement-author="${st.author}"><strong>${st.author}</strong> (${escapeHtml(st.at)}): ${escapeHtml(st.text)}${receiptsHtml(orderId, st.author, st.files)}</li>`).join("")}</ol>`
     const decide =
       order.status !== "IN_APPEAL"
         ? ""
@@ -86,7 +87,8 @@ const orderSection = (csrf: string, orderId: number) =>
 </fieldset>
 <p><label>Note to both sides <input name="note" maxlength="500" size="60"></label></p>
 <button type="submit">Decide</button></form>`
-    return `<h2>Order #${orderId}</h2>\n<table>${facts}</table>\n<h2>Appeal</h2>\n${statements}\n${decide}`
+    const chat = yield* chatSection(orderId, Number(order.buyer_id))
+    return `<h2>Order #${orderId}</h2>\n<table>${facts}</table>\n<h2>Appeal</h2>\n${statements}\n${chat}\n${decide}`
   })
 
 const render = ({ session, query, document }: OperatorPageInput) =>
@@ -94,7 +96,7 @@ const render = ({ session, query, document }: OperatorPageInput) =>
     const orderId = orderIdOf(query.get("order"))
     const body =
       orderId === undefined
-        ? `<h1>P2P appeals</h1>\n${statusLines(query, escapeHtml)}\n<form method="get" action="/ops/p2p"><label>Order <input name="order" inputmode="numeric"></label> <button type="submit">Open</button></form>\n${yield* queue}`
+        ? `<h1>P2P appeals</h1>\n${statusLines(query, escapeHtml)}\n<p><a href="/ops/p2p/merchants">Trusted merchants</a></p>\n<form method="get" action="/ops/p2p"><label>Order <input name="order" inputmode="numeric"></label> <button type="submit">Open</button></form>\n${yield* queue}`
         : `<h1>P2P appeal</h1>\n${statusLines(query, escapeHtml)}\n<p><a href="/ops/p2p">All open appeals</a></p>\n${yield* orderSection(session.csrf, orderId)}`
     return document("P2P appeals", body)
   }).pipe(Effect.orDie)
@@ -107,6 +109,7 @@ export const p2pOperatorPages = Layer.unwrap(
       { id: "p2p", label: P2P_OPERATOR_LABEL },
       {
         pages: [{ path: "", render }],
+        files: [chatOperatorFile],
         actions: [
           {
             path: "/decide",

@@ -45,7 +45,9 @@ import {
 import { marketConfig } from "./config.ts"
 import { notifyBoth, eventOf, type Event, type OrderFacts } from "./notify.ts"
 import { offerAccount, offerRow, priceOf, refundDue, unavailableReason } from "./offers.ts"
-import { countClosed, detailsOf, ensureP2pUser, requireMarket, tradersOf } from "./people.ts"
+import { attachReceipts, receiptsOf, unreadOf } from "./chat.ts"
+import { detailsOf, ensureP2pUser, requireMarket, tradersOf } from "./people.ts"
+import { failedPartyOf } from "../reputation.ts"
 
 interface OrderRow {
   id: string
@@ -96,9 +98,11 @@ const facts = (row: OrderRow): OrderFacts => ({
   amount: BigInt(row.amount),
   fiat: row.fiat,
   fiatAmount: BigInt(row.fiat_amount),
+  method: row.method,
+  deadline: row.status === "REQUESTED" || row.status === "ACCEPTED" ? row.deadline : null,
 })
 
-const orderView = (row: OrderRow, viewer: number, traders: Map<number, Order["buyer"]>, appeal: Order["appeal"] = null): Order => {
+const orderView = (row: OrderRow, viewer: number, traders: Map<number, Order["buyer"]>, appeal: Order["appeal"] = null, unreadMessages = 0): Order => {
   const side = Number(row.buyer_id) === viewer ? "buyer" : "seller"
   const isMaker = Number(row.maker_id) === viewer
   const details = json(row.payment_details)
@@ -139,6 +143,7 @@ const orderView = (row: OrderRow, viewer: number, traders: Map<number, Order["bu
     paidAt: iso(row.paid_at),
     completedAt: iso(row.completed_at),
     closedAt: iso(row.closed_at),
+    unreadMessages,
   }
 }
 
@@ -162,8 +167,9 @@ export const appealsOf = (orderIds: ReadonlyArray<number>) =>
         a.buyer_amount::text as buyer_amount, a.opened_at, a.decided_at
       from p2p_appeals a join p2p_orders o on o.id = a.order_id where a.order_id = any(${orderIds as Array<number>}::bigint[])`
     if (appeals.length === 0) return out
-    const statements = yield* sql<{ order_id: string; author: "buyer" | "seller" | "support"; text: string; at: Date }>`
-      select order_id::text as order_id, author, text, at from p2p_appeal_statements where order_id = any(${appeals.map((a) => Number(a.order_id))}::bigint[]) order by id`
+    const statements = yield* sql<{ id: string; order_id: string; author: "buyer" | "seller" | "support"; text: string; at: Date }>`
+      select id::text as id, order_id::text as order_id, author, text, at from p2p_appeal_statements where order_id = any(${appeals.map((a) => Number(a.order_id))}::bigint[]) order by id`
+    const receipts = yield* receiptsOf(statements.map((st) => Number(st.id)))
     for (const appeal of appeals) {
       out.set(Number(appeal.order_id), {
         status: appeal.status,
@@ -171,7 +177,9 @@ export const appealsOf = (orderIds: ReadonlyArray<number>) =>
         openedBy: appeal.opened_by === appeal.buyer_id ? "buyer" : "seller",
         outcome: appeal.outcome,
         buyerAmount: appeal.buyer_amount,
-        statements: statements.filter((st) => st.order_id === appeal.order_id).map((st) => ({ author: st.author, text: st.text, at: st.at.toISOString() })),
+        statements: statements
+          .filter((st) => st.order_id === appeal.order_id)
+          .map((st) => ({ author: st.author, text: st.text, at: st.at.toISOString(), files: receipts.get(Number(st.id)) ?? [] })),
         openedAt: appeal.opened_at.toISOString(),
         decidedAt: iso(appeal.decided_at),
       })
@@ -184,7 +192,12 @@ const viewsOf = (rows: ReadonlyArray<OrderRow>, viewer: number) =>
     const traders = yield* tradersOf(rows.flatMap((row) => [Number(row.buyer_id), Number(row.seller_id)]))
     const appealed = rows.filter((row) => row.status === "IN_APPEAL" || row.status === "COMPLETED" || row.status === "CANCELLED").map((row) => Number(row.id))
     const appeals = yield* appealsOf(appealed)
-    return rows.map((row) => orderView(row, viewer, traders, appeals.get(Number(row.id)) ?? null))
+    // The chat's unread counts of the viewer (issue 21): one query for the whole page.
+    const unread = yield* unreadOf(
+      rows.map((row) => Number(row.id)),
+      viewer,
+    )
+    return rows.map((row) => orderView(row, viewer, traders, appeals.get(Number(row.id)) ?? null, unread.get(Number(row.id)) ?? 0))
   })
 
 const orderRow = (orderId: number, lock = false) =>
@@ -407,7 +420,7 @@ export interface Resolution {
 }
 
 /** Rows a move writes beside the order's (an appeal's), in its transaction, before the Ledger command. */
-type Extra = (row: OrderRow, at: Date) => Effect.Effect<void, SqlError, SqlClient.SqlClient | ServerConfig>
+type Extra = (row: OrderRow, at: Date) => Effect.Effect<void, SqlError | P2pRefused, SqlClient.SqlClient | ServerConfig>
 
 /**
  * One move of one order: the row locked, checked against the machine, moved by a conditional update,
@@ -462,15 +475,23 @@ const applyMove = (orderId: number, step: OrderMove | "expire" | Resolution, act
         const cancelledBy =
           typeof step === "object" ? (to === "CANCELLED" ? "support" : null) : to === "CANCELLED" ? (Number(row.buyer_id) === viewer ? "buyer" : "seller") : to === "EXPIRED" ? "system" : null
         const deadline = to === "ACCEPTED" ? minutes(at, row.payment_window) : null
+        // Reputation (issue 21): who let the order fail, written by the same conditional update (`failed_by`, migration 4).
+        const failedParty = failedPartyOf({
+          to,
+          from: row.status,
+          by: viewer === undefined ? null : Number(row.buyer_id) === viewer ? "buyer" : "seller",
+          ...(typeof step === "object" ? { outcome: step.outcome } : {}),
+        })
+        const failedBy = failedParty === null ? null : failedParty === "buyer" ? row.buyer_id : failedParty === "seller" ? row.seller_id : row.maker_id
         // The conditional update: only from the status read under the lock.
         const moved = yield* sql.unsafe<OrderRow>(
-          `update p2p_orders set status = $2, deadline = $3, cancelled_by = coalesce($4, cancelled_by), updated_at = $5,
+          `update p2p_orders set status = $2, deadline = $3, cancelled_by = coalesce($4, cancelled_by), updated_at = $5, failed_by = coalesce($7, failed_by),
              accepted_at = case when $2 = 'ACCEPTED' then $5 else accepted_at end,
              paid_at = case when $2 = 'PAID' then $5 else paid_at end,
              completed_at = case when $2 = 'COMPLETED' then $5 else completed_at end,
              closed_at = case when $2 in ('COMPLETED', 'CANCELLED', 'EXPIRED', 'REJECTED') then $5 else closed_at end
            where id = $1 and status = $6 returning ${ORDER_COLUMNS}`,
-          [orderId, to, deadline, cancelledBy, at, row.status],
+          [orderId, to, deadline, cancelledBy, at, row.status, failedBy],
         )
         const next = moved[0]
         if (next === undefined) return yield* Effect.fail(new P2pConflict({ code: "order_state_changed", message: "The order moved on", status: row.status }))
@@ -504,36 +525,6 @@ const applyMove = (orderId: number, step: OrderMove | "expire" | Resolution, act
             where order_id = ${orderId} and status = 'OPEN'`
         }
         if (extra !== undefined) yield* extra(next, at)
-        // The participants' records (spec: completion rate): completed for both, a failure for whoever let it fail.
-        const buyerId = Number(row.buyer_id)
-        const sellerId = Number(row.seller_id)
-        // Support's decisions: the side it went against failed (a split counts for nobody).
-        const failedBy =
-          typeof step === "object"
-            ? step.outcome === "BUYER"
-              ? sellerId
-              : step.outcome === "SELLER"
-                ? buyerId
-                : undefined
-            : to === "CANCELLED"
-              ? cancelledBy === "buyer"
-                ? buyerId
-                : sellerId
-              : to === "EXPIRED"
-                ? row.status === "ACCEPTED"
-                  ? buyerId
-                  : Number(row.maker_id)
-                : undefined
-        yield* countClosed(
-          to === "COMPLETED" && typeof step !== "object"
-            ? [
-                { userId: buyerId, completed: 1, failed: 0 },
-                { userId: sellerId, completed: 1, failed: 0 },
-              ]
-            : failedBy === undefined
-              ? []
-              : [{ userId: failedBy, completed: 0, failed: 1 }],
-        )
         yield* notifyBoth(facts(next), typeof step === "object" ? "resolved" : step === "appeal" ? "appealed" : (eventOf(to, false) as Event))
         let transactionId: string | null = null
         if (ledgerMove === "release") {
@@ -575,7 +566,9 @@ export const openAppeal = (userId: number, request: OpenAppealRequest) =>
         const author = Number(order.buyer_id) === userId ? "buyer" : "seller"
         yield* sql`insert into p2p_appeals (order_id, opened_by, issue, status, opened_at) values (${request.orderId}, ${userId}, ${request.issue}, 'OPEN', ${at})
           on conflict (order_id) do nothing`
-        yield* sql`insert into p2p_appeal_statements (order_id, author, user_id, text, at) values (${request.orderId}, ${author}, ${userId}, ${request.statement}, ${at})`
+        const [statement] = yield* sql<{ id: string }>`insert into p2p_appeal_statements (order_id, author, user_id, text, at)
+          values (${request.orderId}, ${author}, ${userId}, ${request.statement}, ${at}) returning id::text as id`
+        yield* attachReceipts(request.orderId, userId, Number(statement!.id), request.receiptIds)
       }),
     )
     return (yield* viewsOf([row], userId))[0]!
@@ -597,8 +590,9 @@ export const addStatement = (userId: number, request: StatementRequest) =>
           { n: number },
         ]
         if (n >= 20) return yield* Effect.fail(new P2pRefused({ code: "invalid_offer", message: "At most 20 statements per side" }))
-        yield* sql`insert into p2p_appeal_statements (order_id, author, user_id, text, at)
-          values (${request.orderId}, ${Number(order.buyer_id) === userId ? "buyer" : "seller"}, ${userId}, ${request.text}, ${new Date(config.now())})`
+        const [statement] = yield* sql<{ id: string }>`insert into p2p_appeal_statements (order_id, author, user_id, text, at)
+          values (${request.orderId}, ${Number(order.buyer_id) === userId ? "buyer" : "seller"}, ${userId}, ${request.text}, ${new Date(config.now())}) returning id::text as id`
+        yield* attachReceipts(request.orderId, userId, Number(statement!.id), request.receiptIds)
         return order
       }),
     )

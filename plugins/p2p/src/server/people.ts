@@ -18,6 +18,8 @@ import {
 } from "../api.ts"
 import { checkFields, paymentMethod, pushRecent, type UnavailableWhy } from "../domain.ts"
 import { marketConfig } from "./config.ts"
+import { EMPTY_STATS, reputationStats } from "./reputationStats.ts"
+import { trustedOf } from "./trusted.ts"
 
 interface KernelUserRow {
   first_name: string
@@ -71,38 +73,12 @@ export const ensureP2pUser = (userId: number) =>
   })
 
 /**
- * Completed orders and the completion rate: completed / (completed + failed), where failed counts the
- * orders the user cancelled and those that expired on them (kept per user by the moves: `countMove`).
+ * Each user's reputation (issue 21, `reputationStats.ts`), computed from the orders in one grouped query:
+ * completedOrders and completionRate (all time; the fields every screen and the trusted-merchant criteria
+ * read), the same over 30 days, average release and payment times, feedback. Since migration 4 the numbers come
+ * from the orders (`failed_by`, the anti-wash caps per pair), no longer from the `p2p_user_stats` counters.
  */
-export const statsOf = (userIds: ReadonlyArray<number>) =>
-  Effect.gen(function* () {
-    const out = new Map<number, { completedOrders: number; completionRate: number | null }>()
-    for (const id of userIds) out.set(id, { completedOrders: 0, completionRate: null })
-    if (userIds.length === 0) return out
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ user_id: string; completed: number; failed: number }>`
-      select user_id::text as user_id, completed, failed from p2p_user_stats where user_id = any(${userIds as Array<number>}::bigint[])`
-    for (const row of rows) {
-      const completed = Number(row.completed)
-      const failed = Number(row.failed)
-      out.set(Number(row.user_id), {
-        completedOrders: completed,
-        completionRate: completed + failed === 0 ? null : Math.floor((completed * 100) / (completed + failed)),
-      })
-    }
-    return out
-  })
-
-/** A closed order counts for its participants (in the move's transaction; rows locked in id order). */
-export const countClosed = (counts: ReadonlyArray<{ readonly userId: number; readonly completed: number; readonly failed: number }>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    for (const count of [...counts].sort((a, b) => a.userId - b.userId)) {
-      if (count.completed === 0 && count.failed === 0) continue
-      yield* sql`insert into p2p_user_stats (user_id, completed, failed) values (${count.userId}, ${count.completed}, ${count.failed})
-        on conflict (user_id) do update set completed = p2p_user_stats.completed + excluded.completed, failed = p2p_user_stats.failed + excluded.failed`
-    }
-  })
+export const statsOf = (userIds: ReadonlyArray<number>) => reputationStats(userIds)
 
 export const tradersOf = (userIds: ReadonlyArray<number>) =>
   Effect.gen(function* () {
@@ -115,8 +91,9 @@ export const tradersOf = (userIds: ReadonlyArray<number>) =>
         : yield* sql<{ id: string; first_name: string; last_name: string | null }>`
             select id::text as id, first_name, last_name from kernel_users where id = any(${unique as Array<number>}::bigint[])`
     const names = new Map(rows.map((row) => [Number(row.id), nameOf(row)]))
+    const trusted = yield* trustedOf(unique)
     const out = new Map<number, Trader>()
-    for (const id of unique) out.set(id, { userId: id, name: names.get(id) ?? String(id), ...(stats.get(id) ?? { completedOrders: 0, completionRate: null }) })
+    for (const id of unique) out.set(id, { userId: id, name: names.get(id) ?? String(id), ...(stats.get(id) ?? EMPTY_STATS), trustedMerchant: trusted.has(id) })
     return out
   })
 
