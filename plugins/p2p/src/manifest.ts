@@ -121,7 +121,13 @@ export const p2pPlugin = definePlugin({
       component: () => import("./client/ExpressOnboardingScreen.tsx"),
     },
     { id: "express", parent: "wallet", path: "/p2p/express", search: R.ExpressSearch, component: () => import("./client/ExpressScreen.tsx") },
-    { id: "expressOperation", parent: "wallet", path: "/p2p/express/$operation", search: R.ExpressSearch, component: () => import("./client/ExpressScreen.tsx") },
+    {
+      id: "expressOperation",
+      parent: "wallet",
+      path: "/p2p/express/$operation",
+      search: R.ExpressSearch,
+      component: () => import("./client/ExpressScreen.tsx"),
+    },
   ],
   // Spec 3 §2.1: the tab shows only when P2P is available (the permission; the screen checks the rest of §4.1).
   tabs: [{ id: "p2p", bar: "custodial", to: "/p2p", labelKey: "tab", icon: "exchange", order: 30, permissions: ["canUseP2p"] }],
@@ -211,11 +217,51 @@ export const p2pPlugin = definePlugin({
   i18n: {
     namespace: "p2p",
     bundles: {
-      en: () => bundle([import("./i18n/market.en.json"), import("./i18n/maker.en.json"), import("./i18n/chat.en.json"), import("./i18n/reputation.en.json"), import("./i18n/merchant.en.json"), import("./i18n/express.en.json")]),
-      ru: () => bundle([import("./i18n/market.ru.json"), import("./i18n/maker.ru.json"), import("./i18n/chat.ru.json"), import("./i18n/reputation.ru.json"), import("./i18n/merchant.ru.json"), import("./i18n/express.ru.json")]),
-      hi: () => bundle([import("./i18n/market.hi.json"), import("./i18n/maker.hi.json"), import("./i18n/chat.hi.json"), import("./i18n/reputation.hi.json"), import("./i18n/merchant.hi.json"), import("./i18n/express.hi.json")]),
-      bn: () => bundle([import("./i18n/market.bn.json"), import("./i18n/maker.bn.json"), import("./i18n/chat.bn.json"), import("./i18n/reputation.bn.json"), import("./i18n/merchant.bn.json"), import("./i18n/express.bn.json")]),
-      "zh-TW": () => bundle([import("./i18n/market.zh-TW.json"), import("./i18n/maker.zh-TW.json"), import("./i18n/chat.zh-TW.json"), import("./i18n/reputation.zh-TW.json"), import("./i18n/merchant.zh-TW.json"), import("./i18n/express.zh-TW.json")]),
+      en: () =>
+        bundle([
+          import("./i18n/market.en.json"),
+          import("./i18n/maker.en.json"),
+          import("./i18n/chat.en.json"),
+          import("./i18n/reputation.en.json"),
+          import("./i18n/merchant.en.json"),
+          import("./i18n/express.en.json"),
+        ]),
+      ru: () =>
+        bundle([
+          import("./i18n/market.ru.json"),
+          import("./i18n/maker.ru.json"),
+          import("./i18n/chat.ru.json"),
+          import("./i18n/reputation.ru.json"),
+          import("./i18n/merchant.ru.json"),
+          import("./i18n/express.ru.json"),
+        ]),
+      hi: () =>
+        bundle([
+          import("./i18n/market.hi.json"),
+          import("./i18n/maker.hi.json"),
+          import("./i18n/chat.hi.json"),
+          import("./i18n/reputation.hi.json"),
+          import("./i18n/merchant.hi.json"),
+          import("./i18n/express.hi.json"),
+        ]),
+      bn: () =>
+        bundle([
+          import("./i18n/market.bn.json"),
+          import("./i18n/maker.bn.json"),
+          import("./i18n/chat.bn.json"),
+          import("./i18n/reputation.bn.json"),
+          import("./i18n/merchant.bn.json"),
+          import("./i18n/express.bn.json"),
+        ]),
+      "zh-TW": () =>
+        bundle([
+          import("./i18n/market.zh-TW.json"),
+          import("./i18n/maker.zh-TW.json"),
+          import("./i18n/chat.zh-TW.json"),
+          import("./i18n/reputation.zh-TW.json"),
+          import("./i18n/merchant.zh-TW.json"),
+          import("./i18n/express.zh-TW.json"),
+        ]),
     },
   },
 })

@@ -12,7 +12,7 @@ import { idOf } from "./market.ts"
 import { alertStyle, LoadError, NotFound, padStyle, pageStyle, titleStyle } from "./marketParts.tsx"
 import { useOrder } from "./orderHooks.ts"
 
-const issueOf = (value: unknown): IssueType | undefined => (ISSUE_TYPES as ReadonlyArray<unknown>).includes(value) ? (value as IssueType) : undefined
+const issueOf = (value: unknown): IssueType | undefined => ((ISSUE_TYPES as ReadonlyArray<unknown>).includes(value) ? (value as IssueType) : undefined)
 
 /**
  * /p2p/orders/$id/help and /help/$issueType (spec 3 §2.1; issue 21): the fixed issue list of the
@@ -38,7 +38,11 @@ export default function HelpScreen() {
 
   if (id === null) return <NotFound kind="order" />
   if (order === undefined) {
-    return <main style={pageStyle}>{query.status === "error" ? <LoadError retry={() => void query.refetch()} /> : <SkeletonList rows={4} label={t("market.loading")} />}</main>
+    return (
+      <main style={pageStyle}>
+        {query.status === "error" ? <LoadError retry={() => void query.refetch()} /> : <SkeletonList rows={4} label={t("market.loading")} />}
+      </main>
+    )
   }
   const toOrder = () => void go(orderRoute, { params: { id: String(order.id) }, replace: true })
   if (!order.moves.includes("appeal")) {
@@ -118,7 +122,14 @@ export default function HelpScreen() {
         </p>
       )}
       <div style={padStyle}>
-        <Button look="primary" stretched data-testid="p2p-help-submit" disabled={issue === undefined || text.length === 0} loading={sending} onClick={() => void submit()}>
+        <Button
+          look="primary"
+          stretched
+          data-testid="p2p-help-submit"
+          disabled={issue === undefined || text.length === 0}
+          loading={sending}
+          onClick={() => void submit()}
+        >
           {t("help.submit")}
         </Button>
         {order.moves.includes("received") && (

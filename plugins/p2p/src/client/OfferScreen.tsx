@@ -2,19 +2,7 @@ import { useRef, useState } from "react"
 import { useParams, useSearch } from "@tanstack/react-router"
 import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useAnalytics, useGo, useKernel, useT } from "@wallet/kernel-react"
-import {
-  AmountInput,
-  Badge,
-  Banner,
-  Button,
-  Cell,
-  List,
-  minorUnitsToAmount,
-  Section,
-  SegmentedControl,
-  Skeleton,
-  SkeletonList,
-} from "@wallet/kernel-react/ui"
+import { AmountInput, Badge, Banner, Button, Cell, List, minorUnitsToAmount, Section, SegmentedControl, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
 import type { Offer } from "../api.ts"
 import { cryptoDecimals, FIAT_DECIMALS, orderMoney, unavailableWhyOf } from "../domain.ts"
 import { editOfferRoute, newPaymentRoute, offerListRoute, offerRoute, offerUnavailableRoute, orderRoute, p2pUnavailableRoute } from "../routes.ts"

@@ -99,11 +99,19 @@ function AppealSection({ order }: { readonly order: Order }) {
   const outcome =
     appeal.outcome === null
       ? null
-      : t(`appeal.outcome.${appeal.outcome}`, { amount: `${formatAmount(BigInt(appeal.buyerAmount ?? "0"), cryptoDecimals(order.crypto) ?? 0)} ${order.crypto}` })
+      : t(`appeal.outcome.${appeal.outcome}`, {
+          amount: `${formatAmount(BigInt(appeal.buyerAmount ?? "0"), cryptoDecimals(order.crypto) ?? 0)} ${order.crypto}`,
+        })
   return (
     <List>
       <Section header={t("appeal.title")}>
-        <Cell multiline data-testid="p2p-appeal-status" data-status={appeal.status} title={t(`appeal.status.${appeal.status}`)} description={outcome ?? t(`help.issues.${appeal.issue}`)} />
+        <Cell
+          multiline
+          data-testid="p2p-appeal-status"
+          data-status={appeal.status}
+          title={t(`appeal.status.${appeal.status}`)}
+          description={outcome ?? t(`help.issues.${appeal.issue}`)}
+        />
         {appeal.statements.map((statement, index) => (
           <div key={index}>
             <Cell multiline data-testid="p2p-appeal-statement" title={t(`appeal.author.${statement.author}`)} description={statement.text} />
@@ -112,7 +120,15 @@ function AppealSection({ order }: { readonly order: Order }) {
         ))}
         {appeal.status === "OPEN" && (
           <div style={{ padding: "12px 16px", display: "flex", flexDirection: "column", gap: 8 }}>
-            <TextField multiline rows={3} label={t("appeal.addLabel")} value={text} maxLength={MAX_STATEMENT} onChange={setText} data-testid="p2p-appeal-text" />
+            <TextField
+              multiline
+              rows={3}
+              label={t("appeal.addLabel")}
+              value={text}
+              maxLength={MAX_STATEMENT}
+              onChange={setText}
+              data-testid="p2p-appeal-text"
+            />
             <ReceiptPicker orderId={order.id} onIds={setReceiptIds} />
             <Button look="secondary" data-testid="p2p-appeal-add" disabled={text.trim().length === 0} loading={sending} onClick={() => void send()}>
               {t("appeal.add")}

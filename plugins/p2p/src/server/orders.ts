@@ -473,7 +473,17 @@ const applyMove = (orderId: number, step: OrderMove | "expire" | Resolution, act
         }
         const sale = row.offer_type === "SALE"
         const cancelledBy =
-          typeof step === "object" ? (to === "CANCELLED" ? "support" : null) : to === "CANCELLED" ? (Number(row.buyer_id) === viewer ? "buyer" : "seller") : to === "EXPIRED" ? "system" : null
+          typeof step === "object"
+            ? to === "CANCELLED"
+              ? "support"
+              : null
+            : to === "CANCELLED"
+              ? Number(row.buyer_id) === viewer
+                ? "buyer"
+                : "seller"
+              : to === "EXPIRED"
+                ? "system"
+                : null
         const deadline = to === "ACCEPTED" ? minutes(at, row.payment_window) : null
         // Reputation (issue 21): who let the order fail, written by the same conditional update (`failed_by`, migration 4).
         const failedParty = failedPartyOf({
@@ -582,13 +592,14 @@ export const addStatement = (userId: number, request: StatementRequest) =>
     const row = yield* sql.withTransaction(
       Effect.gen(function* () {
         const order = yield* orderRow(request.orderId, true)
-        if (order === undefined || (Number(order.buyer_id) !== userId && Number(order.seller_id) !== userId)) return yield* Effect.fail(notFound(request.orderId))
+        if (order === undefined || (Number(order.buyer_id) !== userId && Number(order.seller_id) !== userId))
+          return yield* Effect.fail(notFound(request.orderId))
         if (order.status !== "IN_APPEAL") {
           return yield* Effect.fail(new P2pConflict({ code: "order_state_changed", message: "The order has no open appeal", status: order.status }))
         }
-        const [{ n }] = (yield* sql<{ n: number }>`select count(*)::int as n from p2p_appeal_statements where order_id = ${request.orderId} and user_id = ${userId}`) as [
-          { n: number },
-        ]
+        const [{ n }] = (yield* sql<{
+          n: number
+        }>`select count(*)::int as n from p2p_appeal_statements where order_id = ${request.orderId} and user_id = ${userId}`) as [{ n: number }]
         if (n >= 20) return yield* Effect.fail(new P2pRefused({ code: "invalid_offer", message: "At most 20 statements per side" }))
         const [statement] = yield* sql<{ id: string }>`insert into p2p_appeal_statements (order_id, author, user_id, text, at)
           values (${request.orderId}, ${Number(order.buyer_id) === userId ? "buyer" : "seller"}, ${userId}, ${request.text}, ${new Date(config.now())}) returning id::text as id`
@@ -603,12 +614,19 @@ export const addStatement = (userId: number, request: StatementRequest) =>
  * Support's decision (the operator page): one transaction with the audit entry, the conditional update of
  * the order (IN_APPEAL only), the appeal closed, and the one Ledger command (post, void or a partial post).
  */
-export const resolveAppeal = (orderId: number, resolution: Resolution, operator: string, note: string, audit: (before: unknown) => Effect.Effect<void, SqlError, SqlClient.SqlClient | ServerConfig>) =>
+export const resolveAppeal = (
+  orderId: number,
+  resolution: Resolution,
+  operator: string,
+  note: string,
+  audit: (before: unknown) => Effect.Effect<void, SqlError, SqlClient.SqlClient | ServerConfig>,
+) =>
   applyMove(orderId, resolution, { operator }, "IN_APPEAL", (order, at) =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* audit({ status: "IN_APPEAL", orderId })
-      if (note.length > 0) yield* sql`insert into p2p_appeal_statements (order_id, author, user_id, text, at) values (${orderId}, 'support', null, ${note}, ${at})`
+      if (note.length > 0)
+        yield* sql`insert into p2p_appeal_statements (order_id, author, user_id, text, at) values (${orderId}, 'support', null, ${note}, ${at})`
       yield* sql`update p2p_appeals set note = ${note || null} where order_id = ${order.id}`
     }),
   )

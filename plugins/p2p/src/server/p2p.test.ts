@@ -295,8 +295,17 @@ describe("P2P market on PGlite (issue 20)", () => {
     await move(buyer, order.id, "paid", "ACCEPTED")
     const bad = await post(buyer, "/api/p2p/orders/appeal", { orderId: order.id, issue: "nonsense", statement: "x" })
     expect(bad.status).toBe(400)
-    const appealed = await post(buyer, "/api/p2p/orders/appeal", { orderId: order.id, issue: "seller_not_releasing", statement: "Paid 1,000 RUB by SBP at 10:02", status: "PAID" })
-    expect(appealed.body).toMatchObject({ status: "IN_APPEAL", moves: [], appeal: { status: "OPEN", issue: "seller_not_releasing", openedBy: "buyer", outcome: null } })
+    const appealed = await post(buyer, "/api/p2p/orders/appeal", {
+      orderId: order.id,
+      issue: "seller_not_releasing",
+      statement: "Paid 1,000 RUB by SBP at 10:02",
+      status: "PAID",
+    })
+    expect(appealed.body).toMatchObject({
+      status: "IN_APPEAL",
+      moves: [],
+      appeal: { status: "OPEN", issue: "seller_not_releasing", openedBy: "buyer", outcome: null },
+    })
     expect(appealed.body.appeal.statements).toHaveLength(1)
     const sellerSide = await post(seller, "/api/p2p/orders/appeal/statement", { orderId: order.id, text: "Nothing arrived yet" })
     expect(sellerSide.body.appeal.statements.map((st: { author: string }) => st.author)).toEqual(["buyer", "seller"])
@@ -317,7 +326,12 @@ describe("P2P market on PGlite (issue 20)", () => {
     const tooMuch = await ops.form("/decide", { order: String(order.id), outcome: "SPLIT", buyerAmount: (10n * USDT).toString() })
     expect(tooMuch.status).toBe(400)
     expect(await tooMuch.text()).toContain("less than the whole amount")
-    const decided = await ops.form("/decide", { order: String(order.id), outcome: "SPLIT", buyerAmount: (4n * USDT).toString(), note: "Half the transfer arrived" })
+    const decided = await ops.form("/decide", {
+      order: String(order.id),
+      outcome: "SPLIT",
+      buyerAmount: (4n * USDT).toString(),
+      note: "Half the transfer arrived",
+    })
     expect(decided.status).toBe(303)
     const after = (await post(buyer, "/api/p2p/orders/get", { orderId: order.id })).body
     expect(after).toMatchObject({ status: "COMPLETED", moves: [], appeal: { status: "RESOLVED", outcome: "SPLIT", buyerAmount: (4n * USDT).toString() } })

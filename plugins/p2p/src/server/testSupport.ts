@@ -14,7 +14,10 @@ export const initUser = async (serverUrl: string, botToken: string, id: number, 
 }
 
 /** An operator account made for the test, signed in: a poster for `/ops/p2p/*` forms (CSRF and cookie). */
-export const signInOperator = async (server: { readonly url: string; readonly sql: (statement: string, params?: ReadonlyArray<unknown>) => Promise<unknown> }) => {
+export const signInOperator = async (server: {
+  readonly url: string
+  readonly sql: (statement: string, params?: ReadonlyArray<unknown>) => Promise<unknown>
+}) => {
   const { Effect } = await import("effect")
   const { hashPassword } = await import("@wallet/kernel-server/operator")
   const name = "p2p-support"
