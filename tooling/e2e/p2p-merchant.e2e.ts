@@ -110,7 +110,8 @@ describe("P2P trusted merchants and export (issue 21)", () => {
       await ad.getByRole("img", { name: "Trusted merchant" }).waitFor()
       await shot(buyer, "badge-list-dark")
       await ad.locator('[data-testid^="p2p-offer-take-"]').click()
-      await id(buyer, "p2p-trusted-row").waitFor()
+      await id(buyer, "p2p-trader").getByTestId("p2p-trusted-badge").waitFor()
+      await id(buyer, "p2p-trader").click()
       expect(await id(buyer, "p2p-trusted-row").innerText()).toContain("Support has checked this trader")
       await shot(buyer, "badge-offer-dark")
     } finally {

@@ -250,6 +250,13 @@ describe("P2P market (issue 20)", () => {
       // The seller does not release: the buyer asks support.
       await id(buyer, "p2p-order-appeal").click()
       await buyer.waitForPath(`/p2p/orders/${orderId}/help`)
+      // A wrong amount is first sent back to the chat (the refund step); going on shows the statement.
+      await id(buyer, "p2p-help-issue-paid_wrong_amount").click()
+      await id(buyer, "p2p-help-refund").waitFor()
+      expect(await buyer.app().getByLabel("Your statement").count()).toBe(0)
+      await shot(buyer, "help-refund")
+      await id(buyer, "p2p-help-refund-skip").click()
+      await buyer.app().getByLabel("Your statement").waitFor()
       await id(buyer, "p2p-help-issue-seller_not_releasing").click()
       await buyer.app().getByLabel("Your statement").fill("Paid 1,300 RUB by SBP at 10:02 from T-Bank, account ending 4821")
       await shot(buyer, "help")

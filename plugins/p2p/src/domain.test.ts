@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import {
+  asksRefundFirst,
   checkFields,
   cryptoOf,
   feeOf,
@@ -103,5 +104,12 @@ describe("P2P rules (spec 3; decision 1000)", () => {
     expect(pushRecent(["RUB"], "EUR")).toEqual(["EUR", "RUB"])
     expect(pushRecent(["EUR", "RUB"], "USD")).toEqual(["USD", "EUR"])
     expect(pushRecent(["EUR", "RUB"], "RUB")).toEqual(["RUB", "EUR"])
+  })
+
+  it("the help flow asks for a refund first for a wrong amount, unless skipRefund or the user went on", () => {
+    expect(asksRefundFirst("paid_wrong_amount", false)).toBe(true)
+    expect(asksRefundFirst("paid_wrong_amount", true)).toBe(false)
+    expect(asksRefundFirst("seller_not_releasing", false)).toBe(false)
+    expect(asksRefundFirst(undefined, false)).toBe(false)
   })
 })

@@ -292,6 +292,13 @@ export const ISSUES_OF: Readonly<Record<Side, ReadonlyArray<IssueType>>> = {
   buyer: ["seller_not_releasing", "paid_wrong_amount", "other"],
   seller: ["buyer_not_paid", "payment_not_received", "paid_wrong_amount", "other"],
 }
+/**
+ * Issues the other side can usually settle by returning the money themselves (a wrong amount paid): the help flow
+ * first suggests asking them in the chat, unless the link says `skipRefund` (spec 3 §2.1) or the user goes on.
+ */
+export const REFUND_FIRST: ReadonlyArray<IssueType> = ["paid_wrong_amount"]
+export const asksRefundFirst = (issue: IssueType | undefined, skipRefund: boolean): boolean =>
+  issue !== undefined && !skipRefund && REFUND_FIRST.includes(issue)
 export const APPEAL_OUTCOMES = ["BUYER", "SELLER", "SPLIT"] as const
 export type AppealOutcome = (typeof APPEAL_OUTCOMES)[number]
 /** A statement is at most this long (characters). */

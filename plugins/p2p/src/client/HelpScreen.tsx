@@ -3,8 +3,8 @@ import { useParams, useSearch } from "@tanstack/react-router"
 import { useQueryClient } from "@tanstack/react-query"
 import { useAnalytics, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, Cell, List, Placeholder, Section, SkeletonList, TextField } from "@wallet/kernel-react/ui"
-import { ISSUE_TYPES, ISSUES_OF, MAX_STATEMENT, type IssueType } from "../domain.ts"
-import { confirmReceivedRoute, orderRoute } from "../routes.ts"
+import { asksRefundFirst, ISSUE_TYPES, ISSUES_OF, MAX_STATEMENT, type IssueType } from "../domain.ts"
+import { confirmReceivedRoute, orderChatRoute, orderRoute } from "../routes.ts"
 import { chatKeys, errorCode, keys, openAppeal } from "./client.ts"
 import { chatErrorKey } from "./chat.ts"
 import { ReceiptPicker } from "./orderFiles.tsx"
@@ -26,7 +26,7 @@ export default function HelpScreen() {
   const analytics = useAnalytics()
   const queryClient = useQueryClient()
   const params = useParams({ strict: false }) as { readonly id?: string; readonly issueType?: string }
-  const search = useSearch({ strict: false }) as { readonly issueListSelect?: IssueType }
+  const search = useSearch({ strict: false }) as { readonly issueListSelect?: IssueType; readonly skipRefund?: boolean }
   const id = idOf(params.id)
   const query = useOrder(id)
   const order = query.data
@@ -35,6 +35,8 @@ export default function HelpScreen() {
   const [sending, setSending] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
   const [receiptIds, setReceiptIds] = useState<ReadonlyArray<number>>([])
+  // The refund step (spec 3 §2.1 skipRefund): passed once the user chooses to go on to support.
+  const [refundAsked, setRefundAsked] = useState(false)
 
   if (id === null) return <NotFound kind="order" />
   if (order === undefined) {
@@ -98,23 +100,42 @@ export default function HelpScreen() {
             ))}
           </div>
         </Section>
-        <Section>
-          <div style={{ padding: "12px 16px" }}>
-            <TextField
-              multiline
-              rows={5}
-              label={t("help.statement")}
-              hint={t("help.statementHint")}
-              value={statement}
-              maxLength={MAX_STATEMENT}
-              onChange={setStatement}
-              data-testid="p2p-help-statement"
-            />
-          </div>
-          <div style={{ padding: "0 16px 12px" }}>
-            <ReceiptPicker orderId={order.id} onIds={setReceiptIds} />
-          </div>
-        </Section>
+        {asksRefundFirst(issue, search.skipRefund === true || refundAsked) ? (
+          <Section header={t("help.refund.title")}>
+            <Cell multiline data-testid="p2p-help-refund" description={t(`help.refund.${order.side}`)} />
+            <div style={{ padding: "12px 16px", display: "flex", flexDirection: "column", gap: 8 }}>
+              <Button
+                look="secondary"
+                stretched
+                data-testid="p2p-help-refund-chat"
+                onClick={() => void go(orderChatRoute, { params: { id: String(order.id) } })}
+              >
+                {t("help.refund.chat")}
+              </Button>
+              <Button look="plain" stretched data-testid="p2p-help-refund-skip" onClick={() => setRefundAsked(true)}>
+                {t("help.refund.skip")}
+              </Button>
+            </div>
+          </Section>
+        ) : (
+          <Section>
+            <div style={{ padding: "12px 16px" }}>
+              <TextField
+                multiline
+                rows={5}
+                label={t("help.statement")}
+                hint={t("help.statementHint")}
+                value={statement}
+                maxLength={MAX_STATEMENT}
+                onChange={setStatement}
+                data-testid="p2p-help-statement"
+              />
+            </div>
+            <div style={{ padding: "0 16px 12px" }}>
+              <ReceiptPicker orderId={order.id} onIds={setReceiptIds} />
+            </div>
+          </Section>
+        )}
       </List>
       {failure !== null && (
         <p role="alert" style={alertStyle} data-testid="p2p-help-error">
@@ -126,7 +147,7 @@ export default function HelpScreen() {
           look="primary"
           stretched
           data-testid="p2p-help-submit"
-          disabled={issue === undefined || text.length === 0}
+          disabled={issue === undefined || text.length === 0 || asksRefundFirst(issue, search.skipRefund === true || refundAsked)}
           loading={sending}
           onClick={() => void submit()}
         >

@@ -22,7 +22,6 @@ import {
 } from "./market.ts"
 import { alertStyle, LoadError, NotFound, padStyle, pageStyle, RadioRow, titleStyle } from "./marketParts.tsx"
 import { TraderCell } from "./reputationParts.tsx"
-import { TrustedRow } from "./TrustedBadge.tsx"
 
 interface OfferSearchValues {
   readonly previousPrice?: string
@@ -38,7 +37,6 @@ function OfferFacts({ offer }: { readonly offer: Offer }) {
     <>
       <Section>
         <TraderCell trader={offer.user} />
-        <TrustedRow trusted={offer.user.trustedMerchant} />
       </Section>
       <Section>
         <Cell title={t("market.offer.price")} after={<span data-testid="p2p-offer-price">{formatFiat(offer.priceCents, offer.fiat, locale)}</span>} />

@@ -14,7 +14,6 @@ import { countdown, counterpartyOf, formatCrypto, formatFiat, formatFiatPlain, i
 import { LoadError, NotFound, padStyle, pageStyle, titleStyle, useNow } from "./marketParts.tsx"
 import { useMoveOrder, useOrder } from "./orderHooks.ts"
 import { FeedbackBlock, TraderCell } from "./reputationParts.tsx"
-import { TrustedRow } from "./TrustedBadge.tsx"
 
 /** The seller's details the buyer pays to: each field with a copy button. */
 function PaymentDetailsSection({ order }: { readonly order: Order }) {
@@ -239,7 +238,6 @@ export default function OrderScreen() {
         </Section>
         <Section>
           <TraderCell trader={other} role={t(buyer ? "order.seller" : "order.buyer")} size={36} />
-          <TrustedRow trusted={other.trustedMerchant} />
           <Cell
             data-testid="p2p-order-chat"
             title={t("chat.open")}

@@ -5,6 +5,7 @@
  * of a completed order.
  */
 import { useState, type CSSProperties } from "react"
+import { TrustedBadge, TrustedRow } from "./TrustedBadge.tsx"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useKernel, useT } from "@wallet/kernel-react"
 import { Avatar, BottomSheet, Button, Cell, List, Section, SkeletonList, TextField, VisuallyHidden } from "@wallet/kernel-react/ui"
@@ -92,7 +93,7 @@ export function TraderCell({ trader, role, size = 40 }: { readonly trader: Trade
         before={<Avatar name={trader.name} colorSeed={avatarColorIndex(trader.userId)} size={size} />}
         title={
           <>
-            {trader.name}
+            {trader.name} <TrustedBadge trusted={trader.trustedMerchant} />
             <VisuallyHidden>{` (${t("reputation.open")})`}</VisuallyHidden>
           </>
         }
@@ -103,6 +104,11 @@ export function TraderCell({ trader, role, size = 40 }: { readonly trader: Trade
       <BottomSheet open={open} onClose={() => setOpen(false)} title={trader.name} closeLabel={t("reputation.close")}>
         <div data-testid="p2p-trader-sheet">
           <List>
+            {trader.trustedMerchant === true && (
+              <Section>
+                <TrustedRow trusted />
+              </Section>
+            )}
             <ReputationDetails userId={trader.userId} />
           </List>
         </div>
