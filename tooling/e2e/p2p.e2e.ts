@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, screenshotDir, startStack, type LaunchedApp, type Stack } from "@wallet/harness/stack"
-import { demoUserId, openOperatorConsole } from "./support/ops.ts"
+import { demoUserId, openOperatorConsole, PNG } from "./support/ops.ts"
 
 /**
  * Issue 20, the P2P market with two demo users: Lena (level 2, funded by the dev market) sells, Rhea
@@ -230,6 +230,8 @@ describe("P2P market (issue 20)", () => {
   it("issue 21: the seller does not release; the buyer appeals; support releases to the buyer in the operator console", async () => {
     const seller = await launch(stack, { user: SELLER })
     const buyer = await launch(stack, { user: BUYER })
+    const buyerId = await demoUserId(stack, BUYER)
+    const buyerUsdt = await ledgerBalance(`user:${buyerId}`, "USDT")
     try {
       await openMarket(buyer)
       await buyer.goto("/p2p/offers/list/SALE?fiatCurrency=RUB&crypto=USDT")
@@ -259,6 +261,8 @@ describe("P2P market (issue 20)", () => {
       await buyer.app().getByLabel("Your statement").waitFor()
       await id(buyer, "p2p-help-issue-seller_not_releasing").click()
       await buyer.app().getByLabel("Your statement").fill("Paid 1,300 RUB by SBP at 10:02 from T-Bank, account ending 4821")
+      await id(buyer, "p2p-receipt-input").setInputFiles({ name: "sbp-receipt.png", mimeType: "image/png", buffer: PNG })
+      await expect.poll(() => id(buyer, "p2p-receipt-pending").count(), { timeout: 15_000 }).toBe(1)
       await shot(buyer, "help")
       await id(buyer, "p2p-help-submit").click()
       await buyer.waitForPath(`/p2p/orders/${orderId}`)
@@ -279,6 +283,7 @@ describe("P2P market (issue 20)", () => {
         await ops.getByRole("link", { name: `#${orderId}` }).click()
         await ops.getByText("account ending 4821").waitFor()
         await ops.getByText("Nothing has arrived").waitFor()
+        await ops.locator('img[alt^="Receipt from the buyer"]').waitFor()
         await ops.getByLabel("Release the crypto to the buyer").check()
         await ops.getByLabel("Note to both sides").fill("The bank statement shows the transfer")
         await ops.screenshot({ path: join(screenshotDir, "p2p-ops-appeal.png"), fullPage: true })
@@ -295,6 +300,12 @@ describe("P2P market (issue 20)", () => {
       await expect.poll(() => id(seller, "p2p-order").getAttribute("data-status"), { timeout: 15_000 }).toBe("COMPLETED")
       expect(await id(seller, "p2p-appeal-status").getAttribute("data-status")).toBe("RESOLVED")
       await shot(seller, "appeal-resolved")
+      // The order's crypto reached the buyer through the Ledger, and the Ledger's books still balance.
+      const amount = BigInt((await stack.server.sql("select amount::text as amount from p2p_orders where id = $1", [orderId]))[0]!.amount as string)
+      expect(await ledgerBalance(`user:${buyerId}`, "USDT")).toBe(buyerUsdt + amount)
+      const audit = await stack.server.ledgerAudit()
+      expect(audit.violations).toEqual([])
+      expect(audit.ok).toBe(true)
     } finally {
       await seller.page.close()
       await buyer.page.close()

@@ -13,6 +13,7 @@ import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Ledger } from "./ledger/index.ts"
+import { runAudit, type AuditReport } from "./ledger/audit.ts"
 import { ApiId, OpenApiPath } from "@wallet/kernel/api"
 import { ChainLive, type Chain } from "./chain/index.ts"
 import { composeServerModules } from "./compose.ts"
@@ -83,6 +84,8 @@ export interface RunningServer {
   readonly modules: ReadonlyArray<string>
   /** Runs SQL on the server's own database connection (tests and tooling; PGlite has no other way in). */
   sql(statement: string, params?: ReadonlyArray<unknown>): Promise<ReadonlyArray<Record<string, unknown>>>
+  /** The Ledger's audit over the server's own database (browser tests end a money journey with it). */
+  ledgerAudit(): Promise<AuditReport>
   close(): Promise<void>
 }
 
@@ -208,7 +211,8 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     const client = Context.get(context, SqlClient.SqlClient)
     const sql = (statement: string, params: ReadonlyArray<unknown> = []) =>
       Effect.runPromise(client.unsafe<Record<string, unknown>>(statement, params as Array<unknown>))
-    return { url: `http://${host}:${address.port}`, port: address.port, modules, sql, close }
+    const ledgerAudit = () => Effect.runPromise(Effect.provideService(runAudit, SqlClient.SqlClient, client))
+    return { url: `http://${host}:${address.port}`, port: address.port, modules, sql, ledgerAudit, close }
   } catch (error) {
     await close()
     throw error
