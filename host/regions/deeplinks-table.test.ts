@@ -150,6 +150,8 @@ const LINKS: ReadonlyArray<Expected> = [
   { spec: "express", startParam: "express_USDT_RUB", plugin: "p2p", to: "/p2p/express", search: { crypto: "USDT", fiatCurrency: "RUB" } },
   { spec: "express", startParam: "express_sell_TON_EUR", plugin: "p2p", to: "/p2p/express/sell", search: { crypto: "TON", fiatCurrency: "EUR" } },
   { spec: "p2pTrustedMerchantApplication", startParam: "p2pTrustedMerchantApplication", plugin: "p2p", to: "/p2p/trusted-merchant-application" },
+  { spec: "exchange", startParam: "exchange", plugin: "exchange", to: "/exchange" },
+  { spec: "trade_main", startParam: "trade_main", plugin: "trade", to: "/trade" },
   { spec: "settings", startParam: "settings", plugin: "settings", to: "/settings" },
   { spec: "settings_language", startParam: "settings_language", plugin: "settings", to: "/settings/language" },
   { spec: "notifications", startParam: "notifications", plugin: "settings", to: "/settings/notifications" },
@@ -166,9 +168,7 @@ const PENDING: ReadonlyArray<{ readonly spec: Spec; readonly startParam: string;
   { spec: "crypto_campaigns", startParam: "crypto_campaigns", owner: "earn" },
   { spec: "flexible_earn_list", startParam: "flexible_earn_list", owner: "earn" },
   { spec: "earn_campaign", startParam: "earn_campaign_5", owner: "earn" },
-  { spec: "exchange", startParam: "exchange", owner: "exchange" },
   { spec: "asset_purchase", startParam: "asset_purchase_BTC_EUR", owner: "ramp" },
-  { spec: "trade_main", startParam: "trade_main", owner: "trade" },
 ]
 
 /** A composed route that the resolved path opens (`$param` segments match any one segment). */

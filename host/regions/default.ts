@@ -15,6 +15,8 @@ export default defineRegion({
     "@wallet/plugin-tonconnect": { enabled: true },
     "@wallet/plugin-kyc": { enabled: true },
     "@wallet/plugin-p2p": { enabled: true },
+    "@wallet/plugin-trade": { enabled: true },
+    "@wallet/plugin-exchange": { enabled: true },
   },
   defaults: { language: "en", fiatCurrency: "USD" },
 })

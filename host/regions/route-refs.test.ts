@@ -24,7 +24,7 @@ const pattern = (path: string) => path.replace(/\$[\w]+/g, "$")
 
 describe("route references (issue 14: typed routes instead of `as never` casts)", () => {
   it("the plugins declare their references in ./routes", () => {
-    for (const id of ["home", "settings", "passcode", "custody", "ton-space", "tonconnect", "kyc", "p2p"]) {
+    for (const id of ["home", "settings", "passcode", "custody", "ton-space", "tonconnect", "kyc", "p2p", "trade", "exchange"]) {
       expect(refsByPlugin.find((p) => p.id === id)?.refs.length ?? 0, id).toBeGreaterThan(0)
     }
   })

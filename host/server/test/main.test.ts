@@ -134,6 +134,8 @@ describe("the server process configuration", () => {
         "ton-space",
         "kyc",
         "p2p",
+        "trade",
+        "exchange",
       ])
       expect(server.region).toBe("default")
       expect((await fetch(`${server.url}/api/dev/demo-users`)).status).toBe(404)

@@ -10,7 +10,7 @@ describe("experiments (decision 0360)", () => {
       expect(e.variants[0]).toBe("a")
       expect(Number(e.actedOnBy !== undefined) + Number(e.pendingPlugin !== undefined)).toBe(1)
     }
-    expect(EXPERIMENTS.filter((e) => e.actedOnBy).map((e) => e.name)).toEqual(["wallet-action-buttons"])
+    expect(EXPERIMENTS.filter((e) => e.actedOnBy).map((e) => e.name)).toEqual(["wallet-action-buttons", "trading-default-tab"])
   })
 
   it("reads the control 'a' for a missing, unknown or undeclared bucket", () => {

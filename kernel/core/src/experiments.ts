@@ -20,7 +20,7 @@ export interface ExperimentDefinition {
 /** Every experiment of the spec, with its variants and who acts on it. */
 export const EXPERIMENTS: ReadonlyArray<ExperimentDefinition> = [
   { name: "wallet-action-buttons", variants: ["a", "b"], description: "b: wallet main's action buttons as a compact row", actedOnBy: "home" },
-  { name: "trading-default-tab", variants: ["a", "b"], description: "b: trade opens on the gainers ranking", pendingPlugin: "trade" },
+  { name: "trading-default-tab", variants: ["a", "b"], description: "b: trade opens on the gainers ranking", actedOnBy: "trade" },
   { name: "p2p-offer-price-test", variants: ["a", "b", "c"], description: "offer price presentation in P2P", pendingPlugin: "p2p" },
   { name: "wallet-onboarding-earn", variants: ["a", "b"], description: "b: the wallet onboarding ends on earn", pendingPlugin: "earn" },
   { name: "p2p-express-only", variants: ["a", "b"], description: "b: P2P shows express only", pendingPlugin: "p2p" },

@@ -13,6 +13,7 @@ import { runAudit, type AuditReport } from "./audit.ts"
 import { loadMovements, runBatch, type CommandResult, type RetryBatch } from "./engine.ts"
 import { InvalidMovement, UnknownAccount, UnknownCurrency, UnknownHold, type MovementError } from "./errors.ts"
 import {
+  convertCommand,
   expireCommand,
   holdCommand,
   isSystemOwner,
@@ -23,6 +24,7 @@ import {
   type AccountRef,
   type Balance,
   type Command,
+  type ConvertRequest,
   type Currency,
   type HistoryEntry,
   type Hold,
@@ -54,6 +56,12 @@ export interface LedgerShape {
   readonly hold: (request: HoldRequest) => Effect.Effect<Movement, MovementError | SqlError>
   readonly postHold: (request: PostHoldRequest) => Effect.Effect<Movement, MovementError | SqlError>
   readonly voidHold: (request: VoidHoldRequest) => Effect.Effect<Movement, MovementError | SqlError>
+  /**
+   * One conversion (kind "convert"): the user pays the house in one currency and the house pays the
+   * user in another, with an optional fee leg, all or nothing; `InsufficientFunds` when either side
+   * cannot pay (decision 1100). Idempotent by key like every movement.
+   */
+  readonly convert: (request: ConvertRequest) => Effect.Effect<Movement, MovementError | SqlError>
   /** Expires the pending holds whose `expiresAt` is at or before `now` (up to `limit`); returns the movements made. */
   readonly expireHolds: (now: Date, limit?: number) => Effect.Effect<ReadonlyArray<Movement>, SqlError>
   readonly balance: (ref: AccountRef) => Effect.Effect<Balance, UnknownAccount | SqlError>
@@ -455,6 +463,7 @@ export const makeLedger = (options: LedgerOptions = {}) =>
       hold: (request) => submit(holdCommand(request)),
       postHold: (request) => submit(postCommand(request)),
       voidHold: (request) => submit(voidCommand(request)),
+      convert: (request) => submit(convertCommand(request)),
       expireHolds,
       balance,
       balances,

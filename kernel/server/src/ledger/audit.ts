@@ -100,6 +100,25 @@ const checks: ReadonlyArray<readonly [string, string]> = [
        from ledger_holds h join ledger_entries e on e.transaction_id = h.resolved_tx join ledger_accounts a on a.id = e.account_id
       group by h.id, h.amount having -coalesce(sum(e.amount) filter (where a.owner = 'system:holds'), 0) <> h.amount`,
   ],
+  [
+    "the house never goes negative",
+    `select 'account ' || owner || '/' || currency || ' allows a negative balance' as detail
+       from ledger_accounts where owner = 'system:house' and allow_negative`,
+  ],
+  [
+    "a conversion is one user and the house in two currencies",
+    // The user pays the house in one currency and is paid in the other (a fee may go to system:fees).
+    `select 'conversion ' || t.id || ' (' || t.idempotency_key || '): ' || count(distinct a.currency) || ' currencies, '
+            || count(distinct a.owner) filter (where a.owner not like 'system:%') || ' users' as detail
+       from ledger_transactions t join ledger_entries e on e.transaction_id = t.id join ledger_accounts a on a.id = e.account_id
+      where t.kind = 'convert'
+      group by t.id, t.idempotency_key
+     having count(distinct a.currency) <> 2
+         or count(distinct a.owner) filter (where a.owner not like 'system:%') <> 1
+         or count(*) filter (where a.owner like 'system:%' and a.owner not in ('system:house', 'system:fees')) > 0
+         or count(*) filter (where a.owner = 'system:house' and e.amount > 0) <> 1
+         or count(*) filter (where a.owner = 'system:house' and e.amount < 0) <> 1`,
+  ],
 ]
 
 export const runAudit: Effect.Effect<AuditReport, SqlError, SqlClient.SqlClient> = Effect.gen(function* () {

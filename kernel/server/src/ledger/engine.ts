@@ -156,7 +156,7 @@ export const runBatch = (commands: ReadonlyArray<Command>): Effect.Effect<Readon
           currencies.push(ref.currency)
         }
         for (const command of commands) {
-          if (command.kind === "transfer") {
+          if (command.kind === "transfer" || command.kind === "convert") {
             for (const leg of command.legs) {
               want(leg.from)
               want(leg.to)
@@ -358,7 +358,8 @@ const decide = (
   let holdId: string | null = null
 
   switch (command.kind) {
-    case "transfer": {
+    case "transfer":
+    case "convert": {
       for (const leg of command.legs) {
         const from = account(leg.from)
         if (from instanceof UnknownAccount) return fail(from)

@@ -1,6 +1,7 @@
 /**
  * Property / fuzz test: thousands of random movements run concurrently (transfers with fees,
- * holds, partial and full posts (some with a fee leg), voids, expiry sweeps racing posts, retries with the same key,
+ * holds, partial and full posts (some with a fee leg), voids, expiry sweeps racing posts, conversions against the
+ * house account (some beyond its inventory), retries with the same key,
  * the same key with another body, overdrafts), round after round, on PGlite and on PostgreSQL.
  * Every random choice comes from a fixed seed; which of two racing operations wins may differ
  * between runs (and late retries pick among the keys committed so far), so the model follows the
@@ -51,6 +52,14 @@ type Op =
     }
   | { readonly type: "post"; readonly key: string; readonly hold: string; readonly amount: bigint | undefined; readonly fee: bigint }
   | { readonly type: "void"; readonly key: string; readonly hold: string }
+  | {
+      readonly type: "convert"
+      readonly key: string
+      readonly user: string
+      readonly pay: { readonly currency: string; readonly amount: bigint }
+      readonly receive: { readonly currency: string; readonly amount: bigint }
+      readonly fee: bigint
+    }
   | { readonly type: "expire"; readonly now: Date }
 
 type Outcome =
@@ -118,13 +127,21 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
         add(balance, ref, deposit)
         add(balance, { owner: System.deposits, currency: currency.code }, -deposit)
       }
+      // The house's inventory: small, so some conversions find it short (and must move nothing).
+      const house = { owner: System.house, currency: currency.code }
+      const inventory = 200_000n
+      await run((l) =>
+        l.transfer({ key: `fuzz:seed:${refKey(house)}`, legs: [{ from: { owner: System.deposits, currency: currency.code }, to: house, amount: inventory }] }),
+      )
+      add(balance, house, inventory)
+      add(balance, { owner: System.deposits, currency: currency.code }, -inventory)
     }
     const users = (currency: string) => accounts.filter((a) => a.currency === currency && a.owner.startsWith("user:"))
     // Production-like plans: with statistics the planner joins differently than on empty tables.
     await db.run(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql`analyze`))
 
     let sequence = 0
-    const stats = { ops: 0, ok: 0, insufficient: 0, conflicts: 0, notPending: 0, replays: 0, expired: 0, invalid: 0, feePosts: 0 }
+    const stats = { ops: 0, ok: 0, insufficient: 0, conflicts: 0, notPending: 0, replays: 0, expired: 0, invalid: 0, feePosts: 0, converts: 0 }
 
     for (let round = 0; round < ROUNDS; round++) {
       const now = new Date(T0 + round * minute)
@@ -135,7 +152,18 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
         const from = pick(users(currency))
         let to = pick(users(currency))
         if (to === from) to = { owner: System.withdrawals, currency }
-        if (r < 0.38) {
+        if (r < 0.08) {
+          // A conversion: the user pays one currency to the house and receives the other from it.
+          const other = CURRENCIES.find((c) => c.code !== currency)!.code
+          ops.push({
+            type: "convert",
+            key: `fuzz:c:${sequence++}`,
+            user: from.owner,
+            pay: { currency, amount: amount(30_000) },
+            receive: { currency: other, amount: random() < 0.1 ? 150_000n : amount(30_000) },
+            fee: random() < 0.4 ? amount(60) : 0n,
+          })
+        } else if (r < 0.38) {
           // Mostly affordable, sometimes an overdraft attempt.
           const big = random() < 0.05
           ops.push({
@@ -174,6 +202,7 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
           // The same key as an earlier op, another body.
           const original = pick(ops)
           if (original.type === "transfer") ops.push({ ...original, amount: original.amount + 1n })
+          else if (original.type === "convert") ops.push({ ...original, receive: { ...original.receive, amount: original.receive.amount + 1n } })
           else if (original.type === "hold") ops.push({ ...original, amount: original.amount + 1n, tag: `${original.tag}x` })
           else if (original.type === "post")
             ops.push(original.fee > 0n && random() < 0.5 ? { ...original, fee: original.fee + 1n } : { ...original, amount: (original.amount ?? 0n) + 7n })
@@ -202,6 +231,8 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
                 ...(op.fee > 0n ? [{ from: op.from, to: { owner: System.fees, currency: op.from.currency }, amount: op.fee }] : []),
               ],
             })
+          case "convert":
+            return ledger.convert({ key: op.key, user: op.user, pay: op.pay, receive: op.receive, fee: op.fee > 0n ? op.fee : undefined })
           case "hold":
             return ledger.hold({ key: op.key, from: op.from, to: op.to, amount: op.amount, expiresAt: op.expiresAt })
           case "post": {
@@ -315,6 +346,14 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
           add(balance, op.from, -(op.amount + op.fee))
           add(balance, op.to, op.amount)
           if (op.fee > 0n) add(balance, { owner: System.fees, currency: op.from.currency }, op.fee)
+        } else if (op.type === "convert") {
+          stats.converts++
+          const house = (currency: string) => ({ owner: System.house, currency })
+          add(balance, { owner: op.user, currency: op.pay.currency }, -(op.pay.amount + op.fee))
+          add(balance, house(op.pay.currency), op.pay.amount)
+          if (op.fee > 0n) add(balance, { owner: System.fees, currency: op.pay.currency }, op.fee)
+          add(balance, house(op.receive.currency), -op.receive.amount)
+          add(balance, { owner: op.user, currency: op.receive.currency }, op.receive.amount)
         } else if (op.type === "hold") {
           add(balance, op.from, -op.amount)
           add(held, op.from, op.amount)
@@ -350,6 +389,8 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
       })
     }
     for (const [id, hold] of holds) expect((await run((l) => l.getHold(id))).status, `hold ${id}`).toBe(hold.status)
+    // The house was never allowed below zero (the model moves in key order, not commit order, so only the end is compared).
+    for (const currency of CURRENCIES) expect((await run((l) => l.balance({ owner: System.house, currency: currency.code }))).available >= 0n).toBe(true)
     const report = await run((l) => l.audit)
     expect(report.violations).toEqual([])
     expect(report.ok).toBe(true)
@@ -363,6 +404,7 @@ describe.each(variants)("Ledger fuzz on %s", (label, kind, options) => {
     expect(stats.expired).toBeGreaterThan(0)
     expect(stats.feePosts).toBeGreaterThan(0)
     expect(stats.invalid).toBeGreaterThan(0)
+    expect(stats.converts).toBeGreaterThan(50)
     expect(report.counts.holds).toBeGreaterThan(100)
 
     // Sequential tail: the model predicts each outcome exactly.

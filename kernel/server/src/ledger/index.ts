@@ -19,6 +19,7 @@ export {
   type Along,
   type AlongGroup,
   type Balance,
+  type ConvertRequest,
   type Currency,
   type Entry,
   type HistoryEntry,

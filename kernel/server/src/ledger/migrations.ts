@@ -77,6 +77,18 @@ export const ledgerMigrations: ReadonlyArray<Migration> = [
     name: "holds by receiving account",
     up: sqlStatements(`create index ledger_holds_to_account on ledger_holds (to_account)`),
   },
+  {
+    id: 3,
+    name: "conversions and the house account",
+    // A conversion is its own kind so the audit can check its shape (decision 1100); every currency
+    // defined before gets its house account (later ones get it from defineCurrency).
+    up: sqlStatements(
+      `alter table ledger_transactions drop constraint ledger_transactions_kind_check`,
+      `alter table ledger_transactions add constraint ledger_transactions_kind_check
+         check (kind in ('transfer', 'hold', 'post', 'void', 'expire', 'convert'))`,
+      `insert into ledger_accounts (owner, currency) select 'system:house', code from ledger_currencies on conflict (owner, currency) do nothing`,
+    ),
+  },
 ]
 
 /** For `runMigrations` directly (tests, tooling). */

@@ -24,6 +24,11 @@ export const System = {
   fees: "system:fees",
   /** Funds of pending holds (frozen): its balance is the sum of the currency's pending holds. */
   holds: "system:holds",
+  /**
+   * The platform's inventory for conversions (`convert`): it receives what users pay and pays what they
+   * receive. Never negative: a conversion it cannot cover is refused (decision 1100).
+   */
+  house: "system:house",
 } as const
 
 export const systemAccount = (owner: (typeof System)[keyof typeof System], currency: string): AccountRef => ({ owner, currency })
@@ -109,7 +114,22 @@ export interface VoidHoldRequest extends Described {
   readonly holdId: string
 }
 
-export type MovementKind = "transfer" | "hold" | "post" | "void" | "expire"
+/**
+ * One conversion between a user and the house (decision 1100), all legs or none: the user pays `pay` to
+ * the house in one currency, the house pays `receive` to the user in another, and an optional `fee` goes
+ * from the user to `system:fees` in the pay currency. Refused (`InsufficientFunds`, nothing moves) when
+ * the user cannot pay `pay + fee` or the house cannot pay `receive`.
+ */
+export interface ConvertRequest extends Described {
+  /** The user's owner string (`userOwner(id)`); never a `system:` owner. */
+  readonly user: string
+  readonly pay: { readonly currency: string; readonly amount: bigint }
+  readonly receive: { readonly currency: string; readonly amount: bigint }
+  /** In the pay currency, on top of `pay.amount`. */
+  readonly fee?: bigint | undefined
+}
+
+export type MovementKind = "transfer" | "hold" | "post" | "void" | "expire" | "convert"
 
 /** One side of a movement: negative debits the account, positive credits it. */
 export interface Entry {
@@ -185,7 +205,7 @@ interface CommandBase {
 }
 
 export type Command =
-  | (CommandBase & { readonly kind: "transfer"; readonly legs: ReadonlyArray<Leg> })
+  | (CommandBase & { readonly kind: "transfer" | "convert"; readonly legs: ReadonlyArray<Leg> })
   | (CommandBase & { readonly kind: "hold"; readonly from: AccountRef; readonly to: AccountRef; readonly amount: bigint; readonly expiresAt: Date | null })
   | (CommandBase & {
       readonly kind: "post"
@@ -285,6 +305,42 @@ export const transferCommand = (request: TransferRequest): Command | ValidationE
     ...common,
     legs,
     hash: hashOf(["transfer", legs.map((leg) => [refKey(leg.from), refKey(leg.to), leg.amount]), common.memo, sortKeys(common.metadata)]),
+  }
+}
+
+export const convertCommand = (request: ConvertRequest): Command | ValidationError => {
+  const fee = request.fee ?? 0n
+  const problem =
+    checkCommon(request) ??
+    (typeof request.user !== "string" || request.user.length === 0 || request.user.length > 200 ? "user must be 1-200 characters" : undefined) ??
+    (isSystemOwner(request.user) ? "user: a conversion is between a user and the house, not a system account" : undefined) ??
+    (typeof request.pay?.currency !== "string" || typeof request.receive?.currency !== "string" ? "pay and receive need a currency" : undefined) ??
+    (request.pay.currency === request.receive.currency ? "pay and receive must be different currencies" : undefined) ??
+    checkAmount(request.pay.amount, "pay.amount") ??
+    checkAmount(request.receive.amount, "receive.amount") ??
+    (fee === 0n ? undefined : checkAmount(fee, "fee"))
+  if (problem !== undefined) return new InvalidMovement({ message: problem })
+  const common = base(request)
+  const user = (currency: string): AccountRef => ({ owner: request.user, currency })
+  const house = (currency: string): AccountRef => ({ owner: System.house, currency })
+  const legs: Array<Leg> = [
+    { from: user(request.pay.currency), to: house(request.pay.currency), amount: request.pay.amount },
+    { from: house(request.receive.currency), to: user(request.receive.currency), amount: request.receive.amount },
+  ]
+  if (fee > 0n) legs.push({ from: user(request.pay.currency), to: { owner: System.fees, currency: request.pay.currency }, amount: fee })
+  return {
+    kind: "convert",
+    ...common,
+    legs,
+    hash: hashOf([
+      "convert",
+      request.user,
+      [request.pay.currency, request.pay.amount],
+      [request.receive.currency, request.receive.amount],
+      fee,
+      common.memo,
+      sortKeys(common.metadata),
+    ]),
   }
 }
 

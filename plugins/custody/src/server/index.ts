@@ -19,6 +19,8 @@ export { usdBalanceOf, freezeBalance, releaseFrozen, accountsData } from "./acco
 export { recordTransaction, setTransactionStatus, type NewTransaction } from "./history.ts"
 export { expireDueTransfers } from "./transfers.ts"
 export { Rates, makeSandboxRates, makeFeedRates, PRICE_SCALE, type RatesShape, type Quote } from "./rates/Rates.ts"
+export { percentChange, chunksOf, JETTON_METRICS_CHUNK, type MarketCoin, type MarketSnapshot, type PriceSource } from "./rates/market.ts"
+export { COIN_CATALOG, catalogCoin, type CatalogCoin, type CoinCategory } from "./rates/catalog.ts"
 export { custodyMigrations } from "./migrations.ts"
 
 /**

@@ -2,7 +2,7 @@
  * Brings Ledger movements that other parts made (the chain half's deposits and withdrawals, any
  * plugin that sets `metadata.gateway`) into the user's history before it is read: entries of the
  * user's accounts newer than the last one seen, of kind transfer or hold (or the post that credits a
- * P2P buyer), with a known gateway,
+ * P2P buyer, or the pay side of a conversion), with a known gateway,
  * become rows keyed by the movement's key (rows custody wrote itself already carry that key).
  * Pending hold rows (withdrawals) follow their hold: posted -> success, voided/expired -> fail.
  *
@@ -34,7 +34,10 @@ const importEntry = (userId: number, entry: HistoryEntry) =>
     const gateway = entry.metadata.gateway
     // A P2P order's crypto reaches the buyer as the post of its hold (decision 1000): that credit is a row too.
     const p2pCredit = entry.kind === "post" && typeof gateway === "string" && gateway.startsWith("p2p_") && entry.amount > 0n
-    if (!isGateway(gateway) || (entry.kind !== "transfer" && entry.kind !== "hold" && !p2pCredit) || entry.key.endsWith(":fee")) return
+    // A conversion (decision 1100) is one row: what the user paid, with what they received as its pair.
+    const exchange = entry.kind === "convert" && gateway === "crypto_exchange"
+    if (exchange && (entry.amount > 0n || entry.currency !== entry.metadata.payCurrency || `${-entry.amount}` !== entry.metadata.payNet)) return
+    if (!isGateway(gateway) || (entry.kind !== "transfer" && entry.kind !== "hold" && !p2pCredit && !exchange) || entry.key.endsWith(":fee")) return
     const network = entry.metadata.network
     let status: TransactionStatus = "success"
     let fee: bigint | null = null
@@ -46,13 +49,20 @@ const importEntry = (userId: number, entry: HistoryEntry) =>
         fee = feeEntry === undefined ? null : -feeEntry.amount
       }
     }
+    const exchangeFee = entry.metadata.fee
+    if (exchange) fee = typeof exchangeFee === "string" && /^[1-9][0-9]*$/.test(exchangeFee) ? BigInt(exchangeFee) : null
     const from = text(entry.metadata.from)
+    const pair =
+      exchange && typeof entry.metadata.receiveAmount === "string" && typeof entry.metadata.receiveCurrency === "string"
+        ? { pairAmount: entry.metadata.receiveAmount, pairCurrency: entry.metadata.receiveCurrency, platform: "Wallet" }
+        : {}
     yield* recordTransaction({
       userId,
       type: entry.amount > 0n ? "deposit" : "withdraw",
       gateway,
       currency: entry.currency,
-      amount: entry.amount < 0n ? -entry.amount : entry.amount,
+      // A conversion's row shows all the user paid (the fee included; metadata.payAmount, minor units).
+      amount: exchange && typeof entry.metadata.payAmount === "string" ? BigInt(entry.metadata.payAmount) : entry.amount < 0n ? -entry.amount : entry.amount,
       status,
       ledgerKey: entry.key,
       createdAt: entry.createdAt,
@@ -61,7 +71,11 @@ const importEntry = (userId: number, entry: HistoryEntry) =>
       txHash: text(entry.metadata.tx_hash),
       fee,
       comment: text(entry.metadata.comment),
-      details: { ...(entry.holdId !== null ? { holdId: entry.holdId } : {}), ...(from !== null && entry.amount > 0n ? { inputAddresses: [from] } : {}) },
+      details: {
+        ...(entry.holdId !== null ? { holdId: entry.holdId } : {}),
+        ...(from !== null && entry.amount > 0n ? { inputAddresses: [from] } : {}),
+        ...pair,
+      },
     })
   })
 

@@ -11,6 +11,8 @@ import { ServerConfig } from "@wallet/kernel-server"
 import type { ChartPeriod } from "../../api.ts"
 import { CURRENCIES } from "../../currencies.ts"
 import { FIAT_BASE_RATES } from "./fiat.ts"
+import { catalogCoin } from "./catalog.ts"
+import { makeFeedMarket, marketMethods, sandboxSnapshot, type MarketShape } from "./market.ts"
 
 export const PRICE_DECIMALS = 12
 export const PRICE_SCALE = 10n ** BigInt(PRICE_DECIMALS)
@@ -29,7 +31,8 @@ export interface ChartSample {
 
 export class RatesUnavailable extends Schema.TaggedError<RatesUnavailable>()("RatesUnavailable", { message: Schema.String }) {}
 
-export interface RatesShape {
+/** Quotes and charts of the custodial currencies, plus the catalog's market data (./market.ts, issue 22). */
+export interface RatesShape extends MarketShape<RatesUnavailable> {
   /** Quotes in `fiat` for the known currencies among `currencies` (unknown ones are left out). */
   readonly quotes: (currencies: ReadonlyArray<string>, fiat: string) => Effect.Effect<ReadonlyMap<string, Quote>, RatesUnavailable>
   /** Oldest first; the last sample is now. */
@@ -44,10 +47,15 @@ export class Rates extends Context.Service<Rates, RatesShape>()("wallet/custody/
     Rates,
     Effect.gen(function* () {
       const config = yield* ServerConfig
-      const custody = (config.pluginConfig.custody ?? {}) as { rates?: { feedUrl?: unknown; tokens?: unknown; seed?: unknown } }
+      const custody = (config.pluginConfig.custody ?? {}) as { rates?: { feedUrl?: unknown; tokens?: unknown; seed?: unknown; jettonMetricsUrl?: unknown } }
       const rates = custody.rates ?? {}
       if (typeof rates.feedUrl === "string" && rates.feedUrl.length > 0) {
-        return makeFeedRates({ url: rates.feedUrl, tokens: (rates.tokens ?? {}) as Record<string, string>, now: config.now })
+        return makeFeedRates({
+          url: rates.feedUrl,
+          tokens: (rates.tokens ?? {}) as Record<string, string>,
+          now: config.now,
+          ...(typeof rates.jettonMetricsUrl === "string" ? { jettonMetricsUrl: rates.jettonMetricsUrl } : {}),
+        })
       }
       return makeSandboxRates({ seed: typeof rates.seed === "number" ? rates.seed : 1, now: config.now })
     }),
@@ -138,6 +146,11 @@ const STABLE_SCALES: ReadonlyArray<readonly [number, number]> = [
   [HOUR, 0.0004],
   [DAY, 0.0008],
 ]
+/** Catalog coins pegged to a fiat or a metal (USDC, DAI): a 24 h change never reaches 0.02 %. */
+const PEG_SCALES: ReadonlyArray<readonly [number, number]> = [
+  [HOUR, 0.00003],
+  [DAY, 0.00005],
+]
 const FIAT_SCALES: ReadonlyArray<readonly [number, number]> = [
   [DAY, 0.003],
   [30 * DAY, 0.02],
@@ -154,13 +167,19 @@ export interface SandboxOptions {
 /** Deterministic drifting prices: equal seeds and times give equal prices. */
 export const makeSandboxRates = (options: SandboxOptions): RatesShape => {
   const known = new Set(CURRENCIES.map((currency) => currency.code))
-  const usdBase = (code: string) => SANDBOX_USD[code] ?? 0.01 * Math.pow(1000, (hashUnit(`${options.seed}:base:${code}`) + 1) / 2)
-  const usdAt = (code: string, t: number) => usdBase(code) * drift(`${options.seed}:${code}`, t, STABLE.has(code) ? STABLE_SCALES : CRYPTO_SCALES)
+  const usdBase = (code: string) => SANDBOX_USD[code] ?? catalogCoin(code)?.usd ?? 0.01 * Math.pow(1000, (hashUnit(`${options.seed}:base:${code}`) + 1) / 2)
+  const scalesOf = (code: string) => (STABLE.has(code) ? STABLE_SCALES : catalogCoin(code)?.pegged === true ? PEG_SCALES : CRYPTO_SCALES)
+  const usdAt = (code: string, t: number) => usdBase(code) * drift(`${options.seed}:${code}`, t, scalesOf(code))
   const fiatPerUsdAt = (fiat: string, t: number) => (fiat === "USD" ? 1 : FIAT_BASE_RATES.get(fiat)! * drift(`${options.seed}:fiat:${fiat}`, t, FIAT_SCALES))
   const priceAt = (code: string, fiat: string, t: number) => toScaled(usdAt(code, t) * fiatPerUsdAt(fiat, t))
   const isFiat = (code: string) => FIAT_BASE_RATES.has(code)
 
   return {
+    ...marketMethods((fiat) =>
+      isFiat(fiat)
+        ? Effect.sync(() => sandboxSnapshot({ priceAt, wobble: (key, t) => noise(`${options.seed}:${key}`, t, DAY), now: options.now(), fiat }))
+        : Effect.fail(new RatesUnavailable({ message: `no market data in ${fiat}` })),
+    ),
     isFiat,
     quotes: (currencies, fiat) =>
       Effect.suspend(() => {
@@ -192,6 +211,8 @@ export interface FeedOptions {
   /** Seconds a fetched quote is reused (default 60, the spec's assets stale time). */
   readonly cacheSeconds?: number
   readonly fetch?: typeof globalThis.fetch
+  /** Jetton metrics (volume, market cap) of the TON assets: a POST endpoint (./market.ts). */
+  readonly jettonMetricsUrl?: string
 }
 
 const FeedRates = Schema.Struct({
@@ -219,6 +240,7 @@ export const makeFeedRates = (options: FeedOptions): RatesShape => {
   const tokenOf = (code: string) => options.tokens[code] ?? code.toLowerCase()
   const base = options.url.replace(/\/+$/, "")
   const known = new Set(CURRENCIES.map((currency) => currency.code))
+  const market = makeFeedMarket(options)
 
   const getJson = <S extends Schema.Top>(path: string, schema: S) =>
     Effect.tryPromise({
@@ -236,6 +258,12 @@ export const makeFeedRates = (options: FeedOptions): RatesShape => {
     ) as Effect.Effect<S["Type"], RatesUnavailable>
 
   return {
+    ...marketMethods((fiat) =>
+      Effect.tryPromise({
+        try: () => market.snapshot(fiat),
+        catch: (error) => new RatesUnavailable({ message: `market feed: ${String(error)}` }),
+      }),
+    ),
     isFiat: (code) => FIAT_BASE_RATES.has(code),
     quotes: (currencies, fiat) =>
       Effect.gen(function* () {

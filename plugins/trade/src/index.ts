@@ -1,0 +1,3 @@
+export { tradePlugin } from "./manifest.ts"
+export * from "./api.ts"
+export * from "./rules.ts"
