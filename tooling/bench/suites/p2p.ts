@@ -57,12 +57,22 @@ const server = await startServer({
   pluginConfig: { p2p: { makerFeeBps: 90, takerFeeBps: 0, maxOpenOrdersPerOffer: 1000 } },
 })
 
-const request = async (method: string, path: string, body?: unknown, token?: string) => {
-  const reply = await fetch(`${server.url}${path}`, {
+const send = (method: string, path: string, body?: unknown, token?: string) =>
+  fetch(`${server.url}${path}`, {
     method,
     headers: { "content-type": "application/json", ...(token ? { authorization: token } : {}) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
+/**
+ * One request; sent again once when the connection was gone before an answer. Each buyer's first request after
+ * pgbench's idle 10 s went out on a kept-alive socket the server had closed (5 s keep-alive): "fetch failed",
+ * counted as a failed order in every run. Every request here is safe to repeat (an idempotency key, or a move
+ * that answers the order when repeated).
+ */
+const request = async (method: string, path: string, body?: unknown, token?: string) => {
+  const reply = await send(method, path, body, token).catch((error: unknown) =>
+    error instanceof TypeError ? send(method, path, body, token) : Promise.reject(error),
+  )
   const text = await reply.text()
   return { status: reply.status, body: text ? JSON.parse(text) : undefined }
 }

@@ -6,7 +6,7 @@ import { localFileStore, startServer, type RunningServer } from "@wallet/kernel-
 import { bearer, call, startTestDatabase, type TestDatabase } from "@wallet/kernel-server/testing"
 import { serverPlugin as custodyPlugin } from "@wallet/plugin-custody/server"
 import { serverPlugin } from "./index.ts"
-import { initUser, signInOperator } from "./testSupport.ts"
+import { initUser, publishSaleOffer, signInOperator } from "./testSupport.ts"
 import { p2pProbePlugin } from "./testing.ts"
 
 const BOT_TOKEN = "1234567:p2p-chat-test"
@@ -71,30 +71,10 @@ describe("P2P order chat, receipts and notification settings (issue 21)", () => 
     const seller = await signIn(sellerId)
     const buyer = await signIn(buyerId)
     await call(server.url, "POST", "/api/p2p-probe/fund", { body: { userId: sellerId, currency: "USDT", amount: (50n * USDT).toString() } })
-    const details = await post(seller, "/api/p2p/user/payments", {
-      code: "sbp",
-      fiat: "RUB",
-      fields: { phone: "+7 916 123-45-67", bankName: "Tinkoff", holderName: "Lena Level" },
-    })
-    const offer = await post(seller, "/api/p2p/offers", {
-      type: "SALE",
-      crypto: "USDT",
-      fiat: "RUB",
-      price: { type: "FIXED", value: "10000" },
-      volume: (40n * USDT).toString(),
-      minOrderFiat: "50000",
-      maxOrderFiat: "400000",
-      paymentDetailsIds: [details.body.id],
-      paymentMethodCodes: [],
-      paymentWindowMinutes: 15,
-      terms: null,
-      autoAccept: true,
-      idempotencyKey: key(),
-    })
-    expect(offer.status).toBe(200)
+    const offerId = await publishSaleOffer(server.url, seller, { holderName: "Lena Level", volume: 40n * USDT, maxOrderFiat: "400000", idempotencyKey: key() })
     const take = async () => {
       const order = await post(buyer, "/api/p2p/orders", {
-        offerId: offer.body.id,
+        offerId,
         amount: (5n * USDT).toString(),
         priceCents: "10000",
         paymentMethodCode: "sbp",

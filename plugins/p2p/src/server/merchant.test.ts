@@ -5,7 +5,7 @@ import { bearer, call, startTestDatabase, type TestDatabase } from "@wallet/kern
 import { serverPlugin as custodyPlugin } from "@wallet/plugin-custody/server"
 import { EXPORT_COLUMNS } from "../orderCsv.ts"
 import { serverPlugin } from "./index.ts"
-import { initUser, signInOperator } from "./testSupport.ts"
+import { initUser, publishSaleOffer, signInOperator } from "./testSupport.ts"
 import { p2pProbePlugin } from "./testing.ts"
 
 /**
@@ -67,28 +67,7 @@ describe("trusted merchants and the order-history export (issue 21)", () => {
   /** A SALE offer of 100 USDT at 100 RUB by SBP (auto-accept), funded through the Ledger. */
   const sellerOffer = async (userId: number, auth: string) => {
     await call(server.url, "POST", "/api/p2p-probe/fund", { body: { userId, currency: "USDT", amount: (200n * USDT).toString() } })
-    const details = await post(auth, "/api/p2p/user/payments", {
-      code: "sbp",
-      fiat: "RUB",
-      fields: { phone: "+7 916 123-45-67", bankName: "Tinkoff", holderName: "Mira Merchant" },
-    })
-    const offer = await post(auth, "/api/p2p/offers", {
-      type: "SALE",
-      crypto: "USDT",
-      fiat: "RUB",
-      price: { type: "FIXED", value: "10000" },
-      volume: (100n * USDT).toString(),
-      minOrderFiat: "50000",
-      maxOrderFiat: "1000000",
-      paymentDetailsIds: [details.body.id],
-      paymentMethodCodes: [],
-      paymentWindowMinutes: 15,
-      terms: null,
-      autoAccept: true,
-      idempotencyKey: key(),
-    })
-    expect(offer.status).toBe(200)
-    return offer.body.id as number
+    return publishSaleOffer(server.url, auth, { holderName: "Mira Merchant", volume: 100n * USDT, maxOrderFiat: "1000000", idempotencyKey: key() })
   }
   const take = async (auth: string, offerId: number, amount: bigint) => {
     const order = await post(auth, "/api/p2p/orders", {

@@ -3,7 +3,7 @@ import { startServer, type RunningServer } from "@wallet/kernel-server"
 import { bearer, call, startTestDatabase, type TestDatabase } from "@wallet/kernel-server/testing"
 import { serverPlugin as custodyPlugin } from "@wallet/plugin-custody/server"
 import { serverPlugin } from "./index.ts"
-import { initUser, signInOperator } from "./testSupport.ts"
+import { initUser, publishSaleOffer, signInOperator } from "./testSupport.ts"
 import { p2pProbePlugin } from "./testing.ts"
 
 const BOT_TOKEN = "1234567:p2p-reputation-test"
@@ -53,28 +53,14 @@ describe("P2P reputation (issue 21)", () => {
   const trader = async (id: number, name: string, autoAccept = true) => {
     const auth = await signIn(id, name)
     await fund(id, 500n * USDT)
-    const details = await post(auth, "/api/p2p/user/payments", {
-      code: "sbp",
-      fiat: "RUB",
-      fields: { phone: "+7 916 123-45-67", bankName: "Tinkoff", holderName: "Test Trader" },
-    })
-    const offer = await post(auth, "/api/p2p/offers", {
-      type: "SALE",
-      crypto: "USDT",
-      fiat: "RUB",
-      price: { type: "FIXED", value: "10000" },
-      volume: (200n * USDT).toString(),
-      minOrderFiat: "50000",
+    const offerId = await publishSaleOffer(server.url, auth, {
+      holderName: "Test Trader",
+      volume: 200n * USDT,
       maxOrderFiat: "1000000",
-      paymentDetailsIds: [details.body.id],
-      paymentMethodCodes: [],
-      paymentWindowMinutes: 15,
-      terms: null,
       autoAccept,
       idempotencyKey: key(),
     })
-    expect(offer.status).toBe(200)
-    return { id, auth, offerId: offer.body.id as number }
+    return { id, auth, offerId }
   }
   type Trader = Awaited<ReturnType<typeof trader>>
 

@@ -44,3 +44,44 @@ export const signInOperator = async (server: {
     })
   return { page, form }
 }
+
+/**
+ * The seller's SBP details and a fixed-price SALE offer of USDT for RUB at 100.00 RUB, from 500 RUB (auto-accept by
+ * default), published through the API; answers the offer's id. The seller must already hold `volume` (plus the fee).
+ */
+export const publishSaleOffer = async (
+  serverUrl: string,
+  auth: string,
+  offer: {
+    readonly holderName: string
+    readonly volume: bigint
+    readonly maxOrderFiat: string
+    readonly idempotencyKey: string
+    readonly autoAccept?: boolean
+  },
+) => {
+  const post = (path: string, body: unknown) => call(serverUrl, "POST", path, { authorization: auth, body })
+  const details = await post("/api/p2p/user/payments", {
+    code: "sbp",
+    fiat: "RUB",
+    fields: { phone: "+7 916 123-45-67", bankName: "Tinkoff", holderName: offer.holderName },
+  })
+  expect(details.status).toBe(200)
+  const reply = await post("/api/p2p/offers", {
+    type: "SALE",
+    crypto: "USDT",
+    fiat: "RUB",
+    price: { type: "FIXED", value: "10000" },
+    volume: offer.volume.toString(),
+    minOrderFiat: "50000",
+    maxOrderFiat: offer.maxOrderFiat,
+    paymentDetailsIds: [details.body.id],
+    paymentMethodCodes: [],
+    paymentWindowMinutes: 15,
+    terms: null,
+    autoAccept: offer.autoAccept ?? true,
+    idempotencyKey: offer.idempotencyKey,
+  })
+  expect(reply.status).toBe(200)
+  return reply.body.id as number
+}
