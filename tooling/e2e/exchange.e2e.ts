@@ -196,11 +196,12 @@ describe("exchange (issue 22)", () => {
   })
 
   it("buying TSLAx outside US market hours shows the trading-hours modal", async () => {
-    // Move the server's clock to a closed time if the market is open now (Monday-Friday 13:30-20:00 UTC).
-    const now = new Date(Date.now() + advanced)
-    const minute = now.getUTCHours() * 60 + now.getUTCMinutes()
-    const weekday = now.getUTCDay() >= 1 && now.getUTCDay() <= 5
-    if (weekday && minute >= 13 * 60 + 30 && minute < 20 * 60) advance((20 * 60 + 1 - minute) * 60_000)
+    // Move the server's clock to a closed time if the market is open now (Monday-Friday 9:30-16:00 in New York):
+    // seven hours on from any open minute is past that day's close.
+    const newYork = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+    const parts = Object.fromEntries(newYork.formatToParts(new Date(Date.now() + advanced)).map((part) => [part.type, part.value]))
+    const minute = Number(parts.hour) * 60 + Number(parts.minute)
+    if (parts.weekday !== "Sat" && parts.weekday !== "Sun" && minute >= 9 * 60 + 30 && minute < 16 * 60) advance(7 * 3_600_000)
     const app = await launch(stack, { user: USER })
     try {
       await app.waitForPath("/main")

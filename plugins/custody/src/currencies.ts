@@ -81,3 +81,42 @@ export const parseAmount = (value: string, decimals: number): bigint | undefined
 
 /** Integer minor units to the shortest exact decimal string ("1.5", "0", "-0.25"): the kernel's. */
 export { formatAmount } from "@wallet/kernel"
+
+// --- stock market hours --------------------------------------------------------------------------
+
+/**
+ * Stock and ETF tokens trade while the US market is open: Monday to Friday, 9:30 to 16:00 in New York (no holidays
+ * kept). New York's clock moves with daylight saving, so the hours are 13:30-20:00 UTC in summer and 14:30-21:00 UTC
+ * in winter; the asset page's actions and the exchange both read these two functions, so they never disagree.
+ */
+export const STOCK_MARKET = { timeZone: "America/New_York", openMinute: 9 * 60 + 30, closeMinute: 16 * 60 } as const
+
+const newYork = new Intl.DateTimeFormat("en-US", { timeZone: STOCK_MARKET.timeZone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+/** The weekday (0 = Sunday) and minute of the day in New York at `at`. */
+const newYorkClock = (at: number): { readonly weekday: number; readonly minute: number } => {
+  const parts = Object.fromEntries(newYork.formatToParts(new Date(at)).map((part) => [part.type, part.value]))
+  return { weekday: WEEKDAYS.indexOf(parts.weekday ?? ""), minute: Number(parts.hour) * 60 + Number(parts.minute) }
+}
+
+export const stockMarketOpen = (at: Date | number): boolean => {
+  const { weekday, minute } = newYorkClock(new Date(at).getTime())
+  return weekday >= 1 && weekday <= 5 && minute >= STOCK_MARKET.openMinute && minute < STOCK_MARKET.closeMinute
+}
+
+/** The next opening at or after `at` (`at` itself while open). */
+export const nextStockMarketOpening = (at: Date | number): Date => {
+  const now = new Date(at).getTime()
+  if (stockMarketOpen(now)) return new Date(now)
+  const date = new Date(now)
+  // 9:30 in New York is 13:30 or 14:30 UTC: the first such instant after now on a weekday there.
+  for (let days = 0; days < 9; days++) {
+    for (const hour of [13, 14]) {
+      const candidate = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + days, hour, 30)
+      const clock = newYorkClock(candidate)
+      if (candidate > now && clock.minute === STOCK_MARKET.openMinute && clock.weekday >= 1 && clock.weekday <= 5) return new Date(candidate)
+    }
+  }
+  throw new Error("unreachable: a weekday opening comes within nine days")
+}

@@ -55,22 +55,31 @@ describe("priceQuote", () => {
   })
 })
 
-describe("trading hours (US market, UTC)", () => {
-  it("open Monday to Friday 13:30-20:00 UTC, closed at weekends and outside", () => {
-    expect(tradingOpen(Date.UTC(2030, 0, 7, 13, 30))).toBe(true) // Monday
-    expect(tradingOpen(Date.UTC(2030, 0, 7, 13, 29))).toBe(false)
-    expect(tradingOpen(Date.UTC(2030, 0, 11, 19, 59))).toBe(true) // Friday
-    expect(tradingOpen(Date.UTC(2030, 0, 11, 20, 0))).toBe(false)
+describe("trading hours (the US market: 9:30-16:00 New York time, custody's rule)", () => {
+  it("open Monday to Friday in New York's hours, which move in UTC with daylight saving; closed at weekends", () => {
+    // January (EST, UTC-5): 14:30-21:00 UTC.
+    expect(tradingOpen(Date.UTC(2030, 0, 7, 14, 30))).toBe(true) // Monday
+    expect(tradingOpen(Date.UTC(2030, 0, 7, 14, 29))).toBe(false)
+    expect(tradingOpen(Date.UTC(2030, 0, 11, 20, 59))).toBe(true) // Friday
+    expect(tradingOpen(Date.UTC(2030, 0, 11, 21, 0))).toBe(false)
+    // July (EDT, UTC-4): 13:30-20:00 UTC.
+    expect(tradingOpen(Date.UTC(2030, 6, 8, 13, 30))).toBe(true) // Monday
+    expect(tradingOpen(Date.UTC(2030, 6, 8, 20, 0))).toBe(false)
     expect(tradingOpen(Date.UTC(2030, 0, 5, 15, 0))).toBe(false) // Saturday
     expect(tradingOpen(Date.UTC(2030, 0, 6, 15, 0))).toBe(false) // Sunday
   })
 
-  it("the next opening: later today, the next weekday, or Monday after a weekend", () => {
-    expect(nextOpening(Date.UTC(2030, 0, 7, 9, 0)).toISOString()).toBe("2030-01-07T13:30:00.000Z")
-    expect(nextOpening(Date.UTC(2030, 0, 7, 21, 0)).toISOString()).toBe("2030-01-08T13:30:00.000Z")
-    expect(nextOpening(Date.UTC(2030, 0, 11, 20, 0)).toISOString()).toBe("2030-01-14T13:30:00.000Z")
-    expect(nextOpening(Date.UTC(2030, 0, 5, 15, 0)).toISOString()).toBe("2030-01-07T13:30:00.000Z")
+  it("the next opening: later today, the next weekday, Monday after a weekend, across the change of clocks", () => {
+    expect(nextOpening(Date.UTC(2030, 0, 7, 9, 0)).toISOString()).toBe("2030-01-07T14:30:00.000Z")
+    expect(nextOpening(Date.UTC(2030, 0, 7, 21, 0)).toISOString()).toBe("2030-01-08T14:30:00.000Z")
+    expect(nextOpening(Date.UTC(2030, 0, 11, 21, 0)).toISOString()).toBe("2030-01-14T14:30:00.000Z")
+    expect(nextOpening(Date.UTC(2030, 0, 5, 15, 0)).toISOString()).toBe("2030-01-07T14:30:00.000Z")
     expect(nextOpening(Date.UTC(2030, 0, 7, 15, 0)).toISOString()).toBe("2030-01-07T15:00:00.000Z")
+    expect(nextOpening(Date.UTC(2030, 6, 8, 3, 0)).toISOString()).toBe("2030-07-08T13:30:00.000Z")
+    // US clocks go forward on Sunday 10 March 2030: Friday's close is 21:00 UTC, Monday opens at 13:30 UTC.
+    expect(nextOpening(Date.UTC(2030, 2, 8, 21, 0)).toISOString()).toBe("2030-03-11T13:30:00.000Z")
+    // Late evening in New York is already the next day in UTC: the opening is still that New York morning.
+    expect(nextOpening(Date.UTC(2030, 0, 8, 2, 0)).toISOString()).toBe("2030-01-08T14:30:00.000Z")
   })
 })
 

@@ -3,7 +3,7 @@
  * trade, the quote arithmetic in integer minor units, the region config, stock trading hours and the
  * access rules of spec 1 §5/§6. Browser-safe: no server imports.
  */
-import { CURRENCIES, currencyInfo, type CurrencyInfo } from "@wallet/plugin-custody/currencies"
+import { CURRENCIES, currencyInfo, nextStockMarketOpening, stockMarketOpen, type CurrencyInfo } from "@wallet/plugin-custody/currencies"
 
 export const EXCHANGE_MODES = ["pay", "receive"] as const
 export type ExchangeMode = (typeof EXCHANGE_MODES)[number]
@@ -72,29 +72,10 @@ export const pairOffered = (config: Pick<ExchangeConfig, "currencies">, pay: str
 
 // --- trading hours -------------------------------------------------------------------------------
 
-/** US market hours in UTC minutes of the day: 13:30 to 20:00, Monday to Friday (no holidays kept). */
-export const MARKET_OPEN_MINUTE = 13 * 60 + 30
-export const MARKET_CLOSE_MINUTE = 20 * 60
-
-export const tradingOpen = (at: Date | number): boolean => {
-  const date = new Date(at)
-  const day = date.getUTCDay()
-  if (day === 0 || day === 6) return false
-  const minute = date.getUTCHours() * 60 + date.getUTCMinutes()
-  return minute >= MARKET_OPEN_MINUTE && minute < MARKET_CLOSE_MINUTE
-}
-
+/** Stock and ETF tokens trade in the US market's hours: custody's one rule (New York time, daylight saving). */
+export const tradingOpen = stockMarketOpen
 /** The next opening at or after `at` (itself when open). */
-export const nextOpening = (at: Date | number): Date => {
-  if (tradingOpen(at)) return new Date(at)
-  const date = new Date(at)
-  for (let days = 0; days < 8; days++) {
-    const candidate = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + days, 13, 30))
-    const weekday = candidate.getUTCDay()
-    if (weekday !== 0 && weekday !== 6 && candidate.getTime() > date.getTime()) return candidate
-  }
-  throw new Error("unreachable: a weekday comes within a week")
-}
+export const nextOpening = nextStockMarketOpening
 
 /** Whether an exchange between these two currencies needs the market open. */
 export const needsMarketHours = (pay: string, receive: string): boolean => isStock(pay) || isStock(receive)

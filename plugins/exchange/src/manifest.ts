@@ -26,6 +26,12 @@ export const exchangePlugin = definePlugin({
   ],
   // Spec 1 §2 start params: `exchange` opens the exchange.
   deepLinks: [{ prefix: "exchange", exact: true, to: "/exchange" }],
+  analytics: {
+    events: [
+      { name: "exchange.confirmed", description: "A quote was executed (`pay`, `receive`, `mode`: pay or receive)" },
+      { name: "exchange.refused", description: "A confirm was refused (`code`: quote_expired, trading_closed, region_restricted, …)" },
+    ],
+  },
   // The region config the server reads too (`pluginConfig.exchange`, domain.ts `readConfig`).
   config: Check.struct(
     {

@@ -17,7 +17,7 @@ import {
   type FrozenBalance,
   type FrozenReason,
 } from "../api.ts"
-import { CURRENCIES, currencyInfo, formatAmount, type CurrencyInfo } from "../currencies.ts"
+import { CURRENCIES, currencyInfo, formatAmount, nextStockMarketOpening, stockMarketOpen, type CurrencyInfo } from "../currencies.ts"
 import { fiatCents, formatCents, formatPrice, percentChange } from "./money.ts"
 import { descriptionOf } from "./descriptions.ts"
 import { Rates, type Quote } from "./rates/Rates.ts"
@@ -29,19 +29,8 @@ const POPULAR = new Set(["TON", "USDT"])
 
 const action = (isEnabled: boolean, isPopular = false, scheduledAt: string | null = null): AssetAction => ({ isEnabled, isPopular, scheduledAt })
 
-/** Stock and ETF tokens trade Monday to Friday 14:30-21:00 UTC; outside, buy and sell are scheduled for the next open. */
-export const nextMarketOpen = (now: number): string | null => {
-  const day = new Date(now)
-  const weekday = day.getUTCDay()
-  const minutes = day.getUTCHours() * 60 + day.getUTCMinutes()
-  const open = 14 * 60 + 30
-  const close = 21 * 60
-  if (weekday >= 1 && weekday <= 5 && minutes >= open && minutes < close) return null
-  const next = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 14, 30))
-  if (minutes >= open || weekday === 0 || weekday === 6) next.setUTCDate(next.getUTCDate() + 1)
-  while (next.getUTCDay() === 0 || next.getUTCDay() === 6) next.setUTCDate(next.getUTCDate() + 1)
-  return next.toISOString()
-}
+/** Outside the market's hours (`stockMarketOpen`), a stock's buy and sell are scheduled for the next opening. */
+export const nextMarketOpen = (now: number): string | null => (stockMarketOpen(now) ? null : nextStockMarketOpening(now).toISOString())
 
 export const assetActions = (info: CurrencyInfo, flags: AccessFlags, user: CustodyUser, now: number): AssetActions => {
   const popular = POPULAR.has(info.code)

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react"
 import { useSearch } from "@tanstack/react-router"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useGo, useKernel, useT } from "@wallet/kernel-react"
+import { useAnalytics, useGo, useKernel, useT } from "@wallet/kernel-react"
 import { Banner, Button, Cell, List, Placeholder, Section, SkeletonList } from "@wallet/kernel-react/ui"
 import type { Quote } from "../api.ts"
 import { exchangeConfirmationRoute, exchangeRoute } from "../routes.ts"
@@ -32,6 +32,7 @@ const requestOf = (quote: Quote, platform: string) => ({
  */
 export default function ConfirmationScreen() {
   const kernel = useKernel()
+  const analytics = useAnalytics()
   const t = useT("exchange")
   const go = useGo()
   const queries = useQueryClient()
@@ -77,6 +78,7 @@ export default function ConfirmationScreen() {
   const confirm = useMutation({
     mutationFn: (q: Quote) => confirmQuote(kernel, q.uid, platform),
     onSuccess: async (done) => {
+      analytics.track("exchange.confirmed", { pay: done.quote.payCurrency, receive: done.quote.receiveCurrency, mode: done.quote.exchangeMode })
       queries.setQueryData(exchangeKeys.byUid(done.quote.uid), done.quote)
       void queries.invalidateQueries({ queryKey: exchangeKeys.balances })
       void queries.invalidateQueries({ queryKey: ["custody"] })
@@ -94,6 +96,7 @@ export default function ConfirmationScreen() {
     },
     onError: (error) => {
       const code = errorCode(error)
+      analytics.track("exchange.refused", { code: code ?? "unknown" })
       const fresh = errorBody(error).fresh as Quote | undefined
       if (code === "quote_expired" && fresh !== undefined) replace(fresh)
       if (code === "trading_closed") setSheet("trading")

@@ -226,15 +226,15 @@ describe("exchange on PGlite (issue 22)", () => {
     clock = SATURDAY
     const closed = await post(auth, "/api/exchange/quote", { payCurrency: "USDT", receiveCurrency: "TSLAx", exchangeMode: "pay", amount: "50" })
     expect(closed.status).toBe(400)
-    expect(closed.body).toMatchObject({ code: "trading_closed", nextOpening: new Date(Date.UTC(2030, 0, 7, 13, 30)).toISOString() })
+    expect(closed.body).toMatchObject({ code: "trading_closed", nextOpening: new Date(Date.UTC(2030, 0, 7, 14, 30)).toISOString() })
     clock = MONDAY_OPEN
     const open = await post(auth, "/api/exchange/quote", { payCurrency: "USDT", receiveCurrency: "TSLAx", exchangeMode: "pay", amount: "50" })
     expect(open.status).toBe(200)
-    // Quoted at 19:59:55, confirmed at 20:00:01: the market closed in between (a session of that evening).
-    clock = Date.UTC(2030, 0, 7, 19, 59, 55)
+    // Quoted at 20:59:55 UTC, confirmed at 21:00:01 (16:00 in New York in January): the market closed in between.
+    clock = Date.UTC(2030, 0, 7, 20, 59, 55)
     const evening = await signIn(1_000n * USDT)
     const late = (await post(evening.auth, "/api/exchange/quote", { payCurrency: "USDT", receiveCurrency: "TSLAx", exchangeMode: "pay", amount: "50" })).body
-    clock = Date.UTC(2030, 0, 7, 20, 0, 1)
+    clock = Date.UTC(2030, 0, 7, 21, 0, 1)
     expect((await post(evening.auth, "/api/exchange/confirm", { uid: late.uid })).body).toMatchObject({ code: "trading_closed" })
     expect(await movements(late.uid)).toBe(0)
     expect(await balance(userOf(evening.id), "USDT")).toBe(1_000n * USDT)

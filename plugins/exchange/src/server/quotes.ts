@@ -93,7 +93,7 @@ const refuse = (code: ExchangeRefused["code"], message: string, extra: { limit?:
 /** The market-hours rule for stock tokens, by the server's clock. */
 const requireMarketHours = (pay: string, receive: string, now: number) =>
   needsMarketHours(pay, receive) && !tradingOpen(now)
-    ? refuse("trading_closed", "Stock and ETF tokens trade Monday to Friday, 13:30-20:00 UTC", { nextOpening: nextOpening(now).toISOString() })
+    ? refuse("trading_closed", "Stock and ETF tokens trade Monday to Friday, 9:30-16:00 New York time", { nextOpening: nextOpening(now).toISOString() })
     : Effect.void
 
 /** Prices a request and stores it as an OPEN quote of the user's. */
