@@ -123,14 +123,20 @@ describe("exchange (issue 22)", () => {
       expect(await ledgerBalance(owner, "TON")).toBe(ton0 + BigInt(paid.receive) + 1_000_000_000n)
       expect(await ledgerBalance(owner, "USDT")).toBe(usdt0 - 10_000_000n - BigInt(received.pay))
 
-      // The history: one Exchange row per exchange, what was paid in USDT.
+      // The history: one Exchange row per exchange with both sides, what came in and what was paid.
       await app.goto("/transactions")
       await app.app().locator("[data-transaction]").first().waitFor({ timeout: 20_000 })
       const rows = app.app().locator("[data-transaction]", { hasText: "Exchange" })
       await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2)
-      expect(await rows.first().innerText()).toContain("USDT")
+      const newest = await rows.first().innerText()
+      expect(newest).toContain("USDT \u2192 TON")
+      expect(newest).toContain("+1 TON")
+      expect(newest).toContain(`\u2212${decimal(BigInt(received.pay), 6)} USDT`)
       expect(await app.app().locator("[data-transaction]", { hasText: "10 USDT" }).count()).toBeGreaterThanOrEqual(1)
       await shot(app, "history-light")
+      // The TON asset's own history lists the exchanges that paid TON out to the user.
+      await app.goto("/transactions/list?assetCurrency=TON")
+      await expect.poll(() => app.app().locator("[data-transaction]", { hasText: "Exchange" }).count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2)
 
       // The currency search (receive side) and the swap of sides.
       await app.goto("/exchange?payCurrency=USDT&receiveCurrency=TON")

@@ -147,7 +147,10 @@ export const parseCursor = (cursor: string): { readonly at: Date; readonly id: s
   return match === null ? undefined : { at: new Date(Number(match[1])), id: match[2]! }
 }
 
-/** Newest first (by date, then id), after `before`; `limit + 1` rows so the caller knows if more exist. */
+/**
+ * Newest first (by date, then id), after `before`; `limit + 1` rows so the caller knows if more exist. An asset's
+ * history also lists the exchanges that paid it out (their row is in the currency paid, the asset is the pair).
+ */
 export const listTransactions = (
   userId: number,
   options: { readonly before?: { readonly at: Date; readonly id: string }; readonly limit: number; readonly currency?: string },
@@ -156,7 +159,7 @@ export const listTransactions = (
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql.unsafe<RawRow>(
       `select ${selectColumns} from custody_transactions
-        where user_id = $1 and ($2 = '' or currency = $2) and ($3::timestamptz is null or (created_at, id) < ($3::timestamptz, $4::bigint))
+        where user_id = $1 and ($2 = '' or currency = $2 or details->>'pairCurrency' = $2) and ($3::timestamptz is null or (created_at, id) < ($3::timestamptz, $4::bigint))
         order by created_at desc, id desc limit $5`,
       [userId, options.currency ?? "", options.before?.at ?? null, options.before?.id ?? "0", options.limit + 1],
     )

@@ -24,6 +24,12 @@ export const counterpartyLine = (tx: Transaction, t: (key: string, options?: Rec
   return t(`gateway.${tx.gateway}`)
 }
 
+/** The received side of an exchange row (gateway crypto_exchange with its pair), else null. */
+export const exchangePair = (tx: Transaction): { readonly amount: string; readonly currency: string } | null =>
+  tx.gateway === "crypto_exchange" && tx.pairTransactionAmount !== null && tx.pairTransactionCurrency !== null
+    ? { amount: tx.pairTransactionAmount, currency: tx.pairTransactionCurrency }
+    : null
+
 /** One history row with the spec 1 §4 appearance (deposit success, pending muted, fail error, …). */
 export function TransactionRow({ tx, onOpen }: { readonly tx: Transaction; readonly onOpen: (tx: Transaction) => void }) {
   const t = useT(NS)
@@ -33,6 +39,23 @@ export function TransactionRow({ tx, onOpen }: { readonly tx: Transaction; reado
   const decimals = currencyInfo(tx.currency)?.decimals ?? 9
   const sign = tx.type === "deposit" ? "+" : "\u2212"
   const status = mapStatus(tx.status === "new" ? "pending" : tx.status)
+  const pair = exchangePair(tx)
+  if (pair !== null) {
+    // An exchange: what came in (the pair) beside what went out, both currencies in the subtitle.
+    const pairDecimals = currencyInfo(pair.currency)?.decimals ?? 9
+    return (
+      <Cell
+        data-transaction={tx.id}
+        data-appearance={appearance}
+        before={<AssetAvatar currency={pair.currency} />}
+        title={t("history.exchange")}
+        subtitle={`${tx.currency} \u2192 ${pair.currency}`}
+        after={<span className={styles.amountIn}>{`+${formatCryptoAmount(pair.amount, pairDecimals, pair.currency, language)}`}</span>}
+        afterSubtitle={`\u2212${formatCryptoAmount(tx.amount, decimals, tx.currency, language)}`}
+        onClick={() => onOpen(tx)}
+      />
+    )
+  }
   return (
     <Cell
       data-transaction={tx.id}
