@@ -211,6 +211,20 @@ describe("exchange (issue 22)", () => {
     const app = await launch(stack, { user: USER })
     try {
       await app.waitForPath("/main")
+      // The stock's own page: Buy and Sell (no Receive, no Exchange); while closed, Buy names the next opening.
+      await app.goto("/assets/TSLAx")
+      const actions = app.app().getByRole("navigation", { name: "Asset actions" })
+      await actions.getByRole("button", { name: "Sell" }).waitFor({ timeout: 20_000 })
+      expect(await actions.getByRole("button", { name: "Receive" }).count()).toBe(0)
+      const buy = actions.getByRole("button", { name: "Buy" })
+      expect(await buy.getAttribute("aria-disabled")).toBe("true")
+      // aria-disabled, yet pressable: the press explains why (Playwright's click waits for "enabled").
+      await buy.dispatchEvent("click")
+      await expect.poll(() => app.telegram<boolean>("t.popup !== null"), { timeout: 10_000 }).toBe(true)
+      const popup = await app.telegram<{ title: string; message: string }>("t.popup")
+      expect(popup.title).toBe("Coming soon")
+      expect(popup.message).toMatch(/^Buy will be available on /)
+      await app.telegram('t.answerPopup("ok")')
       await app.goto("/exchange?receiveCurrency=TSLAx&tradingMode=buy")
       await id(app, "exchange-trading-hours").waitFor({ timeout: 20_000 })
       expect(await id(app, "exchange-trading-hours-next").innerText()).toMatch(/\d/)

@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { Icon, useGo, useGoTo, useKernel, useT } from "@wallet/kernel-react"
 import { Button, List, Placeholder, Section, Skeleton, SkeletonList } from "@wallet/kernel-react/ui"
 import type { AccountsData, Asset, Transaction } from "../../api.ts"
+import { currencyInfo } from "../../currencies.ts"
 import { ACCESS_FLAG_OF, actionAvailability } from "./availability.ts"
 import { loadedOf, type Loaded } from "../query.ts"
 import { custodyKeys } from "../queryKeys.ts"
@@ -89,10 +90,30 @@ export default function AssetScreen() {
     return { name, availability: actionAvailability(asset.actions[name], flag ? flags[flag] : undefined, now), onRun: run }
   }
   const receive = () => void go(receiveRoute, { search: { assetCurrency: asset.currency, source: "asset" } })
-  const items: ActionItem[] = [item("receive", receive)]
-  if (paths.has("/assets/send")) items.push(item("send", () => void go(sendRoute, { search: { assetCurrency: asset.currency } })))
-  // Another plugin's screen, in some regions only: a plain target to the path composition serves.
-  if (paths.has("/exchange")) items.push(item("exchange", () => void goTo({ to: "/exchange", search: { payCurrency: asset.currency } })))
+  const send = () => void go(sendRoute, { search: { assetCurrency: asset.currency } })
+  const category = currencyInfo(asset.currency)?.category
+  const items: ActionItem[] = []
+  if (category === "stock" || category === "etf") {
+    // A stock token is bought and sold for USDT through the exchange (its buy and sell actions carry the market's
+    // next opening when it is closed); it is never deposited, and sent only where send is allowed (spec 1 §6).
+    if (paths.has("/exchange")) {
+      const trade = (tradingMode: "buy" | "sell") => () =>
+        void goTo({
+          to: "/exchange",
+          search:
+            tradingMode === "buy"
+              ? { payCurrency: "USDT", receiveCurrency: asset.currency, tradingMode }
+              : { payCurrency: asset.currency, receiveCurrency: "USDT", tradingMode },
+        })
+      items.push(item("buy", trade("buy")), item("sell", trade("sell")))
+    }
+    if (paths.has("/assets/send")) items.push(item("send", send))
+  } else {
+    items.push(item("receive", receive))
+    if (paths.has("/assets/send")) items.push(item("send", send))
+    // Another plugin's screen, in some regions only: a plain target to the path composition serves.
+    if (paths.has("/exchange")) items.push(item("exchange", () => void goTo({ to: "/exchange", search: { payCurrency: asset.currency } })))
+  }
 
   return (
     <Screen>

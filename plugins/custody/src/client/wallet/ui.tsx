@@ -55,10 +55,11 @@ const glyphs: Record<string, ReactNode> = {
   send: <path d="M11 20h2V8.8l4.6 4.6 1.4-1.4-7-7-7 7 1.4 1.4L11 8.8V20Z" />,
   exchange: <path d="M7 4 3 8l4 4V9h9V7H7V4Zm10 8v3H8v2h9v3l4-4-4-4Z" />,
   buy: <path d="M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6V5Z" />,
+  sell: <path d="M5 11h14v2H5v-2Z" />,
 }
 
 export interface ActionItem {
-  readonly name: "receive" | "send" | "exchange" | "buy"
+  readonly name: "receive" | "send" | "exchange" | "buy" | "sell"
   readonly availability: Availability
   readonly onRun: () => void
 }
