@@ -17,6 +17,7 @@ export default defineRegion({
     "@wallet/plugin-p2p": { enabled: true },
     "@wallet/plugin-trade": { enabled: true },
     "@wallet/plugin-exchange": { enabled: true },
+    "@wallet/plugin-ramp": { enabled: true },
   },
   defaults: { language: "en", fiatCurrency: "USD" },
 })

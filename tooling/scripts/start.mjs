@@ -34,7 +34,11 @@ const services = [
     args: [...tsx, join(root, "host/partners/src/main.ts"), "--port", String(ports.sumsub)],
     cwd: root,
     ready: /sumsub ready (\S+)/,
-    env: { SUMSUB_WEBHOOK_URL: process.env.SUMSUB_WEBHOOK_URL ?? `http://127.0.0.1:${ports.api}/api/kyc/webhooks/sumsub` },
+    env: {
+      SUMSUB_WEBHOOK_URL: process.env.SUMSUB_WEBHOOK_URL ?? `http://127.0.0.1:${ports.api}/api/kyc/webhooks/sumsub`,
+      RAMP_MOONPAY_WEBHOOK_URL: process.env.RAMP_MOONPAY_WEBHOOK_URL ?? `http://127.0.0.1:${ports.api}/api/ramp/webhooks/moonpay`,
+      RAMP_MERCURYO_WEBHOOK_URL: process.env.RAMP_MERCURYO_WEBHOOK_URL ?? `http://127.0.0.1:${ports.api}/api/ramp/webhooks/mercuryo`,
+    },
     stage: 0,
   },
   {

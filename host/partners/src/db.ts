@@ -74,11 +74,11 @@ const create = async (location: string, fresh: boolean): Promise<PGlite> => {
   return db
 }
 
-const migrate = async (db: PGlite): Promise<void> => {
+const migrate = async (db: PGlite, migrations: ReadonlyArray<string>): Promise<void> => {
   await db.exec("create table if not exists schema_migrations (version integer primary key, applied_at bigint not null)")
   const done = await db.query<{ version: number }>("select version from schema_migrations")
   const applied = new Set(done.rows.map((r) => r.version))
-  for (const [index, sql] of MIGRATIONS.entries()) {
+  for (const [index, sql] of migrations.entries()) {
     const version = index + 1
     if (applied.has(version)) continue
     await db.transaction(async (tx) => {
@@ -88,15 +88,15 @@ const migrate = async (db: PGlite): Promise<void> => {
   }
 }
 
-/** Opens (and migrates) the store; `dataDir` "memory" keeps everything in memory. */
-export const openStorage = async (dataDir: string): Promise<Storage> => {
+/** Opens (and migrates) the store; `dataDir` "memory" keeps everything in memory. Sumsub's migrations unless others are given. */
+export const openStorage = async (dataDir: string, migrations: ReadonlyArray<string> = MIGRATIONS): Promise<Storage> => {
   const inMemory = dataDir === "memory"
   const dir = inMemory ? undefined : path.resolve(dataDir)
   if (dir) mkdirSync(dir, { recursive: true })
   const unlock = dir ? lock(dir) : () => {}
   try {
     const db = await create(dir ?? "memory://", dir === undefined || !existsSync(path.join(dir, "PG_VERSION")))
-    await migrate(db)
+    await migrate(db, migrations)
     return {
       db,
       close: async () => {

@@ -4,7 +4,11 @@
  * anything else is retried after `retryDelaysMs[attempt]` and marked failed after the last one.
  * Chaos: a delivered webhook may be sent once more ~300 ms later; a held applicantPending is
  * released once a later event of its applicant is delivered (or failed for good).
+ * The loop is generic over a `DeliveryChannel` (its outbox table, signing headers, clock, retry
+ * schedule and chaos): Sumsub's channel is `sumsubChannel`; the ramp sandbox has one per provider.
  */
+import type { PGlite } from "@electric-sql/pglite"
+import type { Chaos } from "./config.ts"
 import type { SandboxContext } from "./context.ts"
 import { payloadDigest } from "./webhooks.ts"
 
@@ -23,6 +27,36 @@ interface Delivery {
   duplicate_of: number | null
 }
 
+/**
+ * Where and how a loop delivers. `table` has the columns of Sumsub's `deliveries` table;
+ * `applicant_id` is the subject whose events the reorder chaos holds back (an applicant, a transaction).
+ */
+export interface DeliveryChannel {
+  readonly db: PGlite
+  readonly table: string
+  /** the log prefix, e.g. "sumsub" */
+  readonly name: string
+  /** the headers besides content-type, computed at each send (a signature may carry the time) */
+  readonly headers: (body: string) => Readonly<Record<string, string>>
+  readonly retryDelaysMs: ReadonlyArray<number>
+  readonly chaos: () => Readonly<Required<Chaos>>
+  readonly now: () => number
+}
+
+/** Sumsub's channel: the `deliveries` table, `x-payload-digest` and its algorithm. */
+export const sumsubChannel = (ctx: SandboxContext): DeliveryChannel => ({
+  db: ctx.db,
+  table: "deliveries",
+  name: "sumsub",
+  headers: (body) => ({
+    "x-payload-digest": payloadDigest(ctx.config.digestAlg, ctx.config.webhookSecret, body),
+    "x-payload-digest-alg": ctx.config.digestAlg,
+  }),
+  retryDelaysMs: ctx.config.retryDelaysMs,
+  chaos: ctx.chaos,
+  now: ctx.config.now,
+})
+
 export interface DeliveryLoop {
   setWebhookUrl(url: string | undefined): void
   idle(): Promise<void>
@@ -35,8 +69,8 @@ const describe = (error: unknown): string => {
   return `${error.message}${cause}`
 }
 
-export const startDeliveryLoop = (ctx: SandboxContext, initialUrl: string | undefined, log: (line: string) => void): DeliveryLoop => {
-  const { db, config } = ctx
+export const startDeliveryLoop = (channel: DeliveryChannel, initialUrl: string | undefined, log: (line: string) => void): DeliveryLoop => {
+  const { db, table, name } = channel
   let webhookUrl = initialUrl
   let running: Promise<void> | undefined
   let closed = false
@@ -44,8 +78,8 @@ export const startDeliveryLoop = (ctx: SandboxContext, initialUrl: string | unde
 
   const nextDue = async (): Promise<Delivery | undefined> => {
     const { rows } = await db.query<Delivery>(
-      "select id, applicant_id, type, body, attempt, duplicate_of from deliveries where state = 'queued' and next_at <= $1 order by id limit 1",
-      [config.now()],
+      `select id, applicant_id, type, body, attempt, duplicate_of from ${table} where state = 'queued' and next_at <= $1 order by id limit 1`,
+      [channel.now()],
     )
     return rows[0]
   }
@@ -55,11 +89,7 @@ export const startDeliveryLoop = (ctx: SandboxContext, initialUrl: string | unde
     try {
       const res = await fetch(url, {
         method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-payload-digest": payloadDigest(config.digestAlg, config.webhookSecret, body),
-          "x-payload-digest-alg": config.digestAlg,
-        },
+        headers: { "content-type": "application/json", ...channel.headers(body) },
         body,
         signal: AbortSignal.any([AbortSignal.timeout(TIMEOUT_MS), stopping.signal]),
       })
@@ -71,20 +101,20 @@ export const startDeliveryLoop = (ctx: SandboxContext, initialUrl: string | unde
   }
 
   const releaseHeld = async (d: Delivery, now: number): Promise<void> => {
-    await db.query("update deliveries set state = 'queued', next_at = $3 where applicant_id = $1 and state = 'held' and id < $2", [d.applicant_id, d.id, now])
+    await db.query(`update ${table} set state = 'queued', next_at = $3 where applicant_id = $1 and state = 'held' and id < $2`, [d.applicant_id, d.id, now])
   }
 
   const deliver = async (d: Delivery, url: string): Promise<void> => {
     const failure = await post(url, d.body)
     if (closed && failure) return // interrupted by close(): the row stays due for the next start
-    const now = config.now()
+    const now = channel.now()
     const original = d.duplicate_of === null
     if (failure === undefined) {
       await db.transaction(async (tx) => {
-        await tx.query("update deliveries set state = 'delivered', attempt = attempt + 1, delivered_at = $2, last_error = null where id = $1", [d.id, now])
-        if (original && Math.random() < ctx.chaos().duplicate) {
+        await tx.query(`update ${table} set state = 'delivered', attempt = attempt + 1, delivered_at = $2, last_error = null where id = $1`, [d.id, now])
+        if (original && Math.random() < channel.chaos().duplicate) {
           await tx.query(
-            "insert into deliveries (applicant_id, type, body, state, next_at, duplicate_of, created_at) values ($1, $2, $3, 'queued', $4, $5, $6)",
+            `insert into ${table} (applicant_id, type, body, state, next_at, duplicate_of, created_at) values ($1, $2, $3, 'queued', $4, $5, $6)`,
             [d.applicant_id, d.type, d.body, now + DUPLICATE_AFTER_MS, d.id, now],
           )
         }
@@ -92,14 +122,14 @@ export const startDeliveryLoop = (ctx: SandboxContext, initialUrl: string | unde
       if (original) await releaseHeld(d, now)
       return
     }
-    const delay = config.retryDelaysMs[d.attempt]
+    const delay = channel.retryDelaysMs[d.attempt]
     if (delay === undefined) {
-      await db.query("update deliveries set state = 'failed', attempt = attempt + 1, last_error = $2 where id = $1", [d.id, failure])
-      log(`sumsub webhook ${d.type} #${d.id} failed for good after ${d.attempt + 1} attempts: ${failure}`)
+      await db.query(`update ${table} set state = 'failed', attempt = attempt + 1, last_error = $2 where id = $1`, [d.id, failure])
+      log(`${name} webhook ${d.type} #${d.id} failed for good after ${d.attempt + 1} attempts: ${failure}`)
       if (original) await releaseHeld(d, now)
     } else {
-      await db.query("update deliveries set attempt = attempt + 1, next_at = $2, last_error = $3 where id = $1", [d.id, now + delay, failure])
-      log(`sumsub webhook ${d.type} #${d.id} to ${url}: ${failure}; retry in ${delay} ms`)
+      await db.query(`update ${table} set attempt = attempt + 1, next_at = $2, last_error = $3 where id = $1`, [d.id, now + delay, failure])
+      log(`${name} webhook ${d.type} #${d.id} to ${url}: ${failure}; retry in ${delay} ms`)
     }
   }
 
@@ -117,7 +147,7 @@ export const startDeliveryLoop = (ctx: SandboxContext, initialUrl: string | unde
     if (running || closed) return
     running = drain()
       .catch((error: unknown) => {
-        if (!closed) log(`sumsub webhook loop: ${describe(error)}`)
+        if (!closed) log(`${name} webhook loop: ${describe(error)}`)
       })
       .finally(() => {
         running = undefined
@@ -130,8 +160,8 @@ export const startDeliveryLoop = (ctx: SandboxContext, initialUrl: string | unde
   const busy = async (): Promise<boolean> => {
     if (running) return true
     if (!webhookUrl) return false
-    const { rows } = await db.query<{ n: number }>("select count(*)::int as n from deliveries where state = 'queued' and next_at <= $1", [
-      config.now() + IDLE_HORIZON_MS,
+    const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where state = 'queued' and next_at <= $1`, [
+      channel.now() + IDLE_HORIZON_MS,
     ])
     return (rows[0]?.n ?? 0) > 0
   }

@@ -18,12 +18,28 @@ import {
 } from "./config.ts"
 import type { SandboxContext } from "./context.ts"
 import { openStorage } from "./db.ts"
-import { startDeliveryLoop } from "./delivery.ts"
+import { startDeliveryLoop, sumsubChannel } from "./delivery.ts"
 import { createSandboxServer } from "./http/server.ts"
 
 export { DEFAULT_SUMSUB_PORT, DEV_SUMSUB, LEVELS, SUMSUB_RETRY_DELAYS_MS, type Chaos, type DigestAlg } from "./config.ts"
 export { sumsubSignature } from "./http/signature.ts"
 export { payloadDigest } from "./webhooks.ts"
+export {
+  DEFAULT_RAMP_PORT,
+  DEV_RAMP,
+  mercuryoCallbackSignature,
+  mercuryoWidgetSignature,
+  moonpayUrlSignature,
+  moonpayWebhookSignature,
+  RAMP_RETRY_DELAYS_MS,
+  rampProvidersConfig,
+  startRampSandbox,
+  TEST_CARDS,
+  type RampProvider,
+  type RampSandboxOptions,
+  type RampWebhookUrls,
+  type RunningRampSandbox,
+} from "./ramp/index.ts"
 
 export interface SumsubSandboxOptions {
   /** default 8092; 0 = a free port */
@@ -82,7 +98,7 @@ export const startSumsubSandbox = async (options: SumsubSandboxOptions = {}): Pr
   let chaos = resolveChaos(options.chaos)
   const storage = await openStorage(options.dataDir ?? DEFAULT_DATA_DIR)
   const ctx: SandboxContext = { db: storage.db, config, chaos: () => chaos }
-  const deliveries = startDeliveryLoop(ctx, options.webhookUrl, log)
+  const deliveries = startDeliveryLoop(sumsubChannel(ctx), options.webhookUrl, log)
   const server = createSandboxServer(ctx, log)
   const host = options.host ?? "127.0.0.1"
   try {

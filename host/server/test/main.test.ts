@@ -136,6 +136,7 @@ describe("the server process configuration", () => {
         "p2p",
         "trade",
         "exchange",
+        "ramp",
       ])
       expect(server.region).toBe("default")
       expect((await fetch(`${server.url}/api/dev/demo-users`)).status).toBe(404)

@@ -81,6 +81,8 @@ export const parseAmount = (value: string, decimals: number): bigint | undefined
 
 /** Integer minor units to the shortest exact decimal string ("1.5", "0", "-0.25"): the kernel's. */
 export { formatAmount } from "@wallet/kernel"
+/** The fixed fiat list with its countries (spec 1 §3, issue 23). */
+export { FIATS, FIAT_CODES, isFiat, fiatOfCountry, countryOfFiat, type FiatInfo } from "./fiats.ts"
 
 // --- stock market hours --------------------------------------------------------------------------
 

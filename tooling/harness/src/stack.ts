@@ -4,7 +4,7 @@ import { chromium, type Browser } from "playwright-core"
 import { build, preview, type PreviewServer } from "vite"
 import { startServer, type HostServer } from "@wallet/host-server"
 import { startDevnet, type RunningDevnet } from "@wallet/devnet"
-import { startSumsubSandbox, type RunningSumsubSandbox } from "@wallet/partners"
+import { rampProvidersConfig, startRampSandbox, startSumsubSandbox, type RunningRampSandbox, type RunningSumsubSandbox } from "@wallet/partners"
 import { CHROMIUM, CHROMIUM_ARGS } from "@wallet/testkit"
 
 // The browser half (Chromium, the dev launch as a demo user) is the published kit's (decision 0150).
@@ -23,6 +23,8 @@ export interface Stack {
   readonly devnet: RunningDevnet | undefined
   /** The identity partner's sandbox, when the stack was started with `partner`. */
   readonly partner: RunningSumsubSandbox | undefined
+  /** The ramp providers' sandbox (MoonPay-like, Mercuryo-like), when the stack was started with `ramp`. */
+  readonly ramp: RunningRampSandbox | undefined
   /** Moves the server's clock forward (stacks started with `clock`): timers such as P2P payment windows run out. */
   readonly advanceClock: (ms: number) => void
   readonly appUrl: string
@@ -36,6 +38,11 @@ export interface StackOptions {
   readonly devnet?: boolean | { readonly blockMs?: number }
   /** Start the identity partner's sandbox (in memory, quick webhook retries) and point the server at it. */
   readonly partner?: boolean
+  /**
+   * Start the ramp providers' sandbox (in memory, quick webhook retries, 3-D Secure completing after 1.5 s) and point
+   * `pluginConfig.ramp.providers` and its webhooks at it.
+   */
+  readonly ramp?: boolean
   /** The server's clock runs from the real one plus an offset that `advanceClock` moves (a fake clock). */
   readonly clock?: boolean
   /** Plugin config merged over the region's (e.g. `{ p2p: { sweepMs: 500 } }`). */
@@ -48,24 +55,34 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ? await startDevnet({ port: 0, blockMs: typeof options.devnet === "object" ? (options.devnet.blockMs ?? 400) : 400 })
     : undefined
   let partner: RunningSumsubSandbox | undefined
+  let ramp: RunningRampSandbox | undefined
   let server: HostServer
   let offset = 0
   try {
     partner = options.partner ? await startSumsubSandbox({ port: 0, dataDir: "memory", retryDelaysMs: [200, 1000, 3000] }) : undefined
+    ramp = options.ramp ? await startRampSandbox({ port: 0, dataDir: "memory", retryDelaysMs: [200, 1000, 3000], threeDsDelayMs: 1500 }) : undefined
     server = await startServer({
       port: 0,
       dev: true,
       dataDir: "memory",
       ...(options.accessTokenTtlSeconds !== undefined ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
       ...(devnet ? { chainApiUrl: devnet.url } : {}),
-      ...(partner || options.pluginConfig
-        ? { pluginConfig: { ...options.pluginConfig, ...(partner ? { kyc: { partner: { apiUrl: partner.url, sdkUrl: partner.url } } } : {}) } }
+      ...(partner || ramp || options.pluginConfig
+        ? {
+            pluginConfig: {
+              ...options.pluginConfig,
+              ...(partner ? { kyc: { partner: { apiUrl: partner.url, sdkUrl: partner.url } } } : {}),
+              ...(ramp ? { ramp: { ...options.pluginConfig?.["ramp"], providers: rampProvidersConfig(ramp.url) } } : {}),
+            },
+          }
         : {}),
       ...(options.clock ? { now: () => Date.now() + offset } : {}),
     })
     partner?.setWebhookUrl(`${server.url}/api/kyc/webhooks/sumsub`)
+    ramp?.setWebhookUrls({ moonpay: `${server.url}/api/ramp/webhooks/moonpay`, mercuryo: `${server.url}/api/ramp/webhooks/mercuryo` })
   } catch (error) {
     await partner?.close()
+    await ramp?.close()
     await devnet?.close()
     throw error
   }
@@ -90,6 +107,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       server,
       devnet,
       partner,
+      ramp,
       advanceClock: (ms: number) => {
         if (!options.clock) throw new Error("advanceClock needs a stack started with { clock: true }")
         offset += ms
@@ -101,6 +119,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         await previewServer.close()
         await server.close()
         await partner?.close()
+        await ramp?.close()
         await devnet?.close()
       },
     }
@@ -108,6 +127,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await app?.close()
     await server.close()
     await partner?.close()
+    await ramp?.close()
     await devnet?.close()
     throw error
   }

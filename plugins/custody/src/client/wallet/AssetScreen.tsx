@@ -113,6 +113,10 @@ export default function AssetScreen() {
     if (paths.has("/assets/send")) items.push(item("send", send))
     // Another plugin's screen, in some regions only: a plain target to the path composition serves.
     if (paths.has("/exchange")) items.push(item("exchange", () => void goTo({ to: "/exchange", search: { payCurrency: asset.currency } })))
+    // The ramp plugin's purchase and sale (issue 23), where a region serves them.
+    if (paths.has("/purchase-options"))
+      items.push(item("buy", () => void goTo({ to: "/purchase-options", search: { assetCurrency: asset.currency, source: "asset" } })))
+    if (paths.has("/sell-options")) items.push(item("sell", () => void goTo({ to: "/sell-options", search: { source: "asset" } })))
   }
 
   return (
