@@ -67,10 +67,10 @@ describe("startup routing", () => {
     await app.waitForPath("/transactions")
     const bar = app.app().getByRole("navigation", { name: "Sections" })
     await bar.getByRole("button", { name: "Wallet" }).waitFor()
-    // Wallet first and History last; the P2P tab between them shows while the user may use P2P (a new user's
-    // first verification read takes that permission away at level 0). No label is a raw key.
+    // Wallet first, Trade next, History last; the P2P tab shows before History while the user may use P2P (a new
+    // user's first verification read takes that permission away at level 0). No label is a raw key.
     const labels = await bar.getByRole("button").allInnerTexts()
-    expect(labels.filter((label) => label !== "P2P Market")).toEqual(["Wallet", "History"])
+    expect(labels.filter((label) => label !== "P2P Market")).toEqual(["Wallet", "Trade", "History"])
     await app.page.close()
   })
 
