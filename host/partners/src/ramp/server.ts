@@ -514,39 +514,21 @@ const depositBody = (req: Request): { cryptoTransactionId?: string; amount?: str
   return { ...(id !== undefined ? { cryptoTransactionId: id as string } : {}), ...(amount !== undefined ? { amount: String(amount) } : {}) }
 }
 
+/** MoonPay's transaction reads: buy (publishable or secret key) and sell (secret key), by its id or by the wallet's. */
+const moonpayLookup = (ctx: RampContext, direction: "buy" | "sell", by: "ext" | "id", pattern: RegExp): Route => ({
+  method: "GET",
+  pattern,
+  handler: async (req) => {
+    requireMoonpay(req, ctx, direction === "buy")
+    return json(moonpayObject(await apiTransaction(ctx, direction, by, req.params[by])))
+  },
+})
+
 const moonpayApiRoutes = (ctx: RampContext): Route[] => [
-  {
-    method: "GET",
-    pattern: /^\/moonpay\/v1\/transactions\/ext\/(?<ext>[^/]+)$/,
-    handler: async (req) => {
-      requireMoonpay(req, ctx, true)
-      return json(moonpayObject(await apiTransaction(ctx, "buy", "ext", req.params["ext"])))
-    },
-  },
-  {
-    method: "GET",
-    pattern: /^\/moonpay\/v1\/transactions\/(?<id>[^/]+)$/,
-    handler: async (req) => {
-      requireMoonpay(req, ctx, true)
-      return json(moonpayObject(await apiTransaction(ctx, "buy", "id", req.params["id"])))
-    },
-  },
-  {
-    method: "GET",
-    pattern: /^\/moonpay\/v3\/sell_transactions\/ext\/(?<ext>[^/]+)$/,
-    handler: async (req) => {
-      requireMoonpay(req, ctx, false)
-      return json(moonpayObject(await apiTransaction(ctx, "sell", "ext", req.params["ext"])))
-    },
-  },
-  {
-    method: "GET",
-    pattern: /^\/moonpay\/v3\/sell_transactions\/(?<id>[^/]+)$/,
-    handler: async (req) => {
-      requireMoonpay(req, ctx, false)
-      return json(moonpayObject(await apiTransaction(ctx, "sell", "id", req.params["id"])))
-    },
-  },
+  moonpayLookup(ctx, "buy", "ext", /^\/moonpay\/v1\/transactions\/ext\/(?<ext>[^/]+)$/),
+  moonpayLookup(ctx, "buy", "id", /^\/moonpay\/v1\/transactions\/(?<id>[^/]+)$/),
+  moonpayLookup(ctx, "sell", "ext", /^\/moonpay\/v3\/sell_transactions\/ext\/(?<ext>[^/]+)$/),
+  moonpayLookup(ctx, "sell", "id", /^\/moonpay\/v3\/sell_transactions\/(?<id>[^/]+)$/),
   {
     method: "POST",
     pattern: /^\/moonpay\/v3\/sell_transactions\/(?<id>[^/]+)\/deposit$/,
